@@ -1,0 +1,41 @@
+# simkit: every target sets up .venv/ first, so a fresh clone needs only `make demo` or `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+# numba's on-disk cache, kept in the project so `make clean` can drop it.
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+
+.PHONY: setup demo test test-all lint format bench reports clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev,distributed]'
+	touch $(STAMP)
+
+demo: setup  ## draw every library track into reports/tracks/
+	$(BIN)/simkit tracks show --all -o reports/tracks
+
+test: setup  ## the fast selection CI runs (slow tests excluded)
+	$(BIN)/python -m pytest
+
+test-all: setup  ## every test, slow ones included
+	$(BIN)/python -m pytest -m ''
+
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+format: setup
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE_JIT=1
+	$(BIN)/python -m bench
+
+clean:
+	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info
+	find . -name __pycache__ -type d -prune -not -path './.venv/*' -exec rm -rf {} +

@@ -1,0 +1,152 @@
+"""``simkit variants``, ``simkit race`` and ``simkit moves``: one game at a time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from simkit.cli.common import parse_overrides
+from simkit.errors import StateError
+
+
+def _game_names() -> list[str]:
+    from simkit.games import names
+
+    return names()
+
+
+@click.command()
+@click.argument("game", type=click.Choice(_game_names()))
+@click.option("--preset", "-p", help="Show this preset (default: the game's own).")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Override a parameter (repeatable), to check a variant before running it.",
+)
+def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
+    """Print every variant parameter of GAME: value, bounds, meaning and source.
+
+    \b
+    Examples:
+      simkit variants snowtails
+      simkit variants snowtails --preset mushmush
+      simkit variants snowtails --set hand_size=6
+    """
+    from simkit.games import get
+    from simkit.report.text import table
+
+    g = get(game)
+    name = preset or g.default_preset
+    if name not in g.presets:
+        raise click.BadParameter(
+            f"unknown preset '{name}' (known: {', '.join(sorted(g.presets))})",
+            param_hint="--preset",
+        )
+    variant = g.presets[name].replace(**parse_overrides(overrides))
+    rows = variant.describe()
+    click.echo(f"{g.title}: preset '{name}'" + (" with overrides" if overrides else ""))
+    click.echo(f"presets: {', '.join(sorted(g.presets))}")
+    click.echo("")
+    click.echo(table(rows, ["name", "value", "bounds", "doc", "source"]))
+
+
+@click.command()
+@click.option(
+    "--game",
+    "-g",
+    default="snowtails",
+    show_default=True,
+    type=click.Choice(_game_names()),
+    help="Which game to race.",
+)
+@click.option("--preset", "-p", help="Variant preset (default: the game's own).")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Override a variant parameter (repeatable).",
+)
+@click.option("--track", "-t", help="Track name or TOML path (default: the game's starter).")
+@click.option("--players", "-n", type=int, help="Number of seats (default: the game's).")
+@click.option("--bots", "-b", help="One bot for all seats, or a comma list, one per seat.")
+@click.option(
+    "--seed",
+    "-s",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Run seed; the same seed always gives the same race.",
+)
+@click.option(
+    "--race",
+    "race_index",
+    type=click.IntRange(0),
+    default=0,
+    show_default=True,
+    help="Race index within the seed (as in a run's tables).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON.")
+@click.option(
+    "--png",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also draw final positions and paths to this PNG (track games).",
+)
+def race(game, preset, overrides, track, players, bots, seed, race_index, as_json, png) -> None:
+    """Play one race and print it turn by turn, so a player can check every move.
+
+    \b
+    Examples:
+      simkit race --game snowtails --seed 7
+      simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png
+      simkit race --game snowtails --bots greedy,random,random --json
+    """
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_key
+
+    bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
+    cell = build_cell(
+        game,
+        preset=preset,
+        overrides=parse_overrides(overrides),
+        track=track,
+        players=players,
+        bots=bot_arg,
+    )
+    key = int(race_key(seed, 0, race_index))
+    trace = get(game).trace(cell, key)
+    if as_json:
+        click.echo(json.dumps(trace.to_json(), indent=1))
+    else:
+        click.echo(trace.text())
+    if png is not None:
+        if not hasattr(trace, "draw"):
+            raise click.UsageError(f"{game} has no board to draw")
+        trace.draw(png)
+        click.echo(f"wrote {png}", err=True)
+
+
+@click.command()
+@click.argument("state_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the plays as JSON.")
+def moves(state_file: Path, as_json: bool) -> None:
+    """List every legal play from a position and its exact outcome.
+
+    STATE_FILE is JSON naming the game and the position (see docs/state.md), e.g.
+    {"game": "snowtails", "track": "nutcracker", "round": 3, "sleds": [...]}.
+    """
+    from simkit.games import get
+
+    try:
+        state = json.loads(state_file.read_text())
+    except json.JSONDecodeError as exc:
+        raise StateError(f"{state_file}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
+    if not isinstance(state, dict) or "game" not in state:
+        raise StateError(f'{state_file}: expected a JSON object with a "game" key')
+    result = get(str(state["game"])).moves(state)
+    click.echo(json.dumps(result.to_json(), indent=1) if as_json else result.text())

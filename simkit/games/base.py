@@ -1,0 +1,122 @@
+"""The one small interface through which a game plugs into runner, tables and reports.
+
+DESIGN §1: a game supplies its variant parameters, its per-race result columns and a batch
+kernel. Runner, seeding, storage, analysis and reports are shared and know games only
+through this interface.
+
+Seeding contract (DESIGN §4): the runner computes one root key per race with
+:func:`simkit.rng.race_key` ``(run_seed, cell_key, race_index)`` and hands the keys to
+``simulate``. A game derives every random number of a race from its key (streams in
+:mod:`simkit.rng`), including the start-slot assignment (R-06), so a race replays exactly
+from ``(run_seed, cell_key, race_index)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from simkit.params import Variant
+
+
+@dataclass(frozen=True)
+class Column:
+    """A result column: numpy dtype, unit and meaning (``docs/tables.md`` is built from these)."""
+
+    dtype: str
+    doc: str
+    unit: str = ""
+
+
+# Columns every game fills for every (race, seat); the runner adds cell, race and seat.
+COMMON_SEAT_COLUMNS: dict[str, Column] = {
+    "slot": Column("int8", "start slot (1-based; 1 = best placed by the book)"),
+    "finish": Column("int8", "finish position (1-based, unique within a race)"),
+    "points": Column("int16", "points for the finish position under the variant's table"),
+    "finished": Column("bool", "crossed the finish line"),
+    "eliminated": Column("bool", "left the race early (e.g. a 5th dent in Snow Tails)"),
+}
+
+# Columns every game fills once per race.
+COMMON_RACE_COLUMNS: dict[str, Column] = {
+    "rounds": Column("int16", "rounds played until the race ended", "rounds"),
+}
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One combination of a scenario (GLOSSARY: cell): what ``simulate`` is asked to play.
+
+    Attributes:
+        game: the game's name.
+        variant: the game's parameter object (a preset plus overrides).
+        track: a track name or path for games raced on a track, else None.
+        players: number of seats.
+        bots: one bot spec per seat, e.g. ``("greedy", "greedy", "random")``.
+        slots: the start slots in use (R-06); the n seats take them in a random order per
+            race. None means slots 1..players.
+        cell_id: the cell's stable index in its scenario.
+    """
+
+    game: str
+    variant: Variant
+    track: str | None
+    players: int
+    bots: tuple[str, ...]
+    slots: tuple[int, ...] | None = None
+    cell_id: int = 0
+
+
+@dataclass
+class Batch:
+    """What ``simulate`` returns for a batch of races.
+
+    ``seats[name]`` has shape (n_races, players) for every seat column, ``races[name]``
+    shape (n_races,), ``heat[kind]`` shape (n_spaces,) summed over the batch (empty for
+    games without a board).
+    """
+
+    seats: dict[str, np.ndarray]
+    races: dict[str, np.ndarray]
+    heat: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class Game(Protocol):
+    """What a game module exposes as ``GAME``."""
+
+    name: str
+    title: str
+    params: type[Variant]
+    presets: Mapping[str, Variant]
+    default_preset: str
+    min_players: int
+    max_players: int
+    default_players: int
+    bots: tuple[str, ...]
+    uses_track: bool
+    default_track: str | None
+    seat_columns: Mapping[str, Column]  # COMMON_SEAT_COLUMNS plus the game's own
+    race_columns: Mapping[str, Column]  # COMMON_RACE_COLUMNS plus the game's own
+    heat_kinds: tuple[str, ...]
+
+    def check_cell(self, cell: Cell) -> None:
+        """Raise ``SimkitError`` if the cell cannot be played (players, bots, slots, track)."""
+
+    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
+        """Play one race per root key (``uint64`` array) and return their results."""
+
+    def trace(self, cell: Cell, key: int) -> Any:
+        """Replay the race with root ``key`` and return its trace.
+
+        The trace object has ``text() -> str`` (the readable log of ``simkit race``) and
+        ``to_json() -> dict``; games on a track also offer ``draw(path)``.
+        """
+
+    def moves(self, state: Mapping[str, Any]) -> Any:
+        """Every legal play from the position ``state`` (parsed JSON) and its exact outcome.
+
+        Returns an object with ``text()`` and ``to_json()``; raises ``StateError`` on bad input.
+        """

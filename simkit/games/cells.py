@@ -1,0 +1,66 @@
+"""Build a validated :class:`~simkit.games.base.Cell` from user-facing names.
+
+Shared by the CLI (``simkit race``) and the scenario expander, so both accept and reject
+exactly the same things.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from simkit.errors import SimkitError
+from simkit.games import get
+from simkit.games.base import Cell
+
+
+def build_cell(
+    game: str,
+    *,
+    preset: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    track: str | None = None,
+    players: int | None = None,
+    bots: Sequence[str] | str | None = None,
+    slots: Sequence[int] | None = None,
+    cell_id: int = 0,
+) -> Cell:
+    """A cell of ``game``: preset (default: the game's) plus overrides, track, seats, bots.
+
+    ``bots`` may be one bot name for every seat or one per seat; default ``greedy``.
+    """
+    g = get(game)
+    preset = preset or g.default_preset
+    if preset not in g.presets:
+        raise SimkitError(
+            f"{game}: unknown preset '{preset}' (known: {', '.join(sorted(g.presets))})"
+        )
+    variant = g.presets[preset].replace(**dict(overrides or {}))
+    n = g.default_players if players is None else int(players)
+    if not g.min_players <= n <= g.max_players:
+        raise SimkitError(
+            f"{game}: players must be between {g.min_players} and {g.max_players} (got {n})"
+        )
+    if bots is None:
+        bots = "greedy" if "greedy" in g.bots else g.bots[0]
+    seat_bots = (bots,) * n if isinstance(bots, str) else tuple(bots)
+    if len(seat_bots) != n:
+        raise SimkitError(f"{game}: {n} players need {n} bots (got {len(seat_bots)})")
+    for b in seat_bots:
+        if b.split(":")[0] not in g.bots:
+            raise SimkitError(f"{game}: unknown bot '{b}' (known: {', '.join(g.bots)})")
+    if g.uses_track:
+        track = track or g.default_track
+    elif track is not None:
+        raise SimkitError(f"{game} is not played on a track (got track '{track}')")
+    cell = Cell(
+        game=game,
+        variant=variant,
+        track=track,
+        players=n,
+        bots=seat_bots,
+        slots=None if slots is None else tuple(int(s) for s in slots),
+        cell_id=cell_id,
+    )
+    g.check_cell(cell)
+    return cell

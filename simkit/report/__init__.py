@@ -1,0 +1,1 @@
+"""Reports: text tables for the terminal, and HTML + Markdown balance reports."""

@@ -1,0 +1,122 @@
+"""Counter-based random numbers for kernels (DESIGN §4).
+
+Every random number a race uses is a pure function of ``(run seed, cell key, race index,
+stream, sub-stream, counter)``. Nothing depends on threads, chunking or call order across
+races, so any race can be replayed alone and tables are identical for any thread count or
+backend.
+
+The generator is SplitMix64 used as a counter-based generator: draw ``n`` of a stream with
+key ``k`` is ``mix(k + n * GOLDEN)``. A stream's state is one ``uint64`` (its key advanced
+by the counter), kept by kernels in a small ``uint64`` array, one slot per stream.
+
+Streams separate the kinds of randomness so that two variants run on the same seeds see
+the same deals and rolls (common random numbers): deck shuffles and dice use
+``STREAM_DECK``/``STREAM_DICE`` per seat, bot decisions ``STREAM_BOT`` per seat, start-slot
+assignment ``STREAM_SLOTS``. Games may define further stream ids from ``STREAM_GAME``.
+
+numba's own ``np.random`` is never used in kernels: it is not reproducible under ``prange``.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_S30 = np.uint64(30)
+_S27 = np.uint64(27)
+_S31 = np.uint64(31)
+_S11 = np.uint64(11)
+_ZERO = np.uint64(0)
+_ONE = np.uint64(1)
+
+STREAM_SLOTS = 0
+STREAM_DECK = 1
+STREAM_BOT = 2
+STREAM_DICE = 3
+STREAM_GAME = 8
+
+if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the un-jitted benchmark/tests
+    # Without the JIT these functions run on numpy scalars, whose wrapping uint64
+    # arithmetic (the point of the algorithm) would otherwise warn on every call.
+    np.seterr(over="ignore")
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """SplitMix64's finaliser: a bijective avalanche of a uint64."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def race_key(run_seed, cell_key, race_index):
+    """The root key of one race: a pure function of run seed, cell key and race index.
+
+    Arguments may be Python ints up to 2**64-1 only when wrapped in ``np.uint64`` (numba
+    types a bare Python int as int64). Runners pass ``cell_key = 0`` for every cell when
+    cells share random numbers (the default, so variant comparisons are paired), or a
+    per-cell key otherwise.
+    """
+    k = mix64(np.uint64(run_seed) + GOLDEN)
+    k = mix64(k ^ (np.uint64(cell_key) * _M1 + GOLDEN))
+    return mix64(k ^ (np.uint64(race_index) * _M2 + GOLDEN))
+
+
+@njit(cache=True)
+def stream_key(root, stream, sub):
+    """Key of sub-stream ``sub`` (e.g. a seat) of stream kind ``stream`` within a race."""
+    s = np.uint64(stream) * np.uint64(1 << 20) + np.uint64(sub)
+    return mix64(np.uint64(root) ^ mix64(s * GOLDEN + _ONE))
+
+
+@njit(cache=True, inline="always")
+def next_u64(states, i):
+    """Next 64 random bits from stream ``i`` of ``states`` (advances it)."""
+    s = states[i] + GOLDEN
+    states[i] = s
+    return mix64(s)
+
+
+@njit(cache=True)
+def below(states, i, n):
+    """Uniform integer in ``[0, n)`` from stream ``i``, without modulo bias (n >= 1)."""
+    un = np.uint64(n)
+    threshold = (_ZERO - un) % un
+    while True:
+        r = next_u64(states, i)
+        if r >= threshold:
+            return np.int64(r % un)
+
+
+@njit(cache=True)
+def uniform(states, i):
+    """Uniform float in ``[0, 1)`` with 53 random bits from stream ``i``."""
+    return np.float64(next_u64(states, i) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def shuffle(states, i, arr, lo, hi):
+    """Fisher-Yates shuffle of ``arr[lo:hi]`` in place, from stream ``i``."""
+    for k in range(hi - 1, lo, -1):
+        j = lo + below(states, i, k - lo + 1)
+        t = arr[k]
+        arr[k] = arr[j]
+        arr[j] = t
+
+
+def race_keys(run_seed: int, cell_key: int, race_indices: np.ndarray) -> np.ndarray:
+    """Root keys for many races at once (Python-side convenience for runners and tests)."""
+    out = np.empty(len(race_indices), dtype=np.uint64)
+    for n, r in enumerate(np.asarray(race_indices, dtype=np.int64)):
+        out[n] = race_key(np.uint64(run_seed), np.uint64(cell_key), np.uint64(r))
+    return out
+
+
+def stream_state(root: int, stream: int, sub: int) -> np.ndarray:
+    """A one-stream state array (Python-side convenience for tests and traces)."""
+    return np.array([stream_key(np.uint64(root), stream, sub)], dtype=np.uint64)
