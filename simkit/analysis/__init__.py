@@ -1,0 +1,1 @@
+"""Analysis of run tables: pandas in, pandas out, usable from a notebook (DESIGN §6)."""
