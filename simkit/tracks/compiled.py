@@ -131,6 +131,7 @@ class CompiledTrack:
     buildings: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
     notes: str = ""
     segment_kinds: tuple[str, ...] = field(default=())
+    family: str = ""  # "snowtails" or "mushmush": which book's board the track models
 
     @property
     def n_spaces(self) -> int:

@@ -1,0 +1,34 @@
+"""Snow Tails family tracks: TOML specs, the compiler, the shipped library and pictures.
+
+A track is a data file (docs/tracks.md); :func:`load` turns a library name or a path into
+a :class:`CompiledTrack`, the flat arrays the engines race on (DESIGN §2).
+
+Example:
+    >>> from simkit import tracks
+    >>> t = tracks.load("nutcracker")
+    >>> t.n_corners
+    6
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from simkit.errors import TrackError
+from simkit.tracks.compiled import CompiledTrack
+from simkit.tracks.library import TrackInfo, compile_spec, library, load
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+__all__ = ["CompiledTrack", "TrackError", "TrackInfo", "compile_spec", "draw", "library", "load"]
+
+
+def draw(track: CompiledTrack, **kwargs) -> Figure:
+    """Draw a track with matplotlib; see :func:`simkit.tracks.draw.draw_track` for options.
+
+    matplotlib is imported only here, so engines that load tracks do not pay for it.
+    """
+    from simkit.tracks.draw import draw_track
+
+    return draw_track(track, **kwargs)

@@ -1,0 +1,116 @@
+"""The track library shipped in the package, and loading tracks by name or path.
+
+Library files live in ``simkit/tracks/data/<family>/<name>.toml``; the Snow Tails box tiles
+(segment presets usable as ``type = "tile"``) in ``simkit/tracks/data/tiles.toml``.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from simkit.errors import TrackError
+from simkit.tracks.compile import compile_board
+from simkit.tracks.compiled import CompiledTrack
+from simkit.tracks.spec import TYPE_KEYS, parse
+
+DATA = Path(__file__).parent / "data"
+TILES_FILE = DATA / "tiles.toml"
+FAMILIES = ("snowtails", "mushmush")
+
+
+@dataclass(frozen=True)
+class TrackInfo:
+    """A library track: its name (what ``load`` takes), family, title and file."""
+
+    name: str
+    family: str
+    title: str
+    path: str
+
+
+def _read_toml(path: Path, label: str) -> dict[str, Any]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TrackError(f"cannot read the file ({exc.strerror})", path=label) from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TrackError(f"not valid TOML: {exc}", path=label) from exc
+
+
+@functools.cache
+def tiles() -> dict[str, dict[str, Any]]:
+    """Segment presets by name: the Snow Tails box tiles (docs/tracks.md, assumptions)."""
+    raw = _read_toml(TILES_FILE, str(TILES_FILE))
+    out = {}
+    for name, table in raw.get("tile", {}).items():
+        entry = {k: v for k, v in table.items() if k not in ("piece", "side", "doc")}
+        if entry.get("type") not in TYPE_KEYS:
+            raise TrackError(f"tile '{name}' has no valid type", path=str(TILES_FILE))
+        out[name] = entry
+    return out
+
+
+@functools.cache
+def tile_pieces() -> dict[str, tuple[str, int]]:
+    """Tile name -> (box piece it is a side of, how many of that piece the box holds)."""
+    raw = _read_toml(TILES_FILE, str(TILES_FILE))
+    counts = raw.get("box", {})
+    return {
+        name: (t["piece"], int(counts[t["piece"]]))
+        for name, t in raw.get("tile", {}).items()
+        if "piece" in t
+    }
+
+
+def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
+    """Compile a parsed TOML track spec; ``path`` only names the file in errors.
+
+    Raises:
+        TrackError: one line naming the file, the segment and the fix.
+    """
+    return compile_board(parse(spec, path, tiles()))
+
+
+def library() -> list[TrackInfo]:
+    """Every track shipped with simkit, Snow Tails first, then Mush! Mush!, by name."""
+    out = []
+    for family in FAMILIES:
+        for path in sorted((DATA / family).glob("*.toml")):
+            raw = _read_toml(path, str(path))
+            out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
+    return out
+
+
+@functools.lru_cache(maxsize=64)
+def _load_library(path: str) -> CompiledTrack:
+    return compile_spec(_read_toml(Path(path), path), path)
+
+
+def load(name_or_path: str) -> CompiledTrack:
+    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``).
+
+    Raises:
+        TrackError: unknown name, unreadable file, or an invalid spec.
+    """
+    known = {info.name: info for info in library()}
+    if name_or_path in known:
+        return _load_library(known[name_or_path].path)
+    path = Path(name_or_path)
+    if path.suffix == ".toml" or path.exists():
+        if not path.is_file():
+            raise TrackError("no such file", path=name_or_path)
+        return compile_spec(_read_toml(path, name_or_path), name_or_path)
+    import difflib
+
+    close = difflib.get_close_matches(name_or_path, list(known), n=1, cutoff=0.5)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise TrackError(
+        f"unknown track '{name_or_path}'{hint}; `simkit tracks list` shows the library, "
+        "or give a path to a .toml file"
+    )
