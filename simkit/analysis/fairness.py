@@ -1,0 +1,182 @@
+"""Start-slot fairness: does where a sled starts decide who wins? (DESIGN §6, issue 5).
+
+Everything here is computed from the aggregate tables (``slot_finish`` and
+``seat_metric``), so it works for runs that kept no per-race rows. docs/statistics.md says
+which interval and test each number uses and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.stats import (
+    Z95,
+    chi_square_gof,
+    chi_square_independence,
+    mean_interval,
+    wilson_interval,
+)
+from simkit.analysis.tables import agg_table, group_frame, group_keys, with_group
+
+FAIR = "fair"
+UNFAIR = "unfair"
+INCONCLUSIVE = "inconclusive - need more races"
+
+
+def slot_finish_counts(results: Any, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """How often each start slot finished in each position: one row per (group, slot).
+
+    Columns are the group keys, ``slot``, then ``finish_1`` .. ``finish_n`` counts.
+    """
+    keys = group_keys(results.cells, by)
+    sf = with_group(agg_table(results, "slot_finish"), results.cells, keys)
+    wide = sf.pivot_table(
+        index=[*keys, "slot"], columns="finish", values="count", aggfunc="sum", fill_value=0
+    )
+    wide.columns = [f"finish_{int(f)}" for f in wide.columns]
+    return wide.reset_index().astype({c: "int64" for c in wide.columns})
+
+
+def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Win rate, mean finish and mean points of every start slot, with 95% intervals.
+
+    Args:
+        results: a run (``simkit.load(DIR)``) or any object with ``cells`` and ``agg``.
+        by: None for one group per cell; or cells columns to pool over (e.g.
+            ``"players"`` pools every cell with the same number of seats).
+
+    Returns:
+        One row per (group, slot): ``races`` (races the slot was in), ``wins``,
+        ``win_rate`` with its Wilson interval ``win_low``/``win_high``, ``fair_rate``
+        (1 / players), ``deviation`` (win_rate - fair_rate), ``finish_mean`` and
+        ``points_mean`` with Student-t intervals (``*_low``/``*_high``).
+    """
+    keys = group_keys(results.cells, by)
+    groups = group_frame(results.cells, keys)
+    sf = with_group(agg_table(results, "slot_finish"), results.cells, keys)
+    f = sf["finish"].astype(np.float64)
+    sf = sf.assign(
+        win=np.where(sf["finish"] == 1, sf["count"], 0),
+        fsum=f * sf["count"],
+        fsq=f * f * sf["count"],
+    )
+    out = (
+        sf.groupby([*keys, "slot"])
+        .agg(races=("count", "sum"), wins=("win", "sum"), fsum=("fsum", "sum"), fsq=("fsq", "sum"))
+        .reset_index()
+    )
+    head = list(dict.fromkeys([*keys, "label", "players"]))
+    out = out.merge(groups[head], on=keys, how="left")
+    out["win_rate"] = out["wins"] / out["races"]
+    out["win_low"], out["win_high"] = wilson_interval(out["wins"], out["races"])
+    out["fair_rate"] = 1.0 / out["players"].astype(np.float64)
+    out["deviation"] = out["win_rate"] - out["fair_rate"]
+    m, lo, hi, _ = mean_interval(out["races"], out["fsum"], out["fsq"])
+    out["finish_mean"], out["finish_low"], out["finish_high"] = m, lo, hi
+    sm = agg_table(results, "seat_metric")
+    pts = with_group(sm[sm["metric"] == "points"], results.cells, keys)
+    if len(pts):
+        p = pts.groupby([*keys, "slot"])[["n", "sum", "sumsq"]].sum().reset_index()
+        out = out.merge(p, on=[*keys, "slot"], how="left")
+        m, lo, hi, _ = mean_interval(out["n"], out["sum"], out["sumsq"])
+        out["points_mean"], out["points_low"], out["points_high"] = m, lo, hi
+        out = out.drop(columns=["n", "sum", "sumsq"])
+    rest = [c for c in out.columns if c not in head and c not in ("fsum", "fsq")]
+    return out[head + rest].sort_values([*keys, "slot"]).reset_index(drop=True)
+
+
+def verdict(low, high, fair, tolerance: float) -> str:
+    """The fairness verdict of one group from its slots' win-rate intervals.
+
+    "unfair" if some slot's whole interval lies outside ``fair ± tolerance``; "fair" if
+    every slot's whole interval lies inside it; otherwise the data cannot tell yet.
+    """
+    low, high, fair = (np.asarray(a, dtype=np.float64) for a in (low, high, fair))
+    band_lo, band_hi = fair - tolerance, fair + tolerance
+    if np.any((high < band_lo) | (low > band_hi)):
+        return UNFAIR
+    if np.all((low >= band_lo) & (high <= band_hi)):
+        return FAIR
+    return INCONCLUSIVE
+
+
+def races_to_decide(rate, fair, races, tolerance: float) -> float:
+    """Rough number of races after which the verdict would no longer be inconclusive.
+
+    Assumes the observed win rates are the true ones: a slot ``d`` away from fair needs
+    an interval half-width of ``|tolerance - d|``. NaN when a rate sits on the band's edge.
+    """
+    rate, fair = np.asarray(rate, dtype=np.float64), np.asarray(fair, dtype=np.float64)
+    d = np.abs(rate - fair)
+    p = np.clip(rate, 1e-6, 1 - 1e-6)
+    with np.errstate(divide="ignore"):
+        need = Z95 * Z95 * p * (1 - p) / (tolerance - d) ** 2
+    outside = d > tolerance
+    n = float(need[outside].min()) if outside.any() else float(need.max())
+    return float(max(np.ceil(n), races)) if np.isfinite(n) else float("nan")
+
+
+def fairness(
+    results: Any, *, tolerance: float = 0.02, by: str | Sequence[str] | None = None
+) -> pd.DataFrame:
+    """One verdict per group: are the start slots fair within ``tolerance``?
+
+    Args:
+        results: a run, or any object with ``cells`` and ``agg``.
+        tolerance: largest acceptable difference between a slot's win rate and 1/players
+            (0.02 = 2 percentage points); see docs/statistics.md.
+        by: None for one row per cell; cells columns to pool over (e.g. ``"players"``).
+
+    Returns:
+        One row per group: ``races``, the worst slot and its ``max_deviation``, the
+        chi-square test of "all slots win equally often" (``chi2_wins``, ``p_wins``,
+        ``v_wins`` = Cramér's V), the same for the whole slot x finish table (``*_finish``,
+        corrected for each race being a permutation), ``verdict`` and, when inconclusive,
+        a rough ``races_needed``.
+    """
+    slots = fairness_by_slot(results, by)
+    counts = slot_finish_counts(results, by)
+    keys = group_keys(results.cells, by)
+    tables = {k if isinstance(k, tuple) else (k,): t for k, t in counts.groupby(keys)}
+    rows = []
+    for key, part in slots.groupby(keys, sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        n = int(part["players"].iloc[0])
+        table = tables[key].filter(like="finish_").to_numpy()
+        wins = chi_square_gof(part["wins"], part["races"])
+        # Each race puts every slot in exactly one finish position (a permutation matrix),
+        # so under "all slots equal" Pearson's statistic is n/(n-1) times chi-square with
+        # (n-1)^2 dof, not chi-square itself (docs/statistics.md derives it).
+        square = table.shape == (n, n)
+        fin = chi_square_independence(table, scale=(n - 1) / n if square else 1.0)
+        worst = part.loc[part["deviation"].abs().idxmax()]
+        v = verdict(part["win_low"], part["win_high"], part["fair_rate"], tolerance)
+        races = int(part["races"].sum() // max(n, 1)) if square else int(part["wins"].sum())
+        rows.append(
+            {
+                **dict(zip(keys, key, strict=True)),
+                "label": part["label"].iloc[0],
+                "players": n,
+                "races": races,
+                "worst_slot": int(worst["slot"]),
+                "max_deviation": float(worst["deviation"]),
+                "chi2_wins": wins.statistic,
+                "p_wins": wins.pvalue,
+                "v_wins": wins.effect,
+                "chi2_finish": fin.statistic,
+                "dof_finish": fin.dof,
+                "p_finish": fin.pvalue,
+                "v_finish": fin.effect,
+                "verdict": v,
+                "races_needed": races_to_decide(
+                    part["win_rate"], part["fair_rate"], races, tolerance
+                )
+                if v == INCONCLUSIVE
+                else float("nan"),
+            }
+        )
+    return pd.DataFrame(rows)

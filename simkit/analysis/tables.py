@@ -1,0 +1,82 @@
+"""Reading a run's tables for analysis: which cells, how many races, grouping keys.
+
+Every analysis function takes a ``Results``-shaped object (``simkit.load(DIR)`` or a
+dataclass built from DataFrames in a notebook): ``.cells``, ``.races`` (None for
+``keep="aggregates"``), ``.heat`` and ``.agg``. Only the fields a function needs are read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from simkit.errors import RunError
+
+
+def agg_table(results: Any, name: str) -> pd.DataFrame:
+    """The aggregate table ``name`` (summed over chunks), or a one-line error if absent."""
+    agg = getattr(results, "agg", None) or {}
+    if name not in agg:
+        where = getattr(results, "dir", "the run")
+        raise RunError(f"{where}: no '{name}' aggregate table; re-run with a current simkit")
+    return agg[name]
+
+
+def race_rows(results: Any, purpose: str) -> pd.DataFrame:
+    """Per-race rows, or a one-line error saying why ``purpose`` needs them."""
+    if getattr(results, "races", None) is None:
+        where = getattr(results, "dir", "the run")
+        raise RunError(
+            f"{where}: {purpose} needs per-race rows, but the run kept aggregates only; "
+            'run it again with keep = "races" (or "races,aggregates")'
+        )
+    return results.races
+
+
+def group_keys(cells: pd.DataFrame, by: str | Sequence[str] | None) -> list[str]:
+    """Columns of ``cells`` that define one analysis group.
+
+    None means one group per cell. Otherwise the named columns, plus ``players`` (win
+    rates can only be pooled over races with the same number of seats).
+    """
+    if by is None:
+        return ["cell"]
+    keys = [by] if isinstance(by, str) else list(by)
+    missing = [k for k in keys if k not in cells.columns]
+    if missing:
+        raise RunError(
+            f"cannot group by {', '.join(missing)}: not a cells column "
+            f"(known: {', '.join(map(str, cells.columns))})"
+        )
+    if "players" not in keys:
+        keys.append("players")
+    return keys
+
+
+def group_frame(cells: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """One row per group: its keys, ``players``, a human-readable ``label`` and its cells."""
+    cols = list(dict.fromkeys(["cell", *keys, "players", "label"]))
+    c = cells[[k for k in cols if k in cells.columns]].copy()
+    if keys == ["cell"]:
+        out = c.rename(columns={}).copy()
+        out["cells"] = out["cell"].astype(str)
+        if "label" not in out:
+            out["label"] = "cell " + out["cell"].astype(str)
+        return out[["cell", "players", "label", "cells"]].reset_index(drop=True)
+    rows = []
+    for values, part in c.groupby(keys, sort=True, dropna=False):
+        values = values if isinstance(values, tuple) else (values,)
+        key = dict(zip(keys, values, strict=True))
+        label = ", ".join(f"{k}={v}" for k, v in key.items())
+        rows.append({**key, "label": label, "cells": ",".join(map(str, part["cell"]))})
+    return pd.DataFrame(rows)
+
+
+def with_group(df: pd.DataFrame, cells: pd.DataFrame, keys: list[str]) -> pd.DataFrame:
+    """``df`` (with a ``cell`` column) joined to its group keys."""
+    if keys == ["cell"]:
+        return df
+    extra = [k for k in dict.fromkeys([*keys, "players"]) if k != "cell"]
+    return df.merge(cells[["cell", *extra]], on="cell", how="left")

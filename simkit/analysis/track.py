@@ -1,0 +1,157 @@
+"""Track tuning: how long races run, how punishing a track is, and where sleds crash.
+
+Computed from the aggregate tables; per-race rows are used only where they make an
+interval exact (totals per race of a seat column, see :func:`track_summary`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.stats import mean_interval, t_interval, wilson_interval
+from simkit.analysis.tables import agg_table
+
+# Seat columns that describe the result rather than the track; fairness reports them.
+_RESULT_COLUMNS = ("slot", "finish", "points")
+
+
+def _labels(results: Any) -> pd.DataFrame:
+    return results.cells[["cell", "label", "players"]]
+
+
+def race_length(results: Any, metric: str = "rounds") -> pd.DataFrame:
+    """Distribution of an integer race column (default: rounds) per cell.
+
+    Returns:
+        One row per (cell, value): ``count`` and ``share`` of the cell's races.
+    """
+    h = agg_table(results, "race_hist")
+    h = h[h["metric"] == metric].groupby(["cell", "value"])["count"].sum().reset_index()
+    h["share"] = h["count"] / h.groupby("cell")["count"].transform("sum")
+    return h.rename(columns={"value": metric}).sort_values(["cell", metric]).reset_index(drop=True)
+
+
+def _quantiles(hist: pd.DataFrame, metric: str, qs=(0.1, 0.5, 0.9)) -> pd.DataFrame:
+    rows = []
+    for cell, part in hist.groupby("cell"):
+        cum = part["count"].cumsum().to_numpy() / part["count"].sum()
+        values = part[metric].to_numpy()
+        row = {"cell": cell, "min": values[0], "max": values[-1]}
+        for q in qs:
+            row[f"p{round(q * 100)}"] = values[np.searchsorted(cum, q - 1e-12)]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def track_summary(results: Any) -> pd.DataFrame:
+    """Per cell, every race and seat column as a per-race mean with a 95% interval.
+
+    Race columns (``rounds``, ``lead_changes``, ...) come from ``race_metric``. Seat
+    columns other than slot, finish and points (dents, eliminations, collisions by kind,
+    overspeed dents, ...) are summed over the seats of a race: "dents per race". Columns
+    that only hold 0/1 (e.g. ``leader_after_round1_won``) are rates with Wilson intervals.
+
+    A per-race total's interval needs the variance of the total, which per-seat sums do
+    not give. With per-race rows it is exact (``interval = "t"``); without them the
+    standard deviation of the total is bounded by the sum of the seats' (Cauchy-Schwarz),
+    a conservative interval (``interval = "t, conservative"``).
+
+    Returns:
+        Long table: cell, label, players, ``metric``, ``scope`` ("race" or "seats"),
+        ``races``, ``mean``, ``low``, ``high``, ``interval``.
+    """
+    rows = []
+    rm = agg_table(results, "race_metric").groupby(["cell", "metric"], sort=False)
+    rm = rm[["n", "sum", "sumsq"]].sum().reset_index()
+    binary = np.isclose(rm["sum"], rm["sumsq"])  # only 0/1 values
+    mean, low, high, _ = mean_interval(rm["n"], rm["sum"], rm["sumsq"])
+    wl, wh = wilson_interval(rm["sum"], rm["n"])
+    rows.append(
+        pd.DataFrame(
+            {
+                "cell": rm["cell"],
+                "metric": rm["metric"],
+                "scope": "race",
+                "races": rm["n"],
+                "mean": mean,
+                "low": np.where(binary, wl, low),
+                "high": np.where(binary, wh, high),
+                "interval": np.where(binary, "Wilson", "t"),
+            }
+        )
+    )
+    rows.append(_seat_totals(results))
+    out = pd.concat(rows, ignore_index=True).merge(_labels(results), on="cell", how="left")
+    cols = ["cell", "label", "players", "metric", "scope", "races", "mean", "low", "high"]
+    return out[[*cols, "interval"]].sort_values(["cell", "scope", "metric"]).reset_index(drop=True)
+
+
+def _seat_totals(results: Any) -> pd.DataFrame:
+    sm = agg_table(results, "seat_metric")
+    sm = sm[~sm["metric"].isin(_RESULT_COLUMNS)]
+    races_per_cell = agg_table(results, "slot_finish").groupby("cell")["count"].sum()
+    races_per_cell = races_per_cell / results.cells.set_index("cell")["players"]
+    rows = []
+    races = getattr(results, "races", None)
+    for (cell, metric), part in sm.groupby(["cell", "metric"], sort=False):
+        r = float(races_per_cell.get(cell, np.nan))
+        total = part["sum"].sum()
+        if races is not None and metric in races.columns:
+            x = races.loc[races["cell"] == cell].groupby("race")[metric].sum().astype(float)
+            mean, low, high, _ = mean_interval(len(x), x.sum(), (x * x).sum())
+            how = "t"
+        else:
+            _, _, _, sd = mean_interval(part["n"], part["sum"], part["sumsq"])
+            mean = total / r
+            low, high = t_interval(mean, np.nansum(sd), r)
+            how = "t, conservative"
+        rows.append(
+            {
+                "cell": cell,
+                "metric": metric,
+                "scope": "seats",
+                "races": r,
+                "mean": float(mean),
+                "low": float(low),
+                "high": float(high),
+                "interval": how,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def race_length_summary(results: Any, metric: str = "rounds") -> pd.DataFrame:
+    """Per cell: min, 10th/50th/90th percentile and max of the race length."""
+    q = _quantiles(race_length(results, metric), metric)
+    return _labels(results).merge(q, on="cell", how="inner")
+
+
+def heat_by_space(results: Any, kinds: tuple[str, ...] | None = None) -> pd.DataFrame:
+    """Events per space (crashes, dents, ...) summed over chunks, per cell and kind.
+
+    Returns:
+        cell, kind, space, ``count`` and ``per_1000_races``; empty for trackless games.
+    """
+    heat = getattr(results, "heat", None)
+    if heat is None or len(heat) == 0:
+        return pd.DataFrame(columns=["cell", "kind", "space", "count", "per_1000_races"])
+    h = heat.assign(kind=heat["kind"].astype(str))
+    if kinds is not None:
+        h = h[h["kind"].isin(kinds)]
+    h = h.groupby(["cell", "kind", "space"])["count"].sum().reset_index()
+    h = h[h["count"] > 0]
+    races = agg_table(results, "slot_finish").groupby("cell")["count"].sum()
+    races = races / results.cells.set_index("cell")["players"]
+    h["per_1000_races"] = 1000.0 * h["count"] / h["cell"].map(races)
+    return h.sort_values(["cell", "kind", "count"], ascending=[True, True, False]).reset_index(
+        drop=True
+    )
+
+
+def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
+    """The ``top`` spaces with the most events of each kind, per cell."""
+    h = heat_by_space(results)
+    return h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
