@@ -53,3 +53,19 @@ class StateError(SimkitError):
 
 class RunError(SimkitError):
     """A run directory cannot be used as asked (exists, incomplete, mismatched)."""
+
+
+class RouteError(SimkitError):
+    """A MUSH route file is invalid. Carries the file and the space (or key), or None."""
+
+    def __init__(self, message: str, path: str | None = None, where: str | None = None):
+        self.path = path
+        self.where = where
+        parts = []
+        if path is not None:
+            parts.append(f"route '{path}'")
+        if where is not None:
+            parts.append(where)
+        prefix = ", ".join(parts)
+        super().__init__(f"{prefix}: {message}" if prefix else message)
+        self.reason = message
