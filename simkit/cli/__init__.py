@@ -21,6 +21,8 @@ _COMMANDS = [
     ("simkit.cli.games", "variants"),
     ("simkit.cli.games", "race"),
     ("simkit.cli.games", "moves"),
+    ("simkit.cli.run", "run"),
+    ("simkit.cli.run", "scenario"),
 ]
 
 

@@ -1,0 +1,125 @@
+"""``simkit run`` and ``simkit scenario check``: Monte Carlo studies from scenario files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _describe(scenario, cells) -> str:
+    """One line: game, cells, races per cell and in all."""
+    n = len(cells)
+    if scenario.precision is None:
+        per = f"{scenario.races:,} races per cell"
+        total = f"{scenario.races * n:,} races in all"
+    else:
+        per = (
+            f"up to {scenario.max_races:,} races per cell, until every start slot's "
+            f"win-rate 95% interval is narrower than {scenario.precision.width:g}"
+        )
+        total = f"at most {scenario.max_races * n:,} races in all"
+    return f"game {scenario.game}, {n} cell{'s' if n != 1 else ''}, {per}, {total}"
+
+
+@click.group()
+def scenario() -> None:
+    """Inspect scenario files before running them (see docs/scenarios.md)."""
+
+
+@scenario.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+def check(file: Path) -> None:
+    """Validate FILE and print its cells (id and label) and how many races it asks for.
+
+    \b
+    Example:
+      simkit scenario check scenarios/demo.toml
+    """
+    from simkit.report.text import table
+    from simkit.runner import expand, load_scenario
+
+    sc = load_scenario(file)
+    cells = expand(sc)
+    click.echo(f"{file}: {_describe(sc, cells)}")
+    click.echo(
+        table([{"cell": pc.cell.cell_id, "label": pc.label} for pc in cells], ["cell", "label"])
+    )
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path), required=False)
+@click.option("--races", "-r", type=click.IntRange(1), help="Races per cell (overrides the file).")
+@click.option(
+    "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
+)
+@click.option(
+    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Run directory (default: runs/<scenario name>).",
+)
+@click.option("--chunk-size", type=click.IntRange(1), help="Races per chunk (overrides the file).")
+@click.option("--resume", is_flag=True, help="Finish the unfinished run TARGET (a run directory).")
+@click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
+@click.option(
+    "--dask",
+    metavar="ADDR|local",
+    help="Run chunks on the Dask scheduler at ADDR (tcp://host:8786), or a local cluster.",
+)
+def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> None:
+    """Run the scenario file TARGET into parquet tables, or finish a run with --resume.
+
+    Results are the same for any --threads, --chunk-size or --dask: every race's random
+    numbers depend only on the seed, its cell and its index.
+
+    \b
+    Examples:
+      simkit run scenarios/demo.toml
+      simkit run scenarios/demo.toml --races 200000 --seed 7 --out runs/big
+      simkit run --resume runs/big
+      simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
+    """
+    from simkit import runner
+    from simkit.runner.progress import wanted
+
+    if target is None:
+        raise click.UsageError("give a scenario file, or a run directory with --resume")
+    show = wanted()
+    if resume:
+        run_dir = out or (target if target.is_dir() else Path("runs") / target.stem)
+    else:
+        run_dir = out or Path("runs") / target.stem
+    try:
+        if resume:
+            changed = [
+                n
+                for n, v in (("--races", races), ("--seed", seed), ("--chunk-size", chunk_size))
+                if v is not None
+            ]
+            if changed or force:
+                what = ", ".join(changed + (["--force"] if force else []))
+                raise click.UsageError(f"{what} cannot be used with --resume")
+            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=show)
+        else:
+            sc = runner.load_scenario(target)
+            sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)
+            summary = runner.start(
+                sc, run_dir, force=force, threads=threads, dask=dask, progress=show
+            )
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            f"interrupted; finish the run with `simkit run --resume {run_dir}`"
+        ) from None
+    if summary.already_complete:
+        click.echo(f"{summary.dir}: already complete ({summary.races:,} races); nothing to do")
+        return
+    click.echo(
+        f"{summary.dir}: {summary.races:,} races in {summary.cells} "
+        f"cell{'s' if summary.cells != 1 else ''} "
+        f"({summary.new_races:,} simulated now in {summary.seconds:.1f} s, "
+        f"{summary.races_per_second:,.0f} races/s)"
+    )

@@ -1,0 +1,88 @@
+"""A run's tables as pandas DataFrames: ``simkit.load(DIR) -> Results`` (docs/tables.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+
+from simkit.errors import RunError
+from simkit.runner.storage import CELLS, MANIFEST, RunDir
+from simkit.runner.tables import AGG_KEYS, AGG_VALUES, canonical
+
+
+@dataclass
+class Results:
+    """The tables of one run. ``races`` is None when the run kept only aggregates."""
+
+    dir: Path
+    manifest: dict[str, Any]
+    cells: pd.DataFrame
+    races: pd.DataFrame | None
+    heat: pd.DataFrame
+    agg: dict[str, pd.DataFrame]
+
+
+def _concat(paths: list[Path]) -> pa.Table | None:
+    if not paths:
+        return None
+    return pa.concat_tables([pq.read_table(p) for p in paths], promote_options="permissive")
+
+
+def load(path: str | Path) -> Results:
+    """Read the run in ``path``: races in (cell, race, seat) order, heat and aggregates summed."""
+    run = RunDir(path)
+    if not (run.path / MANIFEST).exists():
+        raise RunError(f"'{run.path}' is not a simkit run (no {MANIFEST})")
+    manifest = json.loads((run.path / MANIFEST).read_text())
+    cells = pq.read_table(run.path / CELLS).to_pandas()
+
+    races = None
+    if manifest["keep"] == "races":
+        table = _concat(run.parts("races"))
+        if table is None:
+            races = pd.DataFrame()
+        else:
+            races = table.to_pandas()
+            bots = sorted({b for row in cells["bots"] for b in row.split(",")})
+            races["bot"] = races["bot"].astype(pd.CategoricalDtype(bots))
+
+    heat_kinds: list[str] = []
+    table = _concat(run.parts("heat"))
+    if table is None or table.num_rows == 0:
+        heat = pd.DataFrame(
+            {
+                "cell": pd.Series(dtype="int32"),
+                "kind": pd.Categorical([]),
+                "space": pd.Series(dtype="int32"),
+                "count": pd.Series(dtype="int64"),
+            }
+        )
+    else:
+        frame = table.to_pandas()
+        heat_kinds = list(frame["kind"].cat.categories)
+        heat = (
+            frame.groupby(["cell", "kind", "space"], observed=True, sort=True)["count"]
+            .sum()
+            .reset_index()
+        )
+        heat["kind"] = heat["kind"].astype(pd.CategoricalDtype(heat_kinds))
+        heat = heat.astype({"cell": "int32", "space": "int32", "count": "int64"})
+
+    agg = {}
+    table = _concat(run.parts("agg"))
+    for name, keys in AGG_KEYS.items():
+        cols = [*keys, *AGG_VALUES[name]]
+        if table is None:
+            agg[name] = canonical(name, pd.DataFrame())
+            continue
+        part = table.filter(pc.equal(table["table"], name)).select(cols).to_pandas()
+        summed = part.groupby(list(keys), sort=True).sum().reset_index()
+        agg[name] = canonical(name, summed)
+    return Results(run.path, manifest, cells, races, heat, agg)

@@ -1,0 +1,165 @@
+"""Where chunks are simulated: in this process (default) or as tasks on a Dask cluster.
+
+A chunk is a pure function of (cell, race range, seed): :func:`simulate_chunk` turns it into
+the bytes of its parquet files. Both backends call that same function and hand results back
+in the order the chunks were asked for, so the driver writes identical files either way.
+"""
+
+from __future__ import annotations
+
+import collections
+import importlib
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from numba import njit
+
+from simkit.errors import RunError
+from simkit.rng import race_key
+from simkit.runner.grid import PlannedCell
+from simkit.runner.tables import (
+    aggregate,
+    arrow_agg,
+    arrow_races,
+    heat_table,
+    parquet_bytes,
+    race_rows,
+)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Races ``lo..hi-1`` of one cell: the unit of work, of writing and of resuming."""
+
+    cell: PlannedCell
+    chunk: int
+    lo: int
+    hi: int
+
+
+@dataclass
+class ChunkResult:
+    """A simulated chunk: its files' bytes and what the driver needs to decide and report."""
+
+    task: ChunkTask
+    files: dict[str, bytes]
+    slot_finish: pd.DataFrame
+    seconds: float
+
+
+@njit(cache=True)
+def _keys(seed, cell_key, lo, out):
+    for i in range(out.shape[0]):
+        out[i] = race_key(seed, cell_key, np.uint64(lo + i))
+
+
+def chunk_keys(seed: int, cell_key: int, lo: int, hi: int) -> np.ndarray:
+    """Root keys of races lo..hi-1: ``race_key(seed, cell_key, race)`` for each."""
+    out = np.empty(hi - lo, dtype=np.uint64)
+    _keys(np.uint64(seed), np.uint64(cell_key), np.int64(lo), out)
+    return out
+
+
+def simulate_chunk(
+    module: str, task: ChunkTask, seed: int, keep: str, heat: bool, threads: int | None
+) -> ChunkResult:
+    """Play one chunk with the game in ``module`` and encode its tables."""
+    game = importlib.import_module(module).GAME
+    pc = task.cell
+    t0 = time.perf_counter()
+    batch = game.simulate(pc.cell, chunk_keys(seed, pc.cell_key, task.lo, task.hi), threads)
+    seconds = time.perf_counter() - t0
+    cols = race_rows(pc, task.lo, batch, game)
+    aggs = aggregate(pd.DataFrame(cols, copy=False), game.seat_columns, game.race_columns)
+    files = {}
+    if keep == "races":
+        files["races"] = parquet_bytes(arrow_races(cols))
+    if heat:
+        files["heat"] = parquet_bytes(heat_table(pc.cell.cell_id, batch, game.heat_kinds))
+    files["agg"] = parquet_bytes(arrow_agg(aggs))
+    return ChunkResult(task, files, aggs["slot_finish"], seconds)
+
+
+class LocalBackend:
+    """Chunks one after another in this process; the game's kernel uses the threads."""
+
+    name = "local"
+
+    def __init__(self, threads: int | None = None):
+        self.threads = threads
+
+    def map(
+        self, module: str, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
+    ) -> Iterator[ChunkResult]:
+        for task in tasks:
+            yield simulate_chunk(module, task, seed, keep, heat, self.threads)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DaskBackend:
+    """Chunks as tasks on a dask.distributed cluster, results handed back in task order.
+
+    At most ``window`` tasks are in flight, so the driver's memory stays bounded. A lost
+    worker costs only its chunks: the scheduler reruns them elsewhere (chunks are pure).
+    """
+
+    def __init__(self, address: str, threads: int | None = None):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            raise RunError("--dask needs dask.distributed: install simkit[distributed]") from None
+        self.cluster = None
+        if address == "local":
+            self.cluster = LocalCluster(
+                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+            )
+            self.client = Client(self.cluster)
+            threads = 1 if threads is None else threads
+        else:
+            try:
+                self.client = Client(address, timeout="10s")
+            except OSError as exc:
+                raise RunError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
+        self.name = f"dask {address}"
+        self.threads = threads
+        workers = len(self.client.scheduler_info().get("workers", {})) or 1
+        self.window = 2 * workers + 2
+
+    def map(
+        self, module: str, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
+    ) -> Iterator[ChunkResult]:
+        pending: collections.deque = collections.deque()
+        it = iter(tasks)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < self.window:
+                task = next(it, None)
+                if task is None:
+                    exhausted = True
+                    break
+                pending.append(
+                    self.client.submit(
+                        simulate_chunk,
+                        module,
+                        task,
+                        seed,
+                        keep,
+                        heat,
+                        self.threads,
+                        pure=False,
+                        retries=2,
+                    )
+                )
+            if not pending:
+                return
+            yield pending.popleft().result()
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()

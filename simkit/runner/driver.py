@@ -1,0 +1,233 @@
+"""Run a scenario into a run directory: plan chunks, simulate them, write them, resume.
+
+Chunks are planned round-robin over cells (chunk 0 of every cell, then chunk 1, ...), so a
+run stopped early has every cell covered evenly. Races of chunk ``c`` are
+``c*chunk_size .. (c+1)*chunk_size-1``; their keys depend only on (seed, cell key, race), so
+the tables do not depend on chunk size, threads or backend.
+
+With a precision target a cell stops after the first chunk (in chunk order) at which every
+start slot's win-rate 95% Wilson interval is narrower than the target. The decision uses
+only that cell's chunks 0..c, so it is the same on every backend and after a resume.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+from simkit import __version__
+from simkit.analysis.stats import wilson_interval
+from simkit.errors import RunError
+from simkit.runner.backends import ChunkTask, DaskBackend, LocalBackend
+from simkit.runner.grid import PlannedCell, expand
+from simkit.runner.progress import Progress
+from simkit.runner.scenario import Scenario, parse
+from simkit.runner.storage import CELLS, RunDir, part_name, write_atomic
+from simkit.runner.tables import cells_table, parquet_bytes
+
+
+@dataclass
+class RunSummary:
+    """What a call to :func:`start` or :func:`resume` did."""
+
+    dir: Path
+    cells: int
+    races: int  # races in the run's tables
+    new_races: int  # races simulated by this call
+    seconds: float
+    already_complete: bool = False
+
+    @property
+    def races_per_second(self) -> float:
+        return self.new_races / self.seconds if self.seconds > 0 else 0.0
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def chunks_per_cell(races: int, chunk_size: int) -> int:
+    return math.ceil(races / chunk_size)
+
+
+class _WinCounts:
+    """Per-cell start-slot win counts, for the precision target."""
+
+    def __init__(self, slots: tuple[int, ...]):
+        self.slots = slots
+        self.n = dict.fromkeys(slots, 0)
+        self.k = dict.fromkeys(slots, 0)
+
+    def add(self, slot_finish: pd.DataFrame) -> None:
+        for slot, finish, count in slot_finish[["slot", "finish", "count"]].itertuples(index=False):
+            self.n[int(slot)] += int(count)
+            if finish == 1:
+                self.k[int(slot)] += int(count)
+
+    def narrower_than(self, width: float) -> bool:
+        n = np.array([self.n[s] for s in self.slots])
+        k = np.array([self.k[s] for s in self.slots])
+        low, high = wilson_interval(k, n)
+        return bool(np.all(n > 0) and np.all(high - low < width))
+
+
+def _backend(dask: str | None, threads: int | None) -> LocalBackend | DaskBackend:
+    return LocalBackend(threads) if dask is None else DaskBackend(dask, threads)
+
+
+def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
+    per_cell = chunks_per_cell(scenario.max_races, scenario.chunk_size)
+    return {
+        "simkit_version": __version__,
+        "scenario": scenario.to_json(),
+        "scenario_path": scenario.path,
+        "game": scenario.game,
+        "seed": scenario.seed,
+        "crn": scenario.crn,
+        "chunk_size": scenario.chunk_size,
+        "chunks_total": per_cell * len(cells),
+        "chunks_done": [],
+        "races_per_cell": scenario.max_races,
+        "precision": None
+        if scenario.precision is None
+        else {"width": scenario.precision.width, "max_races": scenario.precision.max_races},
+        "races_done": [0] * len(cells),
+        "keep": scenario.keep,
+        "heat": scenario.heat,
+        "cells": [pc.spec() for pc in cells],
+        "timings": {"started": _now(), "finished": None, "elapsed_s": 0.0, "simulate_s": 0.0},
+        "status": "running",
+    }
+
+
+def start(
+    scenario: Scenario,
+    out: str | Path,
+    *,
+    force: bool = False,
+    threads: int | None = None,
+    dask: str | None = None,
+    progress: bool = False,
+) -> RunSummary:
+    """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there)."""
+    cells = expand(scenario)
+    run = RunDir(out)
+    run.create(force)
+    write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
+    manifest = _manifest(scenario, cells)
+    run.write_manifest(manifest)
+    return _execute(run, scenario, cells, manifest, threads, dask, progress)
+
+
+def resume(
+    out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
+) -> RunSummary:
+    """Finish the run in ``out`` where it stopped; a finished run is left as it is."""
+    run = RunDir(out)
+    manifest = run.read_manifest()
+    if manifest.get("status") == "complete":
+        races = sum(manifest["races_done"])
+        return RunSummary(run.path, len(manifest["cells"]), races, 0, 0.0, already_complete=True)
+    scenario = parse(manifest["scenario"], manifest["scenario_path"])
+    cells = expand(scenario)
+    if [pc.spec() for pc in cells] != manifest["cells"]:
+        raise RunError(
+            f"'{run.path}': this simkit version expands the run's scenario into different "
+            "cells; start it again with --force"
+        )
+    if not (run.path / CELLS).exists():
+        write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
+    run.remove_temps()
+    return _execute(run, scenario, cells, manifest, threads, dask, progress)
+
+
+def _execute(
+    run: RunDir,
+    scenario: Scenario,
+    cells: list[PlannedCell],
+    manifest: dict[str, Any],
+    threads: int | None,
+    dask: str | None,
+    show: bool,
+) -> RunSummary:
+    from simkit.games import _MODULES
+
+    module = _MODULES[scenario.game]
+    size = scenario.chunk_size
+    max_races = scenario.max_races
+    per_cell = chunks_per_cell(max_races, size)
+    done = run.done()
+    races_done = [0] * len(cells)
+    wins = [_WinCounts(pc.slots) for pc in cells]
+    stopped = [False] * len(cells)
+    # Replay the decisions of earlier sessions from the files, in chunk order.
+    for pc in cells:
+        i = pc.cell.cell_id
+        for c in range(per_cell):
+            if (i, c) not in done:
+                break
+            races_done[i] += min(size, max_races - c * size)
+            if scenario.precision is not None:
+                wins[i].add(_slot_finish(run, i, c))
+                if wins[i].narrower_than(scenario.precision.width):
+                    stopped[i] = True
+                    break
+
+    def tasks() -> Iterator[ChunkTask]:
+        for c in range(per_cell):
+            for pc in cells:
+                i = pc.cell.cell_id
+                if not stopped[i] and (i, c) not in done:
+                    lo = c * size
+                    yield ChunkTask(pc, c, lo, min(lo + size, max_races))
+
+    bar = Progress(max_races * len(cells), sum(races_done), enabled=show)
+    timings = manifest["timings"]
+    elapsed0, t0 = timings["elapsed_s"], time.monotonic()
+    new_races = 0
+    backend = _backend(dask, threads)
+    try:
+        for res in backend.map(module, tasks(), scenario.seed, scenario.keep, scenario.heat):
+            i, c = res.task.cell.cell.cell_id, res.task.chunk
+            if stopped[i]:
+                continue  # computed ahead by a parallel backend; the cell already met its target
+            run.write_chunk(i, c, res.files)
+            n = res.task.hi - res.task.lo
+            done.add((i, c))
+            races_done[i] += n
+            new_races += n
+            if scenario.precision is not None:
+                wins[i].add(res.slot_finish)
+                if wins[i].narrower_than(scenario.precision.width):
+                    stopped[i] = True
+                    bar.total -= max_races - races_done[i]
+            timings["simulate_s"] = round(timings["simulate_s"] + res.seconds, 3)
+            timings["elapsed_s"] = round(elapsed0 + time.monotonic() - t0, 3)
+            manifest.update(chunks_done=sorted([list(d) for d in done]), races_done=races_done)
+            run.write_manifest(manifest, "manifest")
+            bar.update(n)
+    finally:
+        bar.close()
+        backend.close()
+    seconds = time.monotonic() - t0
+    timings["elapsed_s"] = round(elapsed0 + seconds, 3)
+    timings["finished"] = _now()
+    manifest.update(
+        chunks_done=sorted([list(d) for d in done]), races_done=races_done, status="complete"
+    )
+    run.write_manifest(manifest)
+    return RunSummary(run.path, len(cells), sum(races_done), new_races, seconds)
+
+
+def _slot_finish(run: RunDir, cell: int, chunk: int) -> pd.DataFrame:
+    agg = pq.read_table(run.path / "agg" / part_name(cell, chunk)).to_pandas()
+    return agg[agg["table"] == "slot_finish"]

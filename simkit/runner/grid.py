@@ -1,0 +1,123 @@
+"""Grid expansion: a scenario becomes an ordered list of cells (GLOSSARY: cell).
+
+The cells are the cartesian product of the ``[grid]`` lists in the order the file gives the
+keys, the last key varying fastest (like :func:`itertools.product`). Cell ids are positions
+in that order, so the same file always gives the same ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from simkit.errors import SimkitError
+from simkit.games import get
+from simkit.games.base import Cell
+from simkit.games.cells import build_cell
+from simkit.runner.scenario import AXES, Scenario, cell_error
+
+
+@dataclass(frozen=True)
+class PlannedCell:
+    """A cell of a scenario with what the runner needs beside the game's :class:`Cell`."""
+
+    cell: Cell
+    preset: str
+    label: str
+    cell_key: int  # 0 under common random numbers, else a hash of the cell's content
+
+    @property
+    def slots(self) -> tuple[int, ...]:
+        """The start slots in use (R-06): the scenario's, or 1..players."""
+        c = self.cell
+        return c.slots if c.slots is not None else tuple(range(1, c.players + 1))
+
+    def spec(self) -> dict[str, Any]:
+        """JSON the manifest keeps so that any race can be replayed (``simkit race --replay``)."""
+        c = self.cell
+        return {
+            "cell": c.cell_id,
+            "label": self.label,
+            "preset": self.preset,
+            "params": _json_params(c.variant.as_dict()),
+            "track": c.track,
+            "players": c.players,
+            "bots": list(c.bots),
+            "slots": None if c.slots is None else list(c.slots),
+            "cell_key": str(self.cell_key),
+        }
+
+
+def _json_params(params: dict[str, Any]) -> dict[str, Any]:
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in params.items()}
+
+
+def format_value(value: Any) -> str:
+    """How a swept value reads in a label: ``true``, ``[0,0,1]``, ``greedy,random``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list | tuple):
+        if all(isinstance(v, str) for v in value):
+            return ",".join(value)
+        return "[" + ",".join(format_value(v) for v in value) + "]"
+    return str(value)
+
+
+def _label(swept: dict[str, Any], preset: str) -> str:
+    if not swept:
+        return preset
+    return ", ".join(f"{k}={format_value(v)}" for k, v in swept.items())
+
+
+def _cell_key(cell: Cell) -> int:
+    content = {
+        "game": cell.game,
+        "params": _json_params(cell.variant.as_dict()),
+        "track": cell.track,
+        "players": cell.players,
+        "bots": list(cell.bots),
+        "slots": None if cell.slots is None else list(cell.slots),
+    }
+    digest = hashlib.blake2b(json.dumps(content, sort_keys=True).encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
+
+
+def combinations(grid: dict[str, list[Any]]) -> list[dict[str, Any]]:
+    """Every combination of the grid's values, in file order with the last key fastest."""
+    keys = list(grid)
+    return [dict(zip(keys, values, strict=True)) for values in itertools.product(*grid.values())]
+
+
+def expand(scenario: Scenario) -> list[PlannedCell]:
+    """The scenario's cells, each validated by the game (``ScenarioError`` naming the key)."""
+    cells = []
+    for cell_id, swept in enumerate(combinations(scenario.grid)):
+        axes = {**scenario.axes, **{k: v for k, v in swept.items() if k in AXES}}
+        params = {**scenario.overrides, **{k: v for k, v in swept.items() if k not in AXES}}
+        preset = axes.get("preset") or get(scenario.game).default_preset
+        label = _label(swept, preset)
+        try:
+            cell = build_cell(
+                scenario.game,
+                preset=axes.get("preset"),
+                overrides=params,
+                track=axes.get("track"),
+                players=axes.get("players"),
+                bots=axes.get("bots"),
+                slots=axes.get("slots"),
+                cell_id=cell_id,
+            )
+        except SimkitError as exc:
+            cell_error(exc, scenario, label, swept)
+        cells.append(
+            PlannedCell(
+                cell=cell,
+                preset=preset,
+                label=label,
+                cell_key=0 if scenario.crn else _cell_key(cell),
+            )
+        )
+    return cells

@@ -1,0 +1,39 @@
+"""Rebuild one race of a finished or running run, for ``simkit race --replay``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from simkit.errors import RunError
+from simkit.games.base import Cell
+from simkit.games.cells import build_cell
+from simkit.rng import race_key
+from simkit.runner.storage import RunDir
+
+
+def replay_cell(run_dir: str | Path, cell: int, race: int) -> tuple[Cell, int]:
+    """The cell ``cell`` of the run in ``run_dir`` and the root key of its race ``race``."""
+    manifest = RunDir(run_dir).read_manifest()
+    specs = manifest["cells"]
+    if not 0 <= cell < len(specs):
+        raise RunError(f"'{run_dir}' has cells 0 to {len(specs) - 1} (got --cell {cell})")
+    if not 0 <= race < manifest["races_per_cell"]:
+        raise RunError(
+            f"'{run_dir}' has races 0 to {manifest['races_per_cell'] - 1} per cell "
+            f"(got --race {race})"
+        )
+    spec = specs[cell]
+    built = build_cell(
+        manifest["game"],
+        preset=spec["preset"],
+        overrides=spec["params"],
+        track=spec["track"],
+        players=spec["players"],
+        bots=spec["bots"],
+        slots=spec["slots"],
+        cell_id=cell,
+    )
+    key = race_key(np.uint64(manifest["seed"]), np.uint64(int(spec["cell_key"])), np.uint64(race))
+    return built, int(key)

@@ -1,0 +1,356 @@
+"""Scenario files: parse and validate a study description up front (docs/scenarios.md).
+
+A scenario is TOML. Everything a user can get wrong is checked here, before a single race
+runs, and reported as one :class:`~simkit.errors.ScenarioError` naming the file, the key and
+what is allowed. Game-level checks (parameters, bots, players, tracks) go through
+:func:`simkit.games.cells.build_cell` during grid expansion (:mod:`simkit.runner.grid`), so
+``simkit race`` and ``simkit run`` accept exactly the same cells.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simkit.errors import ScenarioError, SimkitError
+from simkit.games import get, names
+
+# Cell axes that are not variant parameters; each may be set at top level or swept in [grid].
+AXES = ("preset", "track", "players", "bots", "slots")
+KEEP = ("races", "aggregates")
+DEFAULT_RACES = 10_000
+DEFAULT_CHUNK = 10_000
+DEFAULT_MAX_RACES = 1_000_000
+MAX_SEED = 2**63 - 1
+
+_TOP_KEYS = (
+    "title",
+    "game",
+    *AXES,
+    "set",
+    "grid",
+    "races",
+    "precision",
+    "seed",
+    "crn",
+    "keep",
+    "heat",
+    "chunk_size",
+)
+_PRECISION_KEYS = ("width", "max_races")
+
+
+@dataclass(frozen=True)
+class Precision:
+    """Stop a cell once every start slot's win-rate 95% interval is narrower than ``width``."""
+
+    width: float
+    max_races: int = DEFAULT_MAX_RACES
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A validated scenario. ``axes`` holds the fixed (unswept) cell axes that were given."""
+
+    path: str
+    game: str
+    title: str = ""
+    axes: dict[str, Any] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)
+    grid: dict[str, list[Any]] = field(default_factory=dict)
+    races: int = DEFAULT_RACES
+    precision: Precision | None = None
+    seed: int = 0
+    crn: bool = True
+    keep: str = "races"
+    heat: bool = True
+    chunk_size: int = DEFAULT_CHUNK
+
+    @property
+    def max_races(self) -> int:
+        """Races per cell if no precision target stops a cell earlier."""
+        return self.precision.max_races if self.precision else self.races
+
+    def to_json(self) -> dict[str, Any]:
+        """The resolved scenario in the file's own schema (``parse`` reads it back)."""
+        out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
+        out["set"] = dict(self.overrides)
+        out["grid"] = {k: list(v) for k, v in self.grid.items()}
+        if self.precision is None:
+            out["races"] = self.races
+        else:
+            out["precision"] = {"width": self.precision.width, "max_races": self.max_races}
+        out.update(
+            seed=self.seed, crn=self.crn, keep=self.keep, heat=self.heat, chunk_size=self.chunk_size
+        )
+        return _jsonable(out)
+
+    def with_overrides(
+        self, *, races: int | None = None, seed: int | None = None, chunk_size: int | None = None
+    ) -> Scenario:
+        """Command-line overrides: ``--races`` (per cell, replaces a precision target) etc."""
+        data = self.to_json()
+        if races is not None:
+            data.pop("precision", None)
+            data["races"] = races
+        if seed is not None:
+            data["seed"] = seed
+        if chunk_size is not None:
+            data["chunk_size"] = chunk_size
+        return parse(data, self.path)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def load(path: str | Path) -> Scenario:
+    """Read and validate the scenario file at ``path``."""
+    p = Path(path)
+    where = str(path)
+    try:
+        text = p.read_text()
+    except FileNotFoundError:
+        raise ScenarioError("file not found", path=where) from None
+    except OSError as exc:
+        raise ScenarioError(f"cannot read ({exc.strerror})", path=where) from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(f"not valid TOML ({exc})", path=where) from None
+    return parse(data, where, base=p.parent)
+
+
+def _unknown(key: str, allowed: tuple[str, ...] | list[str], path: str, prefix: str = "") -> None:
+    close = difflib.get_close_matches(key, allowed, n=1)
+    hint = f" (did you mean '{prefix}{close[0]}'?)" if close else ""
+    raise ScenarioError(
+        f"unknown key{hint}; allowed: {', '.join(sorted(allowed))}", path=path, key=prefix + key
+    )
+
+
+def _int(value: Any, key: str, path: str, lo: int, hi: int | None = None) -> int:
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int)
+        or value < lo
+        or (hi is not None and value > hi)
+    ):
+        rng = f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
+        raise ScenarioError(f"must be {rng} (got {value!r})", path=path, key=key)
+    return value
+
+
+def _bool(value: Any, key: str, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise ScenarioError(f"must be true or false (got {value!r})", path=path, key=key)
+    return value
+
+
+def _axis(name: str, value: Any, key: str, path: str, base: Path | None) -> Any:
+    """Check the shape of one value of a cell axis (the game checks the content)."""
+    if name in ("preset", "track"):
+        if not isinstance(value, str) or not value:
+            raise ScenarioError(f"must be a non-empty string (got {value!r})", path=path, key=key)
+        if name == "track" and value.endswith(".toml") and base is not None:
+            resolved = base / value
+            if not Path(value).is_absolute() and resolved.exists():
+                return str(resolved)
+        return value
+    if name == "players":
+        return _int(value, key, path, 1)
+    if name == "bots":
+        if isinstance(value, str) and value:
+            return value
+        if isinstance(value, list) and value and all(isinstance(b, str) and b for b in value):
+            return list(value)
+        raise ScenarioError(
+            f"must be a bot name for every seat or a list of bot names, one per seat "
+            f"(got {value!r})",
+            path=path,
+            key=key,
+        )
+    # slots
+    if (
+        not isinstance(value, list)
+        or not value
+        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
+        or len(set(value)) != len(value)
+    ):
+        raise ScenarioError(
+            f"must be a list of distinct start slots >= 1, e.g. [1, 2, 3, 5] (got {value!r})",
+            path=path,
+            key=key,
+        )
+    return list(value)
+
+
+def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario:
+    """Validate the parsed TOML ``data`` of the scenario at ``path``.
+
+    ``base`` is the directory relative track paths are resolved against.
+    """
+    for key in data:
+        if key not in _TOP_KEYS:
+            _unknown(key, _TOP_KEYS, path)
+    known_games = names()
+    game = data.get("game")
+    if game is None:
+        raise ScenarioError(f"required; one of {', '.join(known_games)}", path=path, key="game")
+    if game not in known_games:
+        raise ScenarioError(
+            f"unknown game {game!r}; one of {', '.join(known_games)}", path=path, key="game"
+        )
+    g = get(game)
+    param_names = g.params.names()
+
+    title = data.get("title", "")
+    if not isinstance(title, str):
+        raise ScenarioError(f"must be a string (got {title!r})", path=path, key="title")
+
+    overrides = data.get("set", {})
+    if not isinstance(overrides, dict):
+        raise ScenarioError("must be a table of parameter = value", path=path, key="set")
+    for key in overrides:
+        if key not in param_names:
+            _unknown(key, param_names, path, prefix="set.")
+
+    grid_in = data.get("grid", {})
+    if not isinstance(grid_in, dict):
+        raise ScenarioError("must be a table of key = [values]", path=path, key="grid")
+    grid: dict[str, list[Any]] = {}
+    for key, values in grid_in.items():
+        if key not in param_names and key not in AXES:
+            _unknown(key, [*AXES, *param_names], path, prefix="grid.")
+        if key in overrides:
+            raise ScenarioError(
+                "also set in [set]; give a parameter either a fixed value or a grid",
+                path=path,
+                key=f"grid.{key}",
+            )
+        if key in data:
+            raise ScenarioError(
+                f"also set at top level as '{key}'; give it either a fixed value or a grid",
+                path=path,
+                key=f"grid.{key}",
+            )
+        if not isinstance(values, list) or not values:
+            raise ScenarioError(
+                f"must be a non-empty list of values to sweep (got {values!r})",
+                path=path,
+                key=f"grid.{key}",
+            )
+        if key in AXES:
+            values = [_axis(key, v, f"grid.{key}", path, base) for v in values]
+        seen: list[Any] = []
+        for v in values:
+            if v in seen:
+                raise ScenarioError(f"value {v!r} listed twice", path=path, key=f"grid.{key}")
+            seen.append(v)
+        grid[key] = list(values)
+
+    axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
+    if "preset" in axes and axes["preset"] not in g.presets:
+        raise ScenarioError(
+            f"unknown preset {axes['preset']!r}; one of {', '.join(sorted(g.presets))}",
+            path=path,
+            key="preset",
+        )
+    for p in grid.get("preset", []):
+        if p not in g.presets:
+            raise ScenarioError(
+                f"unknown preset {p!r}; one of {', '.join(sorted(g.presets))}",
+                path=path,
+                key="grid.preset",
+            )
+
+    precision = None
+    if "precision" in data:
+        if "races" in data:
+            raise ScenarioError(
+                "give either races (per cell) or [precision], not both", path=path, key="races"
+            )
+        precision = _precision(data["precision"], path)
+    races = _int(data.get("races", DEFAULT_RACES), "races", path, 1)
+    keep = data.get("keep", "races")
+    if keep not in KEEP:
+        raise ScenarioError(
+            f"must be one of {', '.join(repr(k) for k in KEEP)} (got {keep!r})",
+            path=path,
+            key="keep",
+        )
+    return Scenario(
+        path=path,
+        game=game,
+        title=title,
+        axes=axes,
+        overrides=dict(overrides),
+        grid=grid,
+        races=races,
+        precision=precision,
+        seed=_int(data.get("seed", 0), "seed", path, 0, MAX_SEED),
+        crn=_bool(data.get("crn", True), "crn", path),
+        keep=keep,
+        heat=_bool(data.get("heat", True), "heat", path),
+        chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1),
+    )
+
+
+def _precision(table: Any, path: str) -> Precision:
+    if not isinstance(table, dict):
+        raise ScenarioError(
+            "must be a table, e.g. [precision] width = 0.02", path=path, key="precision"
+        )
+    for key in table:
+        if key not in _PRECISION_KEYS:
+            _unknown(key, _PRECISION_KEYS, path, prefix="precision.")
+    if "width" not in table:
+        raise ScenarioError(
+            "required: the widest allowed win-rate 95% interval, e.g. 0.02",
+            path=path,
+            key="precision.width",
+        )
+    width = table["width"]
+    if isinstance(width, bool) or not isinstance(width, int | float) or not 0 < width < 1:
+        raise ScenarioError(
+            f"must be a number between 0 and 1 (got {width!r})", path=path, key="precision.width"
+        )
+    max_races = _int(table.get("max_races", DEFAULT_MAX_RACES), "precision.max_races", path, 1)
+    return Precision(float(width), max_races)
+
+
+# Words in a game's rejection message that point at a cell axis.
+_AXIS_WORDS = {
+    "preset": ("preset",),
+    "track": ("track",),
+    "players": ("players", "player"),
+    "bots": ("bot", "bots"),
+    "slots": ("slot", "slots"),
+}
+
+
+def _points_at(msg: str, game: str, key: str) -> bool:
+    if msg.startswith(f"{game}.{key} "):
+        return True
+    words = set(re.findall(r"[a-z_]+", msg.lower()))
+    return any(w in words for w in _AXIS_WORDS.get(key, ()))
+
+
+def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> None:
+    """Re-raise a game's rejection of one cell as a ScenarioError naming the likely key."""
+    msg = str(exc)
+    candidates = [(k, f"grid.{k}") for k in swept]
+    candidates += [(k, f"set.{k}") for k in scenario.overrides]
+    candidates += [(k, k) for k in scenario.axes]
+    for key, where in candidates:
+        if _points_at(msg, scenario.game, key):
+            raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=where) from exc
+    raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path) from exc
