@@ -21,6 +21,7 @@ _COMMANDS = [
     ("simkit.cli.games", "variants"),
     ("simkit.cli.games", "race"),
     ("simkit.cli.games", "moves"),
+    ("simkit.cli.tracks", "tracks"),
     ("simkit.cli.run", "run"),
     ("simkit.cli.run", "scenario"),
 ]

@@ -25,10 +25,10 @@ __all__ = ["CompiledTrack", "TrackError", "TrackInfo", "compile_spec", "draw", "
 
 
 def draw(track: CompiledTrack, **kwargs) -> Figure:
-    """Draw a track with matplotlib; see :func:`simkit.tracks.draw.draw_track` for options.
+    """Draw a track with matplotlib; see :func:`simkit.tracks.picture.draw_track` for options.
 
     matplotlib is imported only here, so engines that load tracks do not pay for it.
     """
-    from simkit.tracks.draw import draw_track
+    from simkit.tracks.picture import draw_track
 
     return draw_track(track, **kwargs)
