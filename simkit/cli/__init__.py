@@ -24,6 +24,8 @@ _COMMANDS = [
     ("simkit.cli.tracks", "tracks"),
     ("simkit.cli.run", "run"),
     ("simkit.cli.run", "scenario"),
+    ("simkit.cli.report", "report"),
+    ("simkit.cli.report", "compare"),
 ]
 
 

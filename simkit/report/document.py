@@ -1,0 +1,188 @@
+"""A report as a list of blocks, rendered to self-contained HTML and to Markdown.
+
+Keeping the content separate from the two renderings guarantees that ``index.html`` and
+``report.md`` say the same thing, and gives escaping exactly one place: every string a
+block carries is plain text (labels, bot names and file names come from users) and is
+escaped by the renderer, never trusted as markup.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 2
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Code:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table shown in the report; ``csv`` is the file name it is also written to."""
+
+    frame: pd.DataFrame
+    csv: str
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A PNG written next to the report; embedded in the HTML as base64."""
+
+    png: str
+    caption: str
+
+
+@dataclass
+class Document:
+    title: str
+    blocks: list = field(default_factory=list)
+
+    def add(self, *blocks) -> None:
+        self.blocks.extend(blocks)
+
+
+def fmt(value) -> str:
+    """Numbers for reading: 4 significant digits, integers whole, NaN as a dash."""
+    if value is None or value is pd.NA:
+        return "–"
+    if isinstance(value, bool | np.bool_):
+        return "yes" if value else "no"
+    if isinstance(value, int | np.integer):
+        return str(int(value))
+    if isinstance(value, float | np.floating):
+        v = float(value)
+        if math.isnan(v):
+            return "–"
+        if math.isinf(v):
+            return "∞" if v > 0 else "-∞"
+        if v == int(v) and abs(v) < 1e12:
+            return str(int(v))
+        return f"{v:.4g}"
+    return str(value)
+
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
+max-width:1100px;padding:0 1rem;color:#1d2430;line-height:1.45}
+h1{border-bottom:2px solid #2b6cb0;padding-bottom:.3rem}h2{margin-top:2.2rem;color:#2b4a70}
+table{border-collapse:collapse;margin:.6rem 0 .3rem;font-size:.86rem}
+th,td{border:1px solid #cbd3dd;padding:.2rem .5rem;text-align:right}
+th{background:#edf2f7}td.t{text-align:left}.wide{overflow-x:auto}
+.caption{font-size:.82rem;color:#4a5568;margin-bottom:1rem}
+figure{margin:1rem 0}img{max-width:100%;border:1px solid #e2e8f0}
+pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6rem;overflow-x:auto}
+.verdict-fair{color:#276749;font-weight:600}.verdict-unfair{color:#c53030;font-weight:600}
+"""
+
+
+def _html_table(t: Table) -> str:
+    e = html.escape
+    head = "".join(f"<th>{e(str(c))}</th>" for c in t.frame.columns)
+    rows = []
+    for rec in t.frame.itertuples(index=False):
+        cells = []
+        for col, v in zip(t.frame.columns, rec, strict=True):
+            text = fmt(v)
+            cls = "" if isinstance(v, int | float | np.number) else ' class="t"'
+            if col == "verdict" and text in ("fair", "unfair"):
+                cls = f' class="t verdict-{text}"'
+            cells.append(f"<td{cls}>{e(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    cap = f" {e(t.caption)}" if t.caption else ""
+    link = f'<a href="{e(t.csv, quote=True)}">{e(t.csv)}</a>'
+    return (
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        f'<div class="caption">{cap.strip()} (CSV: {link})</div>'
+    )
+
+
+def to_html(doc: Document, out_dir: Path) -> str:
+    """The whole report as one HTML page with its plots embedded (no external files)."""
+    e = html.escape
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{e(doc.title)}</title><style>{_CSS}</style></head><body>",
+        f"<h1>{e(doc.title)}</h1>",
+    ]
+    for b in doc.blocks:
+        if isinstance(b, Heading):
+            parts.append(f"<h{b.level}>{e(b.text)}</h{b.level}>")
+        elif isinstance(b, Paragraph):
+            parts.append(f"<p>{e(b.text)}</p>")
+        elif isinstance(b, Code):
+            parts.append(f"<pre><code>{e(b.text)}</code></pre>")
+        elif isinstance(b, Table):
+            parts.append(_html_table(b))
+        elif isinstance(b, Figure):
+            data = base64.b64encode((out_dir / b.png).read_bytes()).decode("ascii")
+            parts.append(
+                f'<figure><img src="data:image/png;base64,{data}" alt="{e(b.caption, quote=True)}">'
+                f'<figcaption class="caption">{e(b.caption)}</figcaption></figure>'
+            )
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def _md_text(text: str) -> str:
+    """Markdown-safe text: HTML metacharacters become entities, so a name is never markup."""
+    return html.escape(text, quote=False).replace("\n", " ")
+
+
+def _md_cell(text: str) -> str:
+    return _md_text(text).replace("|", "\\|")
+
+
+def to_markdown(doc: Document) -> str:
+    """The report as Markdown, with the PNGs and CSVs referenced by file name."""
+    lines = [f"# {_md_text(doc.title)}", ""]
+    for b in doc.blocks:
+        if isinstance(b, Heading):
+            lines += ["#" * b.level + " " + _md_text(b.text), ""]
+        elif isinstance(b, Paragraph):
+            lines += [_md_text(b.text), ""]
+        elif isinstance(b, Code):
+            lines += ["```", b.text.replace("```", "'''"), "```", ""]
+        elif isinstance(b, Table):
+            cols = [_md_cell(str(c)) for c in b.frame.columns]
+            lines.append("| " + " | ".join(cols) + " |")
+            lines.append("|" + "|".join("---" for _ in cols) + "|")
+            for rec in b.frame.itertuples(index=False):
+                lines.append("| " + " | ".join(_md_cell(fmt(v)) for v in rec) + " |")
+            cap = _md_text(b.caption) + " " if b.caption else ""
+            lines += ["", f"{cap}(CSV: [{_md_text(b.csv)}]({b.csv}))", ""]
+        elif isinstance(b, Figure):
+            lines += [f"![{_md_cell(b.caption)}]({b.png})", "", f"*{_md_text(b.caption)}*", ""]
+    return "\n".join(lines)
+
+
+def write(doc: Document, out_dir: Path) -> Path:
+    """Write the CSVs, ``index.html`` and ``report.md`` (PNGs are already in ``out_dir``)."""
+    for b in doc.blocks:
+        if isinstance(b, Table):
+            b.frame.to_csv(out_dir / b.csv, index=False)
+    (out_dir / "report.md").write_text(to_markdown(doc), encoding="utf-8")
+    index = out_dir / "index.html"
+    index.write_text(to_html(doc, out_dir), encoding="utf-8")
+    return index
