@@ -9,4 +9,13 @@ try:
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
     __version__ = "0+unknown"
 
-__all__ = ["__version__"]
+__all__ = ["__version__", "load"]
+
+
+def __getattr__(name: str):
+    # ``simkit.load`` is imported on first use, so ``import simkit`` (and the CLI) stay light.
+    if name == "load":
+        from simkit.results import load
+
+        return load
+    raise AttributeError(f"module 'simkit' has no attribute {name!r}")

@@ -345,12 +345,21 @@ def _points_at(msg: str, game: str, key: str) -> bool:
 
 
 def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> None:
-    """Re-raise a game's rejection of one cell as a ScenarioError naming the likely key."""
+    """Re-raise a game's rejection of one cell as a ScenarioError naming the likely key.
+
+    Grid keys come first (the cell's label says which value), then [set], then the fixed
+    axes; among axes a message naming bots or slots points there before players.
+    """
     msg = str(exc)
-    candidates = [(k, f"grid.{k}") for k in swept]
-    candidates += [(k, f"set.{k}") for k in scenario.overrides]
-    candidates += [(k, k) for k in scenario.axes]
-    for key, where in candidates:
+    rank = {k: i for i, k in enumerate(("bots", "slots", "track", "preset", "players"))}
+    grid = sorted(swept, key=lambda k: rank.get(k, -1))
+    for key in grid:
         if _points_at(msg, scenario.game, key):
+            where = f"grid.{key}"
             raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=where) from exc
+    fixed = [(k, f"set.{k}") for k in scenario.overrides]
+    fixed += [(k, k) for k in sorted(scenario.axes, key=lambda k: rank[k])]
+    for key, where in fixed:
+        if _points_at(msg, scenario.game, key):
+            raise ScenarioError(msg, path=scenario.path, key=where) from exc
     raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path) from exc
