@@ -15,14 +15,14 @@ __all__ = ["build", "build_comparison"]
 
 
 def build(results_or_dir: Any, out_dir: str | Path, **kwargs: Any) -> Path:
-    """Balance report of one run; see :func:`simkit.report.build.build`."""
-    from simkit.report.build import build as _build
+    """Balance report of one run; see :func:`simkit.report.balance.build`."""
+    from simkit.report.balance import build as _build
 
     return _build(results_or_dir, out_dir, **kwargs)
 
 
 def build_comparison(run_a: Any, run_b: Any, out_dir: str | Path, **kwargs: Any) -> Path:
-    """Paired comparison report of two runs; see :func:`simkit.report.build.build_comparison`."""
-    from simkit.report.build import build_comparison as _build
+    """Paired comparison report of two runs; see :func:`simkit.report.balance.build_comparison`."""
+    from simkit.report.balance import build_comparison as _build
 
     return _build(run_a, run_b, out_dir, **kwargs)

@@ -121,7 +121,7 @@ def forest(path: Path, rows: pd.DataFrame, title: str):
     return _save(draw, path, (8.0, 1.2 + 0.28 * len(rows)))
 
 
-def track_heat(path: Path, track: str, values: np.ndarray, title: str) -> str | None:
+def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str) -> str | None:
     """The track picture with per-space counts; returns why not when it cannot be drawn."""
     try:
         from simkit import tracks
@@ -142,11 +142,10 @@ def track_heat(path: Path, track: str, values: np.ndarray, title: str) -> str | 
     full[: min(len(values), len(full))] = values[: len(full)]
     with matplotlib.rc_context({"text.parse_math": False}):
         try:
-            fig = tracks.draw(compiled, values=full)
+            fig = tracks.draw(compiled, values=full, title=title, value_label=what)
         except (ImportError, TypeError, ValueError) as exc:
             return f"the track picture could not be drawn ({exc})"
         try:
-            fig.suptitle(title)
             fig.savefig(path, dpi=DPI)
         finally:
             plt.close(fig)

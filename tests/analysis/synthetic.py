@@ -153,7 +153,7 @@ def synthetic_run(
     *,
     races: int = 2000,
     seed: int = 7,
-    keep: str = "races,aggregates",
+    keep: str = "races",
     directory: Path | str = "synthetic",
 ) -> Results:
     """A run of ``cells`` (dicts: players, label, strength per slot, bots, params)."""
@@ -168,7 +168,7 @@ def synthetic_run(
                 "cell": c,
                 "game": "snowtails",
                 "preset": "snowtails",
-                "track": spec.get("track", "old_faithful"),
+                "track": spec.get("track", "nutcracker"),
                 "players": n,
                 "bots": ",".join(bots),
                 "slots": ",".join(str(s) for s in range(1, n + 1)),
@@ -204,7 +204,7 @@ def synthetic_run(
         dir=Path(directory),
         manifest=manifest,
         cells=cells_df,
-        races=all_races if "races" in keep else None,
+        races=all_races if keep == "races" else None,
         heat=heat_df,
         agg=aggregate(all_races),
     )

@@ -237,7 +237,9 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
         values = np.zeros(int(part["space"].max()) + 1)
         np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
         png = f"track_cell{int(cell)}.png"
-        why = plots.track_heat(out / png, str(track), values, f"cell {cell}: {row['label']}")
+        why = plots.track_heat(
+            out / png, str(track), values, f"cell {cell}: {row['label']}", f"{what} per 1000 races"
+        )
         if why is None:
             doc.add(
                 Figure(

@@ -1,0 +1,42 @@
+"""``simkit report`` and ``simkit compare`` on run directories in the contract's layout."""
+
+from analysis.synthetic import synthetic_run, write_run_dir
+from click.testing import CliRunner
+
+from simkit.cli import main
+
+CELLS = [{"players": 3, "label": "a"}, {"players": 3, "label": "b", "extra_rounds": 1}]
+
+
+def test_report_command(tmp_path):
+    run = write_run_dir(synthetic_run(CELLS, races=200, seed=5), tmp_path / "run")
+    res = CliRunner().invoke(main, ["report", str(run)])
+    assert res.exit_code == 0, res.output
+    assert res.output == f"{run / 'report' / 'index.html'}\n"
+    assert (run / "report" / "fairness.csv").exists()
+    out = tmp_path / "elsewhere"
+    res = CliRunner().invoke(main, ["report", str(run), "-o", str(out), "--tolerance", "0.05"])
+    assert res.exit_code == 0, res.output
+    assert "within 5 percentage points" in (out / "report.md").read_text()
+
+
+def test_compare_command_and_its_errors(tmp_path):
+    a = write_run_dir(synthetic_run(CELLS, races=200, seed=5), tmp_path / "a")
+    b = write_run_dir(synthetic_run(CELLS[::-1], races=200, seed=5), tmp_path / "b")
+    res = CliRunner().invoke(main, ["compare", str(a), str(b)])
+    assert res.exit_code == 0, res.output
+    assert res.output == f"{a / 'compare-b' / 'index.html'}\n"
+    c = write_run_dir(synthetic_run(CELLS, races=200, seed=6), tmp_path / "c")
+    res = CliRunner().invoke(main, ["compare", str(a), str(c), "-o", str(tmp_path / "x")])
+    assert res.exit_code == 1
+    assert res.output.startswith("Error: runs ") and "different seeds (5 vs 6)" in res.output
+    lean = synthetic_run(CELLS, races=200, seed=5, keep="aggregates")
+    d = write_run_dir(lean, tmp_path / "d")
+    res = CliRunner().invoke(main, ["compare", str(a), str(d), "-o", str(tmp_path / "y")])
+    assert res.exit_code == 1 and "needs per-race rows" in res.output
+    assert len(res.output.strip().splitlines()) == 1
+
+
+def test_not_a_run_directory(tmp_path):
+    res = CliRunner().invoke(main, ["report", str(tmp_path)])
+    assert res.exit_code == 1 and "is not a simkit run" in res.output

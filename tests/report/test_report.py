@@ -1,0 +1,162 @@
+"""Report folders from small synthetic runs: files, escaping, CSVs equal to the tables."""
+
+import base64
+import re
+from dataclasses import replace
+from html.parser import HTMLParser
+
+import pandas as pd
+import pytest
+from analysis.synthetic import synthetic_run
+
+from simkit import __version__
+from simkit.analysis.compare import compare_cells, compare_runs
+from simkit.analysis.fairness import fairness, fairness_by_slot
+from simkit.analysis.track import track_summary
+from simkit.report import build, build_comparison
+
+EVIL = "<script>alert('x')</script>"
+CELLS = [
+    {
+        "players": 4,
+        "label": f"bonus {EVIL}",
+        "strength": [0.7, 0, 0, 0],
+        "bots": ["greedy", f"bot{EVIL}", "greedy", "random"],
+    },
+    {"players": 4, "label": "no bonus", "extra_rounds": 1},
+    {"players": 3, "label": "three sleds", "track": "no_such_track"},
+]
+
+
+class _Page(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags, self.images, self.links, self.tables = [], [], [], []
+        self._row = None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        self.tags.append(tag)
+        if tag == "img":
+            self.images.append(a["src"])
+        if tag == "a":
+            self.links.append(a["href"])
+        if tag == "table":
+            self.tables.append([])
+        if tag == "tr":
+            self._row = []
+
+    def handle_endtag(self, tag):
+        if tag == "tr":
+            self.tables[-1].append(self._row)
+            self._row = None
+
+    def handle_data(self, data):
+        if self._row is not None and data.strip():
+            self._row.append(data)
+
+
+@pytest.fixture(scope="module")
+def run():
+    return synthetic_run(CELLS, races=400, seed=3)
+
+
+@pytest.fixture(scope="module")
+def report(run, tmp_path_factory):
+    out = tmp_path_factory.mktemp("report")
+    index = build(run, out)
+    page = _Page()
+    page.feed(index.read_text(encoding="utf-8"))
+    return out, index, page
+
+
+def test_folder_has_every_file(report):
+    out, index, page = report
+    assert index == out / "index.html"
+    assert (out / "report.md").is_file()
+    pngs = sorted(p.name for p in out.glob("*.png"))
+    assert {"slots_cell0.png", "slots_cell1.png", "slots_cell2.png", "race_length_1.png"} <= set(
+        pngs
+    )
+    assert "track_cell0.png" in pngs and "track_cell2.png" not in pngs
+    assert "compare_1.png" in pngs
+    md = (out / "report.md").read_text(encoding="utf-8")
+    for png in pngs:
+        assert f"]({png})" in md
+    csvs = {p.name for p in out.glob("*.csv")}
+    assert set(page.links) == csvs
+    assert {"fairness.csv", "fairness_by_slot.csv", "track.csv", "comparison.csv"} <= csvs
+
+
+def test_html_is_self_contained_and_parses(report):
+    _, index, page = report
+    assert page.tags[0] == "html" and "script" not in page.tags
+    assert len(page.images) == len(list(index.parent.glob("*.png")))
+    for src in page.images:
+        assert src.startswith("data:image/png;base64,")
+        assert base64.b64decode(src.split(",", 1)[1])[:8] == b"\x89PNG\r\n\x1a\n"
+    assert not re.search(r'(src|href)="(https?:|//)', index.read_text())
+
+
+def test_user_names_are_escaped(report):
+    out, index, _ = report
+    text = index.read_text(encoding="utf-8")
+    assert "<script>" not in text
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt;" in text
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "<script>" not in md and "&lt;script&gt;" in md
+
+
+def test_csvs_equal_the_analysis_tables(report, run):
+    out, _, page = report
+    expected = {
+        "fairness.csv": fairness(run),
+        "fairness_by_slot.csv": fairness_by_slot(run),
+        "track.csv": track_summary(run),
+        "comparison.csv": pd.concat(
+            [compare_cells(run, [0, 1], tolerance=0.02)], ignore_index=True
+        ),
+    }
+    for name, frame in expected.items():
+        got = pd.read_csv(out / name, keep_default_na=True)
+        want = pd.read_csv(pd.io.common.StringIO(frame.to_csv(index=False)))
+        pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    # every HTML table shows exactly the rows and columns of its CSV
+    for rows, csv in zip(page.tables, page.links, strict=True):
+        frame = pd.read_csv(out / csv)
+        assert rows[0] == list(frame.columns), csv
+        assert len(rows) - 1 == len(frame), csv
+
+
+def test_report_states_bots_races_seed_version_and_command(report):
+    out, _, _ = report
+    md = (out / "report.md").read_text(encoding="utf-8")
+    assert "greedy,bot&lt;script&gt;" in md
+    assert "| races per cell | 400 |" in md
+    assert "| seed | 3 |" in md
+    assert f"| report made with simkit | {__version__} |" in md
+    assert "simkit run scenarios/synthetic.toml --races 400 --seed 3 -o synthetic" in md
+    assert f"simkit report synthetic -o {out}" in md
+    assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
+    assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair (slot 1 wins" in md
+
+
+def test_aggregates_only_run_explains_missing_comparison(run, tmp_path):
+    lean = replace(run, races=None, manifest={**run.manifest, "keep": "aggregates"})
+    md = (build(lean, tmp_path).parent / "report.md").read_text()
+    assert "Paired comparisons need per-race rows" in md
+    assert "t, conservative" in (tmp_path / "track.csv").read_text()
+    assert not (tmp_path / "comparison.csv").exists()
+
+
+def test_comparison_of_two_runs(run, tmp_path):
+    other = synthetic_run([CELLS[1], CELLS[1], CELLS[2]], races=400, seed=3, directory="b")
+    index = build_comparison(run, other, tmp_path, title="A vs B")
+    got = pd.read_csv(tmp_path / "comparison.csv")
+    want = pd.read_csv(
+        pd.io.common.StringIO(compare_runs(run, other, tolerance=0.02).to_csv(index=False))
+    )
+    pd.testing.assert_frame_equal(got, want, check_dtype=False)
+    text = index.read_text()
+    assert "<title>A vs B</title>" in text and "<script>" not in text
+    assert (tmp_path / "a_fairness.csv").exists() and (tmp_path / "compare_1.png").exists()
