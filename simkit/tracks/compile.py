@@ -298,7 +298,9 @@ def _buildings(b: _Board, flags: np.ndarray) -> tuple:
                     raise b.fail(
                         f"tavern row {bd.row} is off the straight (rows 0-{seg.length - 1})", g
                     )
-                trig = [b.idx[g][ln][bd.row] for ln in range(w)]
+                # Listed from the side the tavern stands on (pictures read it so).
+                lanes = range(w) if bd.side > 0 else range(w - 1, -1, -1)
+                trig = [b.idx[g][ln][bd.row] for ln in lanes]
                 flags[trig] |= TRIGGER_FLAG["tavern"]
                 out.append(("tavern", (), tuple(trig)))
                 continue

@@ -71,17 +71,24 @@ def _arc_outline(track: CompiledTrack, s: int, steps: int = 8) -> np.ndarray:
 
 
 def _walls(track: CompiledTrack) -> list:
-    """Straight wall pieces across the track: where a lane ends or a new lane starts."""
-    has_pred = np.zeros(track.n_spaces, dtype=bool)
+    """Straight wall pieces across the track: where a lane ends or a new lane starts.
+
+    Only a lane's first and last space in a segment can have one: inside a tight corner
+    straight moves are redirected (ST2 G), which draws no wall.
+    """
     ns = track.next_straight
+    has_pred = np.zeros(track.n_spaces, dtype=bool)
     has_pred[ns[ns >= 0]] = True
     out = []
-    for s in range(track.n_spaces):
-        bl, br, fr, fl = track.outline[s]
-        if ns[s] < 0:
-            out.append((fl, fr))
-        if not has_pred[s]:
-            out.append((bl, br))
+    for g in np.unique(track.segment):
+        on = track.segment == g
+        for ln in np.unique(track.lane[on]):
+            ids = np.flatnonzero(on & (track.lane == ln))
+            first, last = ids[np.argmin(track.progress[ids])], ids[np.argmax(track.progress[ids])]
+            if ns[last] < 0:
+                out.append((track.outline[last][3], track.outline[last][2]))
+            if not has_pred[first]:
+                out.append((track.outline[first][0], track.outline[first][1]))
     return out
 
 
@@ -232,14 +239,17 @@ def _draw_corners(ax, track: CompiledTrack, unit: float) -> None:
     """Entry lines with the safety speed on a sign outside the corner (R-15)."""
     for k in range(track.n_corners):
         p, q = _line_across(track, _entry_mask(track, int(track.corner_segment[k])))
+        # Only corners with an ST1 safety speed get the red entry line and sign.
+        safe = track.corner_safety[k] > 0
         ax.plot(
             *np.column_stack([p, q]),
-            color="#c0392b",
-            lw=unit * 0.12,
+            color="#c0392b" if safe else "#7f8c99",
+            lw=unit * (0.12 if safe else 0.05),
+            ls="-" if safe else (0, (3, 2)),
             zorder=4,
             solid_capstyle="butt",
         )
-        if track.corner_safety[k] <= 0:
+        if not safe:
             continue
         across = _unit(q - p)
         at = q + across * 1.1 if track.corner_turn[k] > 0 else p - across * 1.1
