@@ -82,7 +82,9 @@ def chi_square_independence(table, *, scale: float = 1.0) -> ChiSquare:
         table: 2-D counts.
         scale: multiply the statistic by this before looking up the p-value; used where
             the counts are not independent draws but the statistic's null distribution is a
-            known multiple of chi-square (see :func:`simkit.analysis.fairness`).
+            known multiple of chi-square (see :func:`simkit.analysis.fairness`). Cramér's V
+            is computed from the unscaled statistic, so a table where the row decides the
+            column still has V = 1.
     """
     t = np.asarray(table, dtype=np.float64)
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
@@ -91,10 +93,10 @@ def chi_square_independence(table, *, scale: float = 1.0) -> ChiSquare:
     if r < 2 or c < 2:
         return ChiSquare(float("nan"), 0, float("nan"), float("nan"))
     exp = np.outer(t.sum(axis=1), t.sum(axis=0)) / total
-    stat = float(np.sum((t - exp) ** 2 / exp)) * scale
+    raw = float(np.sum((t - exp) ** 2 / exp))
     dof = (r - 1) * (c - 1)
-    v = float(np.sqrt(stat / (total * (min(r, c) - 1))))
-    return ChiSquare(stat, dof, _chi2_sf(stat, dof), v)
+    v = float(np.sqrt(raw / (total * (min(r, c) - 1))))  # from the raw statistic: max 1
+    return ChiSquare(raw * scale, dof, _chi2_sf(raw * scale, dof), v)
 
 
 def t_interval(mean, sd, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:

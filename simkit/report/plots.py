@@ -102,23 +102,28 @@ def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rou
 
 
 def forest(path: Path, rows: pd.DataFrame, title: str):
-    """Paired differences with their 95% intervals, one line per (cell, metric, slot)."""
-    names = [
-        f"{r.label} · {r.metric}" + ("" if pd.isna(r.slot) else f" slot {int(r.slot)}")
-        for r in rows.itertuples()
-    ]
+    """Paired differences with 95% intervals: one panel per metric (units differ)."""
+    metrics = list(dict.fromkeys(rows["metric"]))
 
     def draw(fig):
-        ax = fig.subplots()
-        y = np.arange(len(rows))[::-1]
-        err = [rows["diff"] - rows["low"], rows["high"] - rows["diff"]]
-        ax.errorbar(rows["diff"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
-        ax.axvline(0, color="black", lw=0.8)
-        ax.set_yticks(y, names)
-        ax.set_xlabel("difference vs baseline (95% paired interval)")
-        ax.set_title(title)
+        sizes = [int((rows["metric"] == m).sum()) for m in metrics]
+        axes = fig.subplots(len(metrics), 1, squeeze=False, height_ratios=sizes)[:, 0]
+        for ax, metric in zip(axes, metrics, strict=True):
+            part = rows[rows["metric"] == metric]
+            names = [
+                str(r.label) + ("" if pd.isna(r.slot) else f" · slot {int(r.slot)}")
+                for r in part.itertuples()
+            ]
+            y = np.arange(len(part))[::-1]
+            err = [part["diff"] - part["low"], part["high"] - part["diff"]]
+            ax.errorbar(part["diff"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
+            ax.axvline(0, color="black", lw=0.8)
+            ax.set_yticks(y, names)
+            ax.set_ylim(-0.7, len(part) - 0.3)
+            ax.set_xlabel(f"difference in {metric} vs baseline (95% paired interval)")
+        axes[0].set_title(title)
 
-    return _save(draw, path, (8.0, 1.2 + 0.28 * len(rows)))
+    return _save(draw, path, (8.0, 1.0 + 0.9 * len(metrics) + 0.28 * len(rows)))
 
 
 def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str) -> str | None:

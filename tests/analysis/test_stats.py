@@ -92,3 +92,12 @@ def test_races_for_half_width():
     # 1.96^2 * 0.25 * 0.75 / 0.01^2 = 7202.9
     assert races_for_half_width(0.25, 0.01) == 7203
     assert races_for_half_width(0.5, 0.02) == 2401
+
+
+def test_scale_changes_the_test_but_not_the_effect_size():
+    t = np.diag([50, 50, 50])  # the row decides the column: V = 1
+    plain = chi_square_independence(t)
+    scaled = chi_square_independence(t, scale=2 / 3)
+    assert plain.effect == pytest.approx(1.0) and scaled.effect == pytest.approx(1.0)
+    assert scaled.statistic == pytest.approx(plain.statistic * 2 / 3)
+    assert scaled.pvalue > plain.pvalue
