@@ -73,7 +73,7 @@ def simulate_chunk(
     batch = game.simulate(pc.cell, chunk_keys(seed, pc.cell_key, task.lo, task.hi), threads)
     seconds = time.perf_counter() - t0
     cols = race_rows(pc, task.lo, batch, game)
-    aggs = aggregate(pd.DataFrame(cols, copy=False), game.seat_columns, game.race_columns)
+    aggs = aggregate(cols, game.seat_columns, game.race_columns)
     files = {}
     if keep == "races":
         files["races"] = parquet_bytes(arrow_races(cols))

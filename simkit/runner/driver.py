@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,7 +28,7 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.analysis.stats import wilson_interval
 from simkit.errors import RunError
-from simkit.runner.backends import ChunkTask, DaskBackend, LocalBackend
+from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.progress import Progress
 from simkit.runner.scenario import Scenario, parse
@@ -182,50 +183,98 @@ def _execute(
                     stopped[i] = True
                     break
 
+    skip = frozenset(done)
+
     def tasks() -> Iterator[ChunkTask]:
         for c in range(per_cell):
             for pc in cells:
                 i = pc.cell.cell_id
-                if not stopped[i] and (i, c) not in done:
+                if not stopped[i] and (i, c) not in skip:
                     lo = c * size
                     yield ChunkTask(pc, c, lo, min(lo + size, max_races))
 
     bar = Progress(max_races * len(cells), sum(races_done), enabled=show)
-    timings = manifest["timings"]
-    elapsed0, t0 = timings["elapsed_s"], time.monotonic()
+    writer = _Writer(run, manifest, done, races_done)
     new_races = 0
     backend = _backend(dask, threads)
     try:
         for res in backend.map(module, tasks(), scenario.seed, scenario.keep, scenario.heat):
-            i, c = res.task.cell.cell.cell_id, res.task.chunk
+            i = res.task.cell.cell.cell_id
             if stopped[i]:
                 continue  # computed ahead by a parallel backend; the cell already met its target
-            run.write_chunk(i, c, res.files)
+            writer.submit(res)
             n = res.task.hi - res.task.lo
-            done.add((i, c))
-            races_done[i] += n
             new_races += n
             if scenario.precision is not None:
                 wins[i].add(res.slot_finish)
                 if wins[i].narrower_than(scenario.precision.width):
                     stopped[i] = True
-                    bar.total -= max_races - races_done[i]
-            timings["simulate_s"] = round(timings["simulate_s"] + res.seconds, 3)
-            timings["elapsed_s"] = round(elapsed0 + time.monotonic() - t0, 3)
-            manifest.update(chunks_done=sorted([list(d) for d in done]), races_done=races_done)
-            run.write_manifest(manifest, "manifest")
+                    bar.total -= max_races - (res.task.hi)
             bar.update(n)
+        writer.drain()
     finally:
         bar.close()
+        writer.close()
         backend.close()
-    seconds = time.monotonic() - t0
-    timings["elapsed_s"] = round(elapsed0 + seconds, 3)
-    timings["finished"] = _now()
-    manifest.update(
-        chunks_done=sorted([list(d) for d in done]), races_done=races_done, status="complete"
-    )
-    run.write_manifest(manifest)
-    return RunSummary(run.path, len(cells), sum(races_done), new_races, seconds)
+    writer.finish()
+    return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)
+
+
+class _Writer:
+    """Writes chunk files and then the manifest on one background thread, in chunk order.
+
+    Writing (parquet encoding, fsync) overlaps with simulating the next chunk; at most one
+    chunk waits to be written, so memory stays bounded.
+    """
+
+    def __init__(
+        self,
+        run: RunDir,
+        manifest: dict[str, Any],
+        done: set[tuple[int, int]],
+        races_done: list[int],
+    ):
+        self.run, self.manifest, self.done, self.races_done = run, manifest, done, races_done
+        self.timings = manifest["timings"]
+        self.elapsed0 = self.timings["elapsed_s"]
+        self.t0 = time.monotonic()
+        self.seconds = 0.0
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="simkit-writer")
+        self.pending: Future | None = None
+
+    def submit(self, res: ChunkResult) -> None:
+        self.drain()
+        self.pending = self.pool.submit(self._write, res)
+
+    def drain(self) -> None:
+        if self.pending is not None:
+            self.pending.result()
+            self.pending = None
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=True)
+
+    def _write(self, res: ChunkResult) -> None:
+        i, c = res.task.cell.cell.cell_id, res.task.chunk
+        self.run.write_chunk(i, c, res.files)
+        self.done.add((i, c))
+        self.races_done[i] += res.task.hi - res.task.lo
+        self.timings["simulate_s"] = round(self.timings["simulate_s"] + res.seconds, 3)
+        self._update()
+        self.run.write_manifest(self.manifest, "manifest")
+
+    def _update(self) -> None:
+        self.seconds = time.monotonic() - self.t0
+        self.timings["elapsed_s"] = round(self.elapsed0 + self.seconds, 3)
+        done = sorted([list(d) for d in self.done])
+        self.manifest.update(chunks_done=done, races_done=self.races_done)
+
+    def finish(self) -> None:
+        """Mark the run complete."""
+        self._update()
+        self.timings["finished"] = _now()
+        self.manifest["status"] = "complete"
+        self.run.write_manifest(self.manifest)
 
 
 def _slot_finish(run: RunDir, cell: int, chunk: int) -> pd.DataFrame:

@@ -127,20 +127,44 @@ def heat_table(cell_id: int, batch: Batch, kinds: Sequence[str]) -> pa.Table:
     )
 
 
-def _moments(frame: pd.DataFrame, keys: list[str], metrics: list[str]) -> pd.DataFrame:
-    values = frame[metrics].astype("float64")
-    groups = pd.concat([frame[keys], values, (values**2).add_suffix("\0sq")], axis=1).groupby(
-        keys, sort=True, observed=True
-    )
-    n = groups.size()
-    sums = groups[metrics].sum()
-    sumsqs = groups[[m + "\0sq" for m in metrics]].sum()
-    parts = []
-    for m in metrics:
-        part = pd.DataFrame({"n": n, "sum": sums[m], "sumsq": sumsqs[m + "\0sq"]}).reset_index()
-        part.insert(len(keys), "metric", m)
-        parts.append(part)
-    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+def _group(keys: Sequence[np.ndarray]) -> tuple[list[np.ndarray], np.ndarray, int]:
+    """Distinct rows of ``keys`` in sorted order, each row's group index, and the count."""
+    n = len(keys[0])
+    order = np.lexsort(list(keys)[::-1])
+    ks = [k[order] for k in keys]
+    change = np.ones(n, dtype=bool)
+    if n > 1:
+        change[1:] = np.any([k[1:] != k[:-1] for k in ks], axis=0)
+    starts = np.flatnonzero(change)
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = np.cumsum(change) - 1
+    return [k[starts] for k in ks], inverse, len(starts)
+
+
+def _moments(
+    keys: dict[str, np.ndarray], values: Mapping[str, np.ndarray], name: str
+) -> pd.DataFrame:
+    """n, sum and sum of squares of every metric per distinct key row, metrics sorted."""
+    uniq, inverse, g = _group(list(keys.values()))
+    metrics = sorted(values)
+    count = np.bincount(inverse, minlength=g)
+    out: dict[str, Any] = {k: np.repeat(u, len(metrics)) for k, u in zip(keys, uniq, strict=True)}
+    out["metric"] = np.tile(np.array(metrics, dtype=object), g)
+    out["n"] = np.repeat(count, len(metrics))
+    sums = np.empty((g, len(metrics)))
+    sumsqs = np.empty((g, len(metrics)))
+    for j, m in enumerate(metrics):
+        v = np.asarray(values[m], dtype=np.float64)
+        sums[:, j] = np.bincount(inverse, weights=v, minlength=g)
+        sumsqs[:, j] = np.bincount(inverse, weights=v * v, minlength=g)
+    out["sum"] = sums.reshape(-1)
+    out["sumsq"] = sumsqs.reshape(-1)
+    return _frame(name, out)
+
+
+def _frame(name: str, cols: Mapping[str, Any]) -> pd.DataFrame:
+    names = [*AGG_KEYS[name], *AGG_VALUES[name]]
+    return pd.DataFrame({c: np.asarray(cols[c], dtype=AGG_DTYPES[c]) for c in names})
 
 
 def canonical(name: str, frame: pd.DataFrame) -> pd.DataFrame:
@@ -153,35 +177,52 @@ def canonical(name: str, frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def aggregate(
-    races: pd.DataFrame, seat_columns: Mapping[str, Column], race_columns: Mapping[str, Column]
+    races: pd.DataFrame | Mapping[str, Any],
+    seat_columns: Mapping[str, Column],
+    race_columns: Mapping[str, Column],
 ) -> dict[str, pd.DataFrame]:
     """The aggregate tables of per-race rows (what ``keep = "aggregates"`` stores).
 
-    Every seat column but ``slot`` is a seat metric (by cell and slot; booleans count as
-    0/1); every race column a race metric (one value per race), and integer race columns
-    also get a histogram.
+    ``races`` holds the races table's columns (a DataFrame or a dict of arrays). Every seat
+    column but ``slot`` is a seat metric by (cell, slot), booleans counting 0/1; every race
+    column a race metric (one value per race); integer race columns also get a histogram.
+    Rows come sorted by the keys, metrics alphabetically (as :func:`canonical` sorts them).
     """
-    seat_metrics = [c for c in seat_columns if c != "slot"]
-    race_metrics = list(race_columns)
-    slot_finish = (
-        races.groupby(["cell", "slot", "finish"], sort=True, observed=True)
-        .size()
-        .rename("count")
-        .reset_index()
+    col = {c: np.asarray(races[c]) for c in ("cell", "seat", "slot", "finish")}
+    if len(col["cell"]) == 0:
+        return {name: canonical(name, pd.DataFrame()) for name in AGG_KEYS}
+    cell, slot = col["cell"].astype(np.int64), col["slot"].astype(np.int64)
+    uniq, inverse, _ = _group([cell, slot, col["finish"].astype(np.int64)])
+    slot_finish = _frame(
+        "slot_finish",
+        {"cell": uniq[0], "slot": uniq[1], "finish": uniq[2], "count": np.bincount(inverse)},
     )
-    first = races[races["seat"] == 0]
-    hists = []
-    for m in race_metrics:
-        if np.dtype(race_columns[m].dtype).kind in "iub":
-            h = first.groupby(["cell", m], sort=True).size().rename("count").reset_index()
-            h = h.rename(columns={m: "value"})
-            h.insert(1, "metric", m)
-            hists.append(h.astype({"value": "int64"}))
+    seat_metric = _moments(
+        {"cell": cell, "slot": slot},
+        {m: np.asarray(races[m]) for m in seat_columns if m != "slot"},
+        "seat_metric",
+    )
+    first = col["seat"] == 0
+    per_race = {m: np.asarray(races[m])[first] for m in race_columns}
+    race_metric = _moments({"cell": cell[first]}, per_race, "race_metric")
+    ints = [m for m in sorted(per_race) if np.dtype(race_columns[m].dtype).kind in "iub"]
+    nr = int(first.sum())
+    (c, k, v), inv, _ = _group(
+        [
+            np.tile(cell[first], len(ints)),
+            np.repeat(np.arange(len(ints)), nr),
+            np.concatenate([per_race[m].astype(np.int64) for m in ints] or [np.zeros(0, np.int64)]),
+        ]
+    )
+    names = np.array(ints, dtype=object)
+    race_hist = _frame(
+        "race_hist", {"cell": c, "metric": names[k], "value": v, "count": np.bincount(inv)}
+    )
     return {
-        "slot_finish": canonical("slot_finish", slot_finish),
-        "seat_metric": canonical("seat_metric", _moments(races, ["cell", "slot"], seat_metrics)),
-        "race_metric": canonical("race_metric", _moments(first, ["cell"], race_metrics)),
-        "race_hist": canonical("race_hist", pd.concat(hists) if hists else pd.DataFrame()),
+        "slot_finish": slot_finish,
+        "seat_metric": seat_metric,
+        "race_metric": race_metric,
+        "race_hist": race_hist,
     }
 
 

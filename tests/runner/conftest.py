@@ -14,11 +14,12 @@ if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
 
-@pytest.fixture(autouse=True)
-def dicerace(monkeypatch):
-    """Make ``dicerace`` (tests/runner/dicerace.py) a known game."""
-    monkeypatch.setitem(simkit.games._MODULES, "dicerace", "dicerace")
-    return "dicerace"
+@pytest.fixture(autouse=True, scope="session")
+def dicerace():
+    """Make ``dicerace`` (tests/runner/dicerace.py) a known game while these tests run."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(simkit.games._MODULES, "dicerace", "dicerace")
+        yield "dicerace"
 
 
 def write(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
