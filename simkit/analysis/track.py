@@ -13,6 +13,7 @@ import pandas as pd
 
 from simkit.analysis.stats import mean_interval, t_interval, wilson_interval
 from simkit.analysis.tables import agg_table
+from simkit.errors import SimkitError
 
 # Seat columns that describe the result rather than the track; fairness reports them.
 _RESULT_COLUMNS = ("slot", "finish", "points")
@@ -155,3 +156,50 @@ def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
     """The ``top`` spaces with the most events of each kind, per cell."""
     h = heat_by_space(results)
     return h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
+
+
+def overspeed_by_corner(
+    results: Any, kind: str = "overspeed_dent", *, strict: bool = True
+) -> pd.DataFrame:
+    """Overspeed dents per corner (R-15), from the per-space heat counts.
+
+    The engine counts an overspeed dent on the first space past the corner's entry line,
+    so a space's corner is the last entry line at or behind it: ``corners_passed - 1``.
+    Cells without a track or without this heat kind are left out; so are cells whose
+    track cannot be loaded any more, unless ``strict`` (then that raises ``TrackError``).
+
+    Returns:
+        cell, label, ``corner`` (1-based, in track order), ``safety`` (the speed printed
+        on its entry line), ``dents`` and ``per_1000_races``.
+    """
+    heat = heat_by_space(results, kinds=(kind,))
+    cols = ["cell", "label", "corner", "safety", "dents", "per_1000_races"]
+    if heat.empty or "track" not in results.cells:
+        return pd.DataFrame(columns=cols)
+    from simkit import tracks
+
+    rows = []
+    for cell, part in heat.groupby("cell"):
+        meta = results.cells.set_index("cell").loc[cell]
+        if not isinstance(meta["track"], str):
+            continue
+        try:
+            t = tracks.load(meta["track"])
+        except SimkitError:
+            if strict:
+                raise
+            continue
+        corner = t.corners_passed[part["space"].to_numpy()].astype(np.int64) - 1
+        dents = np.bincount(
+            corner[corner >= 0], part["count"].to_numpy()[corner >= 0], minlength=t.n_corners
+        )
+        per = np.bincount(
+            corner[corner >= 0],
+            part["per_1000_races"].to_numpy()[corner >= 0],
+            minlength=t.n_corners,
+        )
+        for c in range(t.n_corners):
+            rows.append(
+                (cell, meta["label"], c + 1, int(t.corner_safety[c]), int(dents[c]), float(per[c]))
+            )
+    return pd.DataFrame(rows, columns=cols)

@@ -20,6 +20,7 @@ from simkit.analysis.fairness import FAIR, UNFAIR, fairness, fairness_by_slot, s
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
+    overspeed_by_corner,
     race_length,
     race_length_summary,
     track_summary,
@@ -193,14 +194,15 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
 
 
 def _track_section(doc: Document, results: Any, out: Path) -> None:
-    doc.add(Heading("Track tuning"))
+    on_track = "track" in results.cells and results.cells["track"].notna().any()
+    doc.add(Heading("Track tuning" if on_track else "Race statistics"))
     doc.add(
         Paragraph(
-            "Per race: how long races run, how many dents, eliminations and collisions of each "
-            "kind they bring, how often the lead changes and how often the leader after round 1 "
-            "wins. scope 'seats' means summed over the seats of a race; intervals are 95% "
-            "(Wilson for rates, Student-t for means; 'conservative' where per-race rows were "
-            "not kept)."
+            "Per race, with 95% intervals: every race column (race length in rounds, lead "
+            "changes, ...) and every seat column summed over the seats of a race (scope "
+            "'seats': dents, eliminations, collisions of each kind, ...). Rates use Wilson "
+            "intervals, means Student-t; 'conservative' marks totals whose interval had to be "
+            "bounded because the run kept no per-race rows."
         )
     )
     doc.add(Table(track_summary(results), "track.csv", "Per-race means with 95% intervals."))
@@ -225,6 +227,10 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
             "The 5 spaces with the most events of each kind, per cell.",
         )
     )
+    corners = overspeed_by_corner(results, strict=False)
+    if not corners.empty:
+        caption = "Overspeed dents corner by corner (R-15) and each corner's safety speed."
+        doc.add(Table(corners, "overspeed_by_corner.csv", caption))
     crash = heat[heat["kind"].str.startswith(CRASH_PREFIX)]
     use = crash if not crash.empty else heat
     what = "crashes (all kinds)" if not crash.empty else "events (all kinds)"

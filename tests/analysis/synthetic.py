@@ -43,7 +43,7 @@ SEAT_COLUMNS = [
     "overspeed_dents",
 ]
 RACE_COLUMNS = ["rounds", "lead_changes", "leader_after_round1_won"]
-HEAT_KINDS = ("crash_wall", "crash_sled", "dent")
+HEAT_KINDS = ("crash_wall", "crash_sled", "overspeed_dent")
 N_SPACES = 60
 POINTS = np.array([5, 3, 2, 1, 0, 0, 0, 0, 0], dtype=np.int16)
 
@@ -53,7 +53,7 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
     strength = np.asarray(spec.get("strength", np.zeros(n)), dtype=np.float64)
     rows: dict[str, list] = {k: [] for k in ["race", "seat", *SEAT_COLUMNS, *RACE_COLUMNS]}
     heat = np.zeros((len(HEAT_KINDS), N_SPACES), dtype=np.int64)
-    hot = np.exp(-0.5 * ((np.arange(N_SPACES) - 20) / 3.0) ** 2) + 0.05
+    hot = np.exp(-0.5 * ((np.arange(N_SPACES) - 40) / 3.0) ** 2) + 0.05
     hot /= hot.sum()
     for r in range(races):
         g = np.random.default_rng([seed, r])  # CRN: the same draws for every cell
@@ -86,7 +86,7 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
             rows["rounds"].append(length)
             rows["lead_changes"].append(lead)
             rows["leader_after_round1_won"].append(leader1_won)
-        for k, total in enumerate((walls.sum(), sleds.sum(), dents.sum())):
+        for k, total in enumerate((walls.sum(), sleds.sum(), over.sum())):
             heat[k] += g.multinomial(total, hot)
     df = pd.DataFrame(rows)
     df.insert(0, "cell", np.int32(cell))

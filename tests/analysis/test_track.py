@@ -8,6 +8,7 @@ import pytest
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
+    overspeed_by_corner,
     race_length,
     race_length_summary,
     track_summary,
@@ -74,14 +75,43 @@ def test_race_length_distribution(run):
 
 def test_heat_per_space(run):
     h = heat_by_space(run)
-    assert set(h["kind"]) == {"crash_wall", "crash_sled", "dent"}
+    assert set(h["kind"]) == {"crash_wall", "crash_sled", "overspeed_dent"}
     walls = h[(h["cell"] == 0) & (h["kind"] == "crash_wall")]
     assert walls["count"].sum() == run.races.query("cell == 0")["collisions_wall"].sum()
     assert np.allclose(walls["per_1000_races"], walls["count"] / 0.8)
     top = hot_spaces(run, top=3)
     assert len(top) == 2 * 3 * 3
-    assert top.groupby(["cell", "kind"])["space"].apply(lambda s: s.between(12, 28).all()).all()
+    assert top.groupby(["cell", "kind"])["space"].apply(lambda s: s.between(32, 48).all()).all()
 
 
 def test_trackless_game_has_empty_heat(run):
     assert heat_by_space(replace(run, heat=run.heat.iloc[:0])).empty
+
+
+def test_overspeed_dents_by_corner(run):
+    from simkit import tracks
+
+    t = tracks.load("nutcracker")
+    c = overspeed_by_corner(run)
+    assert list(c.columns) == ["cell", "label", "corner", "safety", "dents", "per_1000_races"]
+    assert c.groupby("cell").size().tolist() == [t.n_corners] * 2
+    assert c["safety"].tolist()[: t.n_corners] == t.corner_safety.tolist()
+    heat = run.heat[(run.heat["kind"] == "overspeed_dent") & (run.heat["cell"] == 0)]
+    behind = t.corners_passed[heat["space"].to_numpy()] >= 1
+    assert c.query("cell == 0")["dents"].sum() == heat["count"].to_numpy()[behind].sum()
+    # the synthetic hot spot (spaces 32-48) lies past the first corner's entry line (space 30)
+    assert c.query("cell == 0").set_index("corner")["dents"].idxmax() == 1
+
+
+def test_overspeed_by_corner_without_heat_is_empty(run):
+    assert overspeed_by_corner(replace(run, heat=run.heat.iloc[:0])).empty
+
+
+def test_overspeed_by_corner_with_a_lost_track(run):
+    from simkit.errors import TrackError
+
+    cells = run.cells.assign(track=["nutcracker", "gone.toml"])
+    lost = replace(run, cells=cells)
+    with pytest.raises(TrackError):
+        overspeed_by_corner(lost)
+    assert set(overspeed_by_corner(lost, strict=False)["cell"]) == {0}
