@@ -96,7 +96,15 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="Also draw final positions and paths to this PNG (track games).",
 )
-def race(game, preset, overrides, track, players, bots, seed, race_index, as_json, png) -> None:
+@click.option(
+    "--replay",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Replay race --race of cell --cell of this run directory (its game, cell and seed).",
+)
+@click.option("--cell", type=click.IntRange(0), help="The run's cell to replay (with --replay).")
+def race(
+    game, preset, overrides, track, players, bots, seed, race_index, as_json, png, replay, cell
+) -> None:
     """Play one race and print it turn by turn, so a player can check every move.
 
     \b
@@ -104,22 +112,34 @@ def race(game, preset, overrides, track, players, bots, seed, race_index, as_jso
       simkit race --game snowtails --seed 7
       simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png
       simkit race --game snowtails --bots greedy,random,random --json
+      simkit race --replay runs/demo --cell 0 --race 1234
     """
     from simkit.games import get
     from simkit.games.cells import build_cell
     from simkit.rng import race_key
 
-    bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
-    cell = build_cell(
-        game,
-        preset=preset,
-        overrides=parse_overrides(overrides),
-        track=track,
-        players=players,
-        bots=bot_arg,
-    )
-    key = int(race_key(seed, 0, race_index))
-    trace = get(game).trace(cell, key)
+    if replay is not None:
+        if cell is None:
+            raise click.UsageError("--replay needs --cell (and --race, default 0)")
+        from simkit.runner import replay_cell
+
+        built, key = replay_cell(replay, cell, race_index)
+        game = built.game
+        trace = get(game).trace(built, key)
+    else:
+        if cell is not None:
+            raise click.UsageError("--cell needs --replay RUN_DIR")
+        bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
+        built = build_cell(
+            game,
+            preset=preset,
+            overrides=parse_overrides(overrides),
+            track=track,
+            players=players,
+            bots=bot_arg,
+        )
+        key = int(race_key(seed, 0, race_index))
+        trace = get(game).trace(built, key)
     if as_json:
         click.echo(json.dumps(trace.to_json(), indent=1))
     else:

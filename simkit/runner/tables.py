@@ -37,7 +37,7 @@ AGG_DTYPES = {
     "cell": "int32",
     "slot": "int8",
     "finish": "int8",
-    "metric": "object",
+    "metric": "str",
     "value": "int64",
     "count": "int64",
     "n": "int64",
@@ -56,7 +56,7 @@ _ARROW = {
     "float32": pa.float32(),
     "float64": pa.float64(),
     "bool": pa.bool_(),
-    "object": pa.string(),
+    "str": pa.string(),
 }
 
 

@@ -261,3 +261,24 @@ class DiceRace:
 
 
 GAME = DiceRace()
+
+
+class _Trace:
+    """The replay of one race: what each seat got (enough to check ``--replay``)."""
+
+    def __init__(self, batch: Batch):
+        self.batch = batch
+
+    def to_json(self) -> dict:
+        return {k: v[0].tolist() for k, v in self.batch.seats.items()}
+
+    def text(self) -> str:
+        rows = self.to_json()
+        return "\n".join(f"{k}: {' '.join(map(str, v))}" for k, v in rows.items())
+
+
+def _trace(cell: Cell, key: int) -> _Trace:
+    return _Trace(GAME.simulate(cell, np.array([key], dtype=np.uint64)))
+
+
+DiceRace.trace = staticmethod(_trace)
