@@ -107,9 +107,11 @@ class _Board:
         g, ln = int(self.segment[s]), int(self.lane[s])
         t = ln + side * lanes
         if 0 <= t < self.segs[g].lanes:
-            return self.first_ahead(g, t, int(self.level[s]))
-        # No lane there in this segment: only a space at the segment's exit can reach a lane
-        # that opens beside its own in the next segment.
+            found = self.first_ahead(g, t, int(self.level[s]))
+            if found >= 0:
+                return found
+        # Nothing ahead there in this segment (s is at its lane's exit): the move lands
+        # beside the lane s continues into, if the next segment has a lane there.
         last = self.idx[g][ln][-1] == s
         if last and g + 1 < len(self.segs) and self.cont[g][ln] >= 0:
             t2 = self.cont[g][ln] + side * lanes
