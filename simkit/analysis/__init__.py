@@ -1,1 +1,40 @@
-"""Analysis of run tables: pandas in, pandas out, usable from a notebook (DESIGN §6)."""
+"""Analysis of run tables: pandas in, pandas out, usable from a notebook (DESIGN §6).
+
+Example:
+    >>> import simkit
+    >>> from simkit import analysis
+    >>> run = simkit.load("runs/fairness")
+    >>> analysis.fairness(run)                 # one verdict per cell
+    >>> analysis.fairness_by_slot(run)         # win rate, finish, points by start slot
+    >>> analysis.track_summary(run)            # race length, dents, collisions per race
+    >>> analysis.compare_cells(run, [0, 1])    # paired differences (needs per-race rows)
+
+docs/statistics.md says which interval and test each number uses.
+"""
+
+from simkit.analysis.compare import compare_cells, compare_runs, paired_difference
+from simkit.analysis.fairness import fairness, fairness_by_slot, slot_finish_counts, verdict
+from simkit.analysis.track import (
+    heat_by_space,
+    hot_spaces,
+    overspeed_by_corner,
+    race_length,
+    race_length_summary,
+    track_summary,
+)
+
+__all__ = [
+    "compare_cells",
+    "compare_runs",
+    "fairness",
+    "fairness_by_slot",
+    "heat_by_space",
+    "hot_spaces",
+    "overspeed_by_corner",
+    "paired_difference",
+    "race_length",
+    "race_length_summary",
+    "slot_finish_counts",
+    "track_summary",
+    "verdict",
+]

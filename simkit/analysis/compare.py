@@ -67,7 +67,8 @@ def paired_difference(a, b) -> dict[str, float]:
         "sd_paired": float(np.sqrt(var_d)),
         "sd_unpaired": float(np.sqrt(var_u)),
         "variance_ratio": float(ratio),
-        "races_unpaired": float(np.ceil(n * ratio)) if np.isfinite(ratio) else np.inf,
+        # inf: pairing removed all the scatter; NaN: neither cell scatters at all.
+        "races_unpaired": float(np.ceil(n * ratio)) if np.isfinite(ratio) else float(ratio),
     }
 
 

@@ -151,7 +151,7 @@ def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str
         except (ImportError, TypeError, ValueError) as exc:
             return f"the track picture could not be drawn ({exc})"
         try:
-            fig.savefig(path, dpi=DPI)
+            fig.savefig(path, dpi=DPI, bbox_inches="tight")
         finally:
             plt.close(fig)
     return None

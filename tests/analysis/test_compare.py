@@ -86,3 +86,10 @@ def test_compare_runs_pairs_cells_and_checks_seeds(run):
     reseeded = replace(other, manifest={**other.manifest, "seed": 10})
     with pytest.raises(RunError, match="different seeds"):
         compare_runs(run, reseeded)
+
+
+def test_constant_metrics_have_no_variance_ratio():
+    res = paired_difference(np.zeros(50), np.zeros(50))
+    assert res["diff"] == 0 and np.isnan(res["variance_ratio"]) and np.isnan(res["races_unpaired"])
+    shifted = paired_difference(np.arange(50.0), np.arange(50.0) + 1)
+    assert shifted["low"] == shifted["high"] == 1.0 and np.isinf(shifted["races_unpaired"])
