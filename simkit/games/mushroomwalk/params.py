@@ -112,6 +112,16 @@ class MushroomWalkParams(Variant):
                               source="'End of the game'")  # fmt: skip
 
     def check(self) -> None:
+        if self.deal > self.hand_limit:
+            raise ParamError(
+                f"mushroomwalk.deal={self.deal} does not fit hand_limit={self.hand_limit}; "
+                "deal at most hand_limit cards"
+            )
+        if self.poison_limit > self.hand_limit:
+            raise ParamError(
+                f"mushroomwalk.poison_limit={self.poison_limit} must not exceed "
+                f"hand_limit={self.hand_limit} (it is the lower limit)"
+            )
         if len(self.stick_costs) != self.forest_size:
             raise ParamError(
                 f"mushroomwalk.stick_costs must have forest_size={self.forest_size} entries "

@@ -223,41 +223,52 @@ def seed_streams(key, rng):
 
 
 @njit(cache=True)
-def run_game(key, race_index, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
-    """Play one game from its root key into ``s``; trace events if ``want``."""
+def start_game(key, race_index, prm, rng, s, ev, evc, want):
+    """Seed the streams, pick the starter and set up; return the starting seat."""
     seed_streams(key, rng)
     starter = pick_starter(prm, rng, race_index)
     setup(s, prm, rng, starter, ev, evc, want)
-    cur = starter
+    return starter
+
+
+@njit(cache=True)
+def play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
+    """One turn of seat ``cur`` (or of its opponent if ``cur`` is stuck); the next ``cur``."""
+    actor = cur
+    nxt = 1 - cur
+    if legal(s, cur, prm, mask) == 0:
+        # R-50: the opponent takes turns one after another until you can act again.
+        if legal(s, 1 - cur, prm, mask) == 0:
+            s[S_ENDED] = 1  # R-50: neither can act, the game ends as if the forest were empty
+            s[S_END_REASON] = 1
+            emit(ev, evc, want, s, EV_STUCK, -1, -1, -1, 0, 0, 0, 0, 0)
+            return cur
+        s[base(cur) + PL_TURNS_STUCK] += 1
+        emit(ev, evc, want, s, EV_STUCK, cur, -1, -1, 0, 0, 0, 0, 0)
+        actor = 1 - cur
+        nxt = cur
+    s[S_TURN] += 1
+    ri = R_BOT + actor
+    a = choose(s, actor, prm, kinds[actor], bpar[actor], rng, ri, mask, scratch, ev, evc)
+    card, n, gain, cost, x1, x2, owed = do_action(s, actor, a, prm, ev, evc, want)
+    if owed > 0 and s[S_ENDED] == 0:
+        pay_poison(s, actor, owed, prm, kinds[actor], bpar[actor], rng, ri, ev, evc, want)
+        s[base(actor) + PL_DISCARDED] += owed
+    s[base(actor) + PL_TURNS] += 1
+    if s[S_ENDED] == 0:
+        end_of_turn(s, actor, prm, True, ev, evc, want)
+    emit(ev, evc, want, s, EV_TURN, actor, a, card, n, gain, cost, x1, x2)
+    return nxt
+
+
+@njit(cache=True)
+def run_game(key, race_index, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
+    """Play one game from its root key into ``s``; trace events if ``want``."""
+    cur = start_game(key, race_index, prm, rng, s, ev, evc, want)
     cap = 4 * (s[S_DRAW_END] + 10)  # every turn uses up a forest card; a safety bound only
     while s[S_ENDED] == 0 and s[S_TURN] < cap:
-        actor = cur
-        nxt = 1 - cur
-        if legal(s, cur, prm, mask) == 0:
-            # R-50: the opponent takes turns one after another until you can act again.
-            if legal(s, 1 - cur, prm, mask) == 0:
-                s[S_ENDED] = 1  # R-50: neither can act, the game ends as if the forest were empty
-                s[S_END_REASON] = 1
-                emit(ev, evc, want, s, EV_STUCK, -1, -1, -1, 0, 0, 0, 0, 0)
-                break
-            s[base(cur) + PL_TURNS_STUCK] += 1
-            emit(ev, evc, want, s, EV_STUCK, cur, -1, -1, 0, 0, 0, 0, 0)
-            actor = 1 - cur
-            nxt = cur
-        s[S_TURN] += 1
-        ri = R_BOT + actor
-        a = choose(s, actor, prm, kinds[actor], bpar[actor], rng, ri, mask, scratch, ev, evc)
-        card, n, gain, cost, x1, x2, owed = do_action(s, actor, a, prm, ev, evc, want)
-        if owed > 0 and s[S_ENDED] == 0:
-            pay_poison(s, actor, owed, prm, kinds[actor], bpar[actor], rng, ri, ev, evc, want)
-            s[base(actor) + PL_DISCARDED] += owed
-        s[base(actor) + PL_TURNS] += 1
-        if s[S_ENDED] == 0:
-            end_of_turn(s, actor, prm, True, ev, evc, want)
-        emit(ev, evc, want, s, EV_TURN, actor, a, card, n, gain, cost, x1, x2)
-        cur = nxt
-    w = winner(s)
-    emit(ev, evc, want, s, EV_END, w, -1, -1, s[S_END_REASON], 0, 0, 0, 0)
+        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want)
+    emit(ev, evc, want, s, EV_END, winner(s), -1, -1, s[S_END_REASON], 0, 0, 0, 0)
 
 
 @njit(cache=True)
