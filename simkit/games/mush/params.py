@@ -47,9 +47,13 @@ class MushParams(Variant):
         source="R-41",
     )
     weather_south: tuple = param(
-        (0, 0, 0, 1, 1, 2), "South d6 weather table (0 warm, 1 mild, 2 cold)", lo=0, hi=2,
-        length=6, source="R-43",
-    )  # fmt: skip
+        (0, 0, 0, 1, 1, 2),
+        "South d6 weather table (0 warm, 1 mild, 2 cold)",
+        lo=0,
+        hi=2,
+        length=6,
+        source="R-43",
+    )
     weather_central: tuple = param(
         (0, 0, 1, 1, 2, 2), "Central d6 weather table", lo=0, hi=2, length=6, source="R-43"
     )
@@ -67,7 +71,9 @@ class MushParams(Variant):
         length=6,
         source="text (results), R-42 (faces)",
     )
-    start_tokens: int = param(20, "action tokens each sled starts with", lo=0, hi=200, source="text")
+    start_tokens: int = param(
+        20, "action tokens each sled starts with", lo=0, hi=200, source="text"
+    )
     training_limits: tuple = param(
         (1, 0, 1, 1, 1, 1, 2, 1, 1, 2, 2, 1, 2, 2, 2),
         "most sleds per training (warm, mild, cold) for 2, 3, 4, 5, 6 players",
@@ -76,8 +82,9 @@ class MushParams(Variant):
         length=15,
         source="text (training table), R-44",
     )
-    reroll_cost: int = param(3, "tokens to force any roll to be rolled again", lo=0, hi=50,
-                             source="text")  # fmt: skip
+    reroll_cost: int = param(
+        3, "tokens to force any roll to be rolled again", lo=0, hi=50, source="text"
+    )
     max_rerolls: int = param(
         2, "most rerolls of one roll (the text sets no limit)", lo=0, hi=10, source="assumption"
     )
@@ -126,22 +133,28 @@ class MushParams(Variant):
         1, "extra spaces for the highest bidder", lo=0, hi=6, source="R-47 (pub)"
     )
     finish: str = param(
-        "nome", "race ends when a sled reaches: nome | first_north (short game 1)",
-        choices=FINISH_RULES, source="text (shorter games)",
-    )  # fmt: skip
+        "nome",
+        "race ends when a sled reaches: nome | first_north (short game 1)",
+        choices=FINISH_RULES,
+        source="text (shorter games)",
+    )
     skip_central: bool = param(
         False,
         "reaching Nikolai or the Central zone jumps to Unalakleet (short game 2)",
         source="text (shorter games)",
     )
     full_move: bool = param(
-        False, "a racing sled must use all its movement (else it may stop early)",
+        False,
+        "a racing sled must use all its movement (else it may stop early)",
         source="assumption",
-    )  # fmt: skip
+    )
     max_rounds: int = param(
-        400, "safety stop: rounds before an unfinished race ends", lo=1, hi=10000,
+        400,
+        "safety stop: rounds before an unfinished race ends",
+        lo=1,
+        hi=10000,
         source="simkit",
-    )  # fmt: skip
+    )
 
     def check(self) -> None:
         for name in ("rest_checkpoint", "rest_town"):

@@ -33,6 +33,7 @@ avalanche"); the compiled route marks those lines.
 
 from __future__ import annotations
 
+import itertools
 import tomllib
 from dataclasses import dataclass
 from importlib import resources
@@ -121,7 +122,9 @@ class Route:
         if self.town_name[v]:
             return self.town_name[v]
         b = self.boards[int(self.board[v])]
-        return f"board '{b.name}' trail {int(self.trail[v])} column {int(self.col[v]) - b.first_col}"
+        return (
+            f"board '{b.name}' trail {int(self.trail[v])} column {int(self.col[v]) - b.first_col}"
+        )
 
     def distances(self, goal: np.ndarray) -> np.ndarray:
         """Fewest moves from each space to any goal space (large where none is reachable)."""
@@ -201,11 +204,13 @@ def _need(table: dict, key: str, kind: type, path: str, where: str | None) -> An
         raise RouteError(f"missing key '{key}'", path=path, where=where)
     value = table[key]
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RouteError(f"'{key}' must be a {kind.__name__} (got {value!r})", path=path, where=where)
+        raise RouteError(
+            f"'{key}' must be a {kind.__name__} (got {value!r})", path=path, where=where
+        )
     return value
 
 
-def compile_route(spec: dict[str, Any], path: str) -> Route:  # noqa: C901 - one pass, many checks
+def compile_route(spec: dict[str, Any], path: str) -> Route:
     """Check a parsed route spec and build its arrays; every error names file and space."""
     _unknown(spec, _ROUTE_KEYS, path, None)
     boards_spec = _need(spec, "boards", list, path, None)
@@ -271,9 +276,17 @@ def compile_route(spec: dict[str, Any], path: str) -> Route:  # noqa: C901 - one
                 if ch in ".^":
                     at[(g, t)] = len(spaces)
                     spaces.append(
-                        dict(kind=ROUGH if ch == "^" else WILD, rest=0, board=b, col=g,
-                             trails=1 << t, name="", dogs=NO_CAP_DOGS, tokens=NO_CAP_TOKENS)
-                    )  # fmt: skip
+                        dict(
+                            kind=ROUGH if ch == "^" else WILD,
+                            rest=0,
+                            board=b,
+                            col=g,
+                            trails=1 << t,
+                            name="",
+                            dogs=NO_CAP_DOGS,
+                            tokens=NO_CAP_TOKENS,
+                        )
+                    )
                 elif ch.isalpha() and ch.isupper():
                     if ch not in towns:
                         raise RouteError(f"town letter '{ch}' is not in [towns]", path, here)
@@ -353,8 +366,16 @@ def _town(ts: Any, ch: str, b: int, g: int, t: int, path: str, where: str) -> di
         if not isinstance(value, int) or isinstance(value, bool) or value < 0:
             raise RouteError(f"{key} must be an integer >= 0 (got {value!r})", path, here)
         caps[key] = value
-    return dict(kind=TOWN, rest=REST_KINDS.index(rest), board=b, col=g, trails=1 << t, name=name,
-                dogs=caps["max_dogs"], tokens=caps["max_tokens"])  # fmt: skip
+    return dict(
+        kind=TOWN,
+        rest=REST_KINDS.index(rest),
+        board=b,
+        col=g,
+        trails=1 << t,
+        name=name,
+        dogs=caps["max_dogs"],
+        tokens=caps["max_tokens"],
+    )
 
 
 def _assemble(spec, path, spaces, rows, links, boards, n_trails) -> Route:
@@ -365,12 +386,14 @@ def _assemble(spec, path, spaces, rows, links, boards, n_trails) -> Route:
     edges: list[tuple[int, int, bool]] = []
     for t in range(n_trails):
         seq = [new[v] for board_rows in rows for v in board_rows[t]]
-        for a, b in zip(seq, seq[1:], strict=False):
+        for a, b in itertools.pairwise(seq):
             if a != b:
                 edges.append((a, b, False))
     for a, b, _ in links:
         edges.append((new[a], new[b], True))
-    edges = sorted(set(edges), key=lambda e: (e[0], e[2], sp[e[1]]["col"], _low(sp[e[1]]["trails"])))
+    edges = sorted(
+        set(edges), key=lambda e: (e[0], e[2], sp[e[1]]["col"], _low(sp[e[1]]["trails"]))
+    )
     n = len(sp)
     kind = np.array([s["kind"] for s in sp], dtype=np.int8)
     out_ptr = np.zeros(n + 1, dtype=np.int32)
@@ -424,7 +447,9 @@ def _assemble(spec, path, spaces, rows, links, boards, n_trails) -> Route:
             reach[route.out_to[route.out_ptr[v] : route.out_ptr[v + 1]]] = True
     for v in range(n):
         if dist[v] >= 1 << 20:
-            raise RouteError(f"cannot reach the finish '{finish}' from here", path, route.describe(v))
+            raise RouteError(
+                f"cannot reach the finish '{finish}' from here", path, route.describe(v)
+            )
         if not reach[v]:
             raise RouteError(f"cannot be reached from the start '{start}'", path, route.describe(v))
     return route

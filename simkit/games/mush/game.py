@@ -1,0 +1,141 @@
+"""MUSH behind the shared game interface: cells in, result arrays and traces out.
+
+The route is a variant parameter (``route``: a shipped name or a TOML path), so MUSH is
+not a track game for the runner (``uses_track`` is False) and a scenario chooses the
+route the same way it chooses any other rule. ``slot`` is a seat's place in the
+clockwise order, counted from the player who chooses training first (R-06 analogue:
+seats take slots 1..n in a random order per race; R-44).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numba
+import numpy as np
+
+from simkit.errors import ParamError, SimkitError, StateError
+from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
+from simkit.games.mush import engine
+from simkit.games.mush.arrays import KernelRoute, kernel_route
+from simkit.games.mush.bots import BOT_KINDS, bot_row
+from simkit.games.mush.params import PRESETS, MushParams
+from simkit.games.mush.route import load_route
+
+_SEAT_OWN: dict[str, Column] = {
+    "training": Column("int8", "training chosen: 0 warm, 1 mild, 2 cold (R-44)"),
+    "initiative_first": Column("bool", "held the polar bear (initiative) in round 1"),
+    "tokens_left": Column("int16", "action tokens at the end", "tokens"),
+    "tokens_spent": Column("int16", "action tokens spent on anything", "tokens"),
+    "tokens_gained": Column("int16", "action tokens gained by resting", "tokens"),
+    "rests": Column("int16", "turns spent resting in a town", "turns"),
+    "dogs_covered_max": Column("int8", "most dogs covered at once (fatigue)", "dogs"),
+    "dogs_covered_end": Column("int8", "dogs covered at the end", "dogs"),
+    "spaces": Column("int16", "spaces moved", "spaces"),
+    "to_go": Column("int16", "moves still to the goal at the end (0 for the winner)", "spaces"),
+    "rough_rolls": Column("int16", "rough-terrain rolls, rerolls included", "rolls"),
+    "rough_fails": Column("int16", "moves ended by failing to enter rough terrain", "moves"),
+    "avalanche_rolls": Column("int16", "avalanche rolls, rerolls included", "rolls"),
+    "avalanche_fails": Column("int16", "moves ended by an avalanche", "moves"),
+    "rerolls": Column("int16", "rerolls paid for (own or forced on others)", "rerolls"),
+    "dice_removed": Column("int16", "opponents' dice this sled paid to remove", "dice"),
+    "dice_lost": Column("int16", "own dice removed by opponents", "dice"),
+    "avalanches_placed": Column("int16", "avalanche markers placed or moved", "markers"),
+    "avalanches_removed": Column("int16", "avalanche markers removed from its path", "markers"),
+    "passes": Column("int16", "turns it paid to pass occupied wilderness", "turns"),
+    "bid_tokens": Column("int16", "action tokens bid for the order of play (R-47)", "tokens"),
+    "bids_won": Column("int16", "rounds it was the highest bidder", "rounds"),
+}
+_RACE_OWN: dict[str, Column] = {
+    "timed_out": Column("bool", "nobody reached the goal within max_rounds"),
+    "warm_rounds": Column("int16", "rounds of warm weather", "rounds"),
+    "mild_rounds": Column("int16", "rounds of mild weather", "rounds"),
+    "cold_rounds": Column("int16", "rounds of cold weather", "rounds"),
+    "lead_changes": Column("int16", "rounds after which the leader had changed", "rounds"),
+}
+BLOCKS = 64  # heat blocks per batch: fixed, so results never depend on threads
+
+
+class MushGame:
+    """The ``GAME`` object of MUSH (see :class:`simkit.games.base.Game`)."""
+
+    name = "mush"
+    title = "MUSH (1994)"
+    params = MushParams
+    presets: Mapping[str, MushParams] = PRESETS
+    default_preset = "mush"
+    min_players = 2
+    max_players = engine.MAX_SEATS
+    default_players = 4
+    bots = BOT_KINDS
+    uses_track = False
+    default_track = None
+    seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
+    race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
+    heat_kinds = engine.HEAT_KINDS
+
+    def check_cell(self, cell: Cell) -> None:
+        if not isinstance(cell.variant, MushParams):
+            raise ParamError(f"mush: the variant must be MUSH parameters (got {cell.variant!r})")
+        if not self.min_players <= cell.players <= self.max_players:
+            raise SimkitError(f"mush: players must be between 2 and 6 (got {cell.players})")
+        if cell.slots is not None and tuple(sorted(cell.slots)) != tuple(
+            range(1, cell.players + 1)
+        ):
+            raise SimkitError(
+                f"mush: slots are the order of choosing training and must be 1..{cell.players} "
+                f"(got {list(cell.slots)}); leave slots out"
+            )
+        cell.variant.check_players(cell.players)
+        self._inputs(cell)
+
+    def _inputs(self, cell: Cell) -> tuple[np.ndarray, np.ndarray, KernelRoute]:
+        if len(cell.bots) != cell.players:
+            raise SimkitError(f"mush: {cell.players} players need {cell.players} bots")
+        bots = np.stack([bot_row(b) for b in cell.bots])
+        kr = kernel_route(load_route(cell.variant.route), cell.variant)
+        return cell.variant.to_kernel(), bots, kr
+
+    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
+        pv, bots, kr = self._inputs(cell)
+        keys = np.ascontiguousarray(keys, dtype=np.uint64)
+        n_races, n = len(keys), cell.players
+        st = np.zeros((n_races, n, len(engine.SEAT_STATS)), dtype=np.int64)
+        rs = np.zeros((n_races, len(engine.RACE_STATS)), dtype=np.int64)
+        blocks = max(1, min(BLOCKS, n_races))
+        heat = np.zeros((blocks, len(engine.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
+        before = numba.get_num_threads()
+        if threads is not None:
+            numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+        try:
+            if n_races:
+                engine.batch(keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st, rs, heat)
+        finally:
+            numba.set_num_threads(before)
+        seats = {
+            name: st[:, :, engine.SEAT_STATS.index(name)].astype(col.dtype)
+            for name, col in self.seat_columns.items()
+        }
+        races = {
+            name: rs[:, engine.RACE_STATS.index(name)].astype(col.dtype)
+            for name, col in self.race_columns.items()
+        }
+        total = heat.sum(axis=0)
+        return Batch(seats, races, {k: total[i] for i, k in enumerate(engine.HEAT_KINDS)})
+
+    def trace(self, cell: Cell, key: int) -> Any:
+        from simkit.games.mush.trace import run_trace
+
+        self.check_cell(cell)
+        pv, bots, kr = self._inputs(cell)
+        return run_trace(cell, int(key), pv, bots, kr, self.seat_columns, self.race_columns)
+
+    def moves(self, state: Mapping[str, Any]) -> Any:
+        raise StateError(
+            "simkit moves is not supported for mush (dice decide a MUSH turn, not a choice "
+            "of plays); use `simkit race --game mush` to follow a race"
+        )
+
+
+GAME = MushGame()
