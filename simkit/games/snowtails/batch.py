@@ -1,0 +1,182 @@
+"""Many races at once: a parallel loop over blocks of races, one kernel call per batch.
+
+Races are split into blocks independent of the thread count; each ``prange`` iteration
+plays one block with its own scratch arrays and its own row of heat counts, so results
+are bit-identical for any number of threads (DESIGN §4).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from numba import njit, prange
+
+from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
+from simkit.games.snowtails.bots import bot_arrays
+from simkit.games.snowtails.engine import new_scratch, play_race
+from simkit.games.snowtails.layout import (
+    EV_WIDTH,
+    FINISHED,
+    HEAT_KINDS,
+    OUT,
+    R_COLS,
+    R_ELIMINATIONS,
+    R_LEAD_CHANGES,
+    R_LEADER1_WON,
+    R_ROUNDS,
+    R_TIMED_OUT,
+    ST_BONUS_USED,
+    ST_COLL_SLED,
+    ST_COLL_WALL,
+    ST_COLS,
+    ST_DENTS,
+    ST_DENTS_TAKEN,
+    ST_FIN_ROUND,
+    ST_FINISH,
+    ST_NO_CANINE,
+    ST_OUT_ROUND,
+    ST_OVERSPEED,
+    ST_POINTS,
+    ST_RESHUFFLES,
+    ST_SLOT,
+    ST_STATUS,
+    ST_TURNS,
+    kernel_track,
+)
+from simkit.games.snowtails.params import SnowTailsParams
+from simkit.tracks.compiled import CompiledTrack
+
+SEAT_COLUMNS: dict[str, Column] = {
+    **COMMON_SEAT_COLUMNS,
+    "dents_taken": Column("int16", "dent cards taken during the race, all causes", "dents"),
+    "overspeed_dents": Column(
+        "int16", "dents for crossing corner entry lines above the safety speed (R-15)", "dents"
+    ),
+    "final_dents": Column("int8", "dents in hand when the race ended (or when out)", "dents"),
+    "collisions_wall": Column(
+        "int16", "moves into the side of the track, a closed space or a building (R-17)"
+    ),
+    "collisions_sled": Column("int16", "moves into another sled (R-16)"),
+    "bonus_used": Column("int16", "turns on which the balanced-sled bonus was taken (R-14)"),
+    "no_canine_turns": Column("int16", "turns begun without a canine card in hand (R-19)"),
+    "reshuffles": Column("int8", "times the used cards became a new deck (R-07)"),
+    "turns": Column("int16", "turns taken", "turns"),
+    "finish_round": Column("int16", "round in which the sled finished, 0 if it did not", "round"),
+    "eliminated_round": Column(
+        "int16", "round in which a 5th dent took the sled out, 0 if never (R-18)", "round"
+    ),
+}
+RACE_COLUMNS: dict[str, Column] = {
+    **COMMON_RACE_COLUMNS,
+    "lead_changes": Column("int16", "rounds after the first that ended with a new leader"),
+    "leader_after_round1_won": Column("bool", "the leader after round 1 finished first"),
+    "timed_out": Column("bool", "the race hit the max_rounds guard before every sled was done"),
+    "eliminations": Column("int8", "sleds taken out by a 5th dent (R-18)"),
+}
+
+_SEAT_SOURCE = {
+    "slot": ST_SLOT,
+    "finish": ST_FINISH,
+    "points": ST_POINTS,
+    "dents_taken": ST_DENTS_TAKEN,
+    "overspeed_dents": ST_OVERSPEED,
+    "final_dents": ST_DENTS,
+    "collisions_wall": ST_COLL_WALL,
+    "collisions_sled": ST_COLL_SLED,
+    "bonus_used": ST_BONUS_USED,
+    "no_canine_turns": ST_NO_CANINE,
+    "reshuffles": ST_RESHUFFLES,
+    "turns": ST_TURNS,
+    "finish_round": ST_FIN_ROUND,
+    "eliminated_round": ST_OUT_ROUND,
+}
+_RACE_SOURCE = {
+    "rounds": R_ROUNDS,
+    "lead_changes": R_LEAD_CHANGES,
+    "leader_after_round1_won": R_LEADER1_WON,
+    "timed_out": R_TIMED_OUT,
+    "eliminations": R_ELIMINATIONS,
+}
+
+
+@njit(cache=True, parallel=True)
+def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_blocks, seat_out,
+              race_out, heat):  # fmt: skip
+    n = keys.shape[0]
+    for b in prange(n_blocks):
+        lo = b * n // n_blocks
+        hi = (b + 1) * n // n_blocks
+        (st, hand, disc, deck, occ, states, order, nodes, outs, okeys, plays, pattern,
+         path) = new_scratch(tab.shape[0])  # fmt: skip
+        log = np.zeros((1, EV_WIDTH), np.int64)
+        nlog = np.zeros(1, np.int64)
+        for r in range(lo, hi):
+            play_race(
+                tab, prog, safety, start, prm, slots, bots, weights, keys[r], st, hand, disc,
+                deck, occ, states, order, nodes, outs, okeys, plays, pattern, path,
+                seat_out[r], race_out[r], heat[b], log, nlog, False,
+            )  # fmt: skip
+
+
+def kernel_inputs(
+    track: CompiledTrack, variant: SnowTailsParams, bots: tuple[str, ...], slots: tuple[int, ...]
+) -> tuple:
+    """Everything ``play_race`` needs besides the key and scratch, as kernel arrays."""
+    tab, prog, safety, start = kernel_track(track)
+    kinds, weights = bot_arrays(bots)
+    return (
+        tab,
+        prog,
+        safety,
+        start,
+        variant.to_kernel(),
+        np.asarray(slots, dtype=np.int64),
+        kinds,
+        weights,
+    )
+
+
+def run_batch(
+    track: CompiledTrack,
+    variant: SnowTailsParams,
+    bots: tuple[str, ...],
+    slots: tuple[int, ...],
+    keys: np.ndarray,
+    threads: int | None = None,
+) -> Batch:
+    """Play one race per root key and return the typed result columns."""
+    keys = np.ascontiguousarray(keys, dtype=np.uint64)
+    inputs = kernel_inputs(track, variant, bots, slots)
+    n, players = len(keys), len(slots)
+    n_blocks = max(1, min(n, 64))
+    seat_out = np.zeros((n, players, ST_COLS), dtype=np.int64)
+    race_out = np.zeros((n, R_COLS), dtype=np.int64)
+    heat = np.zeros((n_blocks, len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
+    before = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+    try:
+        if n > 0:
+            _simulate(*inputs, keys, n_blocks, seat_out, race_out, heat)
+    finally:
+        numba.set_num_threads(before)
+    return to_batch(seat_out, race_out, heat.sum(axis=0))
+
+
+def to_batch(seat_out: np.ndarray, race_out: np.ndarray, heat: np.ndarray) -> Batch:
+    """Typed columns from the kernel's int64 rows."""
+    seats = {}
+    for name, col in SEAT_COLUMNS.items():
+        if name == "finished":
+            values = seat_out[:, :, ST_STATUS] == FINISHED
+        elif name == "eliminated":
+            values = seat_out[:, :, ST_STATUS] == OUT
+        else:
+            values = seat_out[:, :, _SEAT_SOURCE[name]]
+        seats[name] = values.astype(col.dtype)
+    races = {
+        name: race_out[:, _RACE_SOURCE[name]].astype(col.dtype)
+        for name, col in RACE_COLUMNS.items()
+    }
+    heat_cols = {kind: heat[i].astype(np.int64) for i, kind in enumerate(HEAT_KINDS)}
+    return Batch(seats=seats, races=races, heat=heat_cols)

@@ -1,0 +1,256 @@
+"""Bots: the policies that choose a seat's play, drift pattern, bonus and discards.
+
+``random`` picks uniformly among the legal plays (value and where the cards go), then a
+uniformly random drift pattern (each of the C(speed, drift) patterns equally likely) and
+takes an available bonus with probability 1/2; discards are uniform among its canine cards.
+
+``greedy`` looks one turn ahead: for every legal play it finds every distinct movement
+outcome (``movement.outcomes``: each end space, collision and bonus choice) and scores the
+resulting position (``_score``). Discards keep variety: drop a copy of the value held most.
+
+Bots see only what a player sees: the board, every sled's dogs, brake and dents, and their
+own hand. Neither looks at any deck's order (their own included) nor at other hands.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simkit.games.snowtails.layout import (
+    C_SLED,
+    C_WALL,
+    MV_DRIFT,
+    MV_STRAIGHT,
+    S_DIST,
+    S_NSAFE,
+    S_PAST,
+    S_TIE,
+    ST_DENTS,
+    ST_SPACE,
+)
+from simkit.games.snowtails.movement import (
+    O_BONUS,
+    O_COLL,
+    O_END,
+    O_OVER,
+    outcomes,
+    pattern_of,
+)
+from simkit.games.snowtails.params import (
+    K_BRAKE_ON,
+    K_DENT_LIMIT,
+    K_SAFETY,
+    K_WALL_DENTS,
+    MAX_VALUE,
+)
+from simkit.games.snowtails.rules import list_plays, play_effect, popcount3
+from simkit.rng import below
+
+BOT_RANDOM = 0
+BOT_GREEDY = 1
+
+# Greedy weights (one row per seat).
+W_PROGRESS = 0  # per board unit of progress
+W_INSIDE = 1  # per lane away from the inside for the current/next corner
+W_DENT = 2  # per dent taken this turn
+W_DENT_SQ = 3  # per unit of (dents after^2 - dents before^2): dents hurt more as they pile up
+W_SLED = 4  # for hitting a sled (no refill this turn)
+W_HAND = 5  # per distinct canine value left in hand
+W_RISK = 6  # per point the slowest next-turn speed exceeds a corner it would then enter
+N_WEIGHTS = 7
+
+GREEDY_PRESETS: dict[str, tuple[float, ...]] = {
+    "greedy": (1.0, 0.3, 2.5, 0.3, 1.0, 0.2, 1.5),
+    "greedy:cautious": (1.0, 0.3, 4.0, 0.6, 1.5, 0.3, 3.0),
+    "greedy:bold": (1.0, 0.2, 1.2, 0.1, 0.5, 0.1, 0.5),
+}
+BOT_NAMES = ("random", "greedy")
+ELIMINATED = -1.0e6
+
+
+def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel arrays for bot specs: kind per seat and greedy weights per seat."""
+    kinds = np.zeros(len(specs), dtype=np.int64)
+    weights = np.zeros((len(specs), N_WEIGHTS), dtype=np.float64)
+    for i, spec in enumerate(specs):
+        if spec == "random":
+            kinds[i] = BOT_RANDOM
+        else:
+            kinds[i] = BOT_GREEDY
+            weights[i] = GREEDY_PRESETS[spec]
+    return kinds, weights
+
+
+@njit(cache=True)
+def _distinct(hand, p):
+    n = 0
+    for v in range(MAX_VALUE + 1):
+        if hand[p, v] > 0:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _slowest_next(hand, p, left, right, brake, brake_on):
+    """The lowest speed the seat could play next turn from the cards it keeps."""
+    best = left + right - brake
+    found = False
+    for v in range(MAX_VALUE + 1):
+        if hand[p, v] == 0:
+            continue
+        nl = min(left, v)
+        nr = min(right, v)
+        nb = max(brake, v) if brake_on else brake
+        if nl == left and nr == right and nb == brake:
+            inc = min(v - left, v - right)  # must still play the card somewhere
+            if brake_on:
+                inc = min(inc, brake - v)
+            sp = left + right - brake + inc
+        else:
+            sp = nl + nr - nb
+        if not found or sp < best:
+            best = sp
+            found = True
+    return max(best, 0)
+
+
+@njit(cache=True)
+def _score(tab, prog, outs, o, dents, prm, w, hq, slowest):
+    """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn."""
+    end = outs[o, O_END]
+    coll = outs[o, O_COLL]
+    taken = outs[o, O_OVER]
+    if coll == C_WALL:
+        taken += prm[K_WALL_DENTS]
+    room = prm[K_DENT_LIMIT] - dents
+    if taken > room:
+        if tab[end, S_PAST] == 0:
+            return ELIMINATED + prog[end]  # R-18: out of the race
+        taken = room  # R-18: past the finish the sled keeps its place
+    after = dents + taken
+    sc = w[W_PROGRESS] * prog[end] - w[W_INSIDE] * tab[end, S_TIE]
+    sc -= w[W_DENT] * taken + w[W_DENT_SQ] * (after * after - dents * dents)
+    if coll == C_SLED:
+        sc -= w[W_SLED]
+    sc += w[W_HAND] * hq
+    lim = tab[end, S_NSAFE]
+    if lim > 0 and slowest >= tab[end, S_DIST] and slowest > lim:
+        sc -= w[W_RISK] * (slowest - lim)
+    return sc
+
+
+@njit(cache=True)
+def greedy_choice(
+    tab, prog, safety, occ, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays, pattern
+):
+    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus taken)."""
+    n_pl = list_plays(hand, p, prm, plays)
+    start = st[p, ST_SPACE]
+    dents = st[p, ST_DENTS]
+    brake_on = prm[K_BRAKE_ON] != 0
+    n_nodes = 0
+    n_outs = 0
+    n_keys = 0
+    best = -np.inf
+    best_pl = 0
+    best_o = -1
+    for i in range(n_pl):
+        v = plays[i, 0]
+        mask = plays[i, 1]
+        left, right, brake, speed, drift, dcol, _, bonus = play_effect(
+            st, p, v, mask, prm, rnd, pos
+        )
+        kk = -1
+        for j in range(n_keys):
+            if (
+                keys[j, 0] == speed
+                and keys[j, 1] == drift
+                and keys[j, 2] == dcol
+                and keys[j, 3] == bonus
+            ):
+                kk = j
+                break
+        if kk < 0:
+            if n_keys >= keys.shape[0]:
+                continue
+            lo = n_outs
+            n_nodes, n_outs = outcomes(
+                tab,
+                safety,
+                occ,
+                start,
+                speed,
+                drift,
+                dcol,
+                bonus,
+                prm[K_SAFETY],
+                nodes,
+                n_nodes,
+                outs,
+                n_outs,
+            )
+            keys[n_keys, 0] = speed
+            keys[n_keys, 1] = drift
+            keys[n_keys, 2] = dcol
+            keys[n_keys, 3] = bonus
+            keys[n_keys, 4] = lo
+            keys[n_keys, 5] = n_outs
+            kk = n_keys
+            n_keys += 1
+        k = popcount3(mask)
+        hand[p, v] -= k
+        hq = _distinct(hand, p)
+        slowest = _slowest_next(hand, p, left, right, brake, brake_on)
+        hand[p, v] += k
+        for o in range(keys[kk, 4], keys[kk, 5]):
+            sc = _score(tab, prog, outs, o, dents, prm, w, hq, slowest)
+            if sc > best:
+                best = sc
+                best_pl = i
+                best_o = o
+    npat = pattern_of(nodes, outs, best_o, pattern)
+    return plays[best_pl, 0], plays[best_pl, 1], npat, outs[best_o, O_BONUS]
+
+
+@njit(cache=True)
+def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
+    """A uniform legal play, a uniform drift pattern, bonus with probability 1/2."""
+    n_pl = list_plays(hand, p, prm, plays)
+    i = below(states, stream, n_pl)
+    v = plays[i, 0]
+    mask = plays[i, 1]
+    _, _, _, speed, drift, _, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
+    made = 0
+    for j in range(speed):
+        left = drift - made
+        # Drift now with probability drifts left / moves left: every pattern equally likely,
+        # and a sled with as many drifts as moves left must drift (ST1 drift timing).
+        if left > 0 and below(states, stream, speed - j) < left:
+            pattern[j] = MV_DRIFT
+            made += 1
+        else:
+            pattern[j] = MV_STRAIGHT
+    take = 0
+    if bonus > 0:
+        take = below(states, stream, 2)
+    return v, mask, speed, take
+
+
+@njit(cache=True)
+def discard_choice(kind, hand, p, states, stream):
+    """The canine card value seat ``p`` discards to get down to hand size."""
+    if kind == BOT_RANDOM:
+        total = 0
+        for v in range(MAX_VALUE + 1):
+            total += hand[p, v]
+        r = below(states, stream, total)
+        for v in range(MAX_VALUE + 1):
+            if r < hand[p, v]:
+                return v
+            r -= hand[p, v]
+    best = -1
+    for v in range(MAX_VALUE, -1, -1):
+        if hand[p, v] > 0 and (best < 0 or hand[p, v] > hand[p, best]):
+            best = v
+    return best
