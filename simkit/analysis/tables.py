@@ -16,11 +16,18 @@ from simkit.errors import RunError
 
 
 def agg_table(results: Any, name: str) -> pd.DataFrame:
-    """The aggregate table ``name`` (summed over chunks), or a one-line error if absent."""
+    """The aggregate table ``name`` (summed over chunks); a one-line error if absent or empty."""
     agg = getattr(results, "agg", None) or {}
     if name not in agg:
         where = getattr(results, "dir", "the run")
         raise RunError(f"{where}: no '{name}' aggregate table; re-run with a current simkit")
+    if len(agg[name]) == 0:
+        where = getattr(results, "dir", "the run")
+        status = getattr(results, "manifest", {}).get("status", "unknown")
+        raise RunError(
+            f"{where}: no races recorded yet (run status: {status}); "
+            f"finish it with `simkit run --resume {where}`"
+        )
     return agg[name]
 
 

@@ -1,5 +1,7 @@
 """Start-slot fairness: planted biases are found, fair games are not accused."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -60,8 +62,6 @@ def test_by_slot_counts_match_the_rows(run):
 
 
 def test_aggregates_alone_give_the_same_answer(run):
-    from dataclasses import replace
-
     lean = replace(run, races=None)
     assert fairness(lean).equals(fairness(run))
 
@@ -114,3 +114,9 @@ def test_permutation_correction_keeps_the_false_alarm_rate():
 )
 def test_verdict_bands(low, high, expected):
     assert verdict(low, high, [0.25] * 4, 0.02) == expected
+
+
+def test_run_without_races_says_so(run):
+    empty = replace(run, agg={k: v.iloc[:0] for k, v in run.agg.items()})
+    with pytest.raises(RunError, match=r"no races recorded yet \(run status: complete\)"):
+        fairness(empty)
