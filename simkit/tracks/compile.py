@@ -307,12 +307,13 @@ def _buildings(b: _Board, flags: np.ndarray) -> tuple:
                 out.append(("tavern", (), tuple(trig)))
                 continue
             if bd.lane < 1 or bd.lane + 1 > w - 2:
+                if w < 4:
+                    fix = f"it needs a straight of at least 4 lanes (this one has {w})"
+                else:
+                    ok = "1" if w == 4 else f"1 to {w - 3}"
+                    fix = f"give lane {ok} so sleds can pass on both sides"
                 raise b.fail(
-                    f"the {bd.kind} at lane {bd.lane} touches the side of the track; a 2x2 "
-                    f"building needs lane between 1 and {w - 3} (ST2 F)"
-                    if w >= 4
-                    else f"the {bd.kind} needs a straight of at least 4 lanes (got {w}) so "
-                    "sleds can pass both sides (ST2 F)",
+                    f"the {bd.kind} at lane {bd.lane} touches the side of the track; {fix} (ST2 F)",
                     g,
                 )
             if bd.row + 1 >= seg.length:

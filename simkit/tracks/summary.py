@@ -59,7 +59,7 @@ def check_lines(track: CompiledTrack) -> list[str]:
         tight = "  tight" if track.corner_tight[k] else ""
         lines.append(
             f"  {k + 1:<2} segment {g:<3} {side[int(track.corner_turn[k])]:<5} "
-            f"{safety:<9}  spaces inside to out {'/'.join(map(str, per_lane))}{tight}"
+            f"{safety:<9}  spaces inside to outside {'/'.join(map(str, per_lane))}{tight}"
         )
     slots = " ".join(
         f"{k + 1}:[{row_of(track, int(s))},{int(track.lane[s])}]"
@@ -74,5 +74,12 @@ def check_lines(track: CompiledTrack) -> list[str]:
     n_tree = int(np.sum((track.flags & F_TREE) != 0))
     n_closed = int(np.sum((track.flags & F_CLOSED) != 0))
     kinds = ", ".join(b[0] for b in track.buildings) or "none"
-    lines.append(f"features  {n_tree} trees, {n_closed} closed spaces, buildings: {kinds}")
+    lines.append(
+        f"features  {_count(n_tree, 'tree')}, {_count(n_closed, 'closed space')}, "
+        f"buildings: {kinds}"
+    )
     return lines
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
