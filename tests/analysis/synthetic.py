@@ -45,68 +45,55 @@ SEAT_COLUMNS = [
 RACE_COLUMNS = ["rounds", "lead_changes", "leader_after_round1_won"]
 HEAT_KINDS = ("crash_wall", "crash_sled", "overspeed_dent")
 N_SPACES = 60
+MAX_SEATS = 8
 POINTS = np.array([5, 3, 2, 1, 0, 0, 0, 0, 0], dtype=np.int16)
 
 
 def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFrame, np.ndarray]:
     n = spec["players"]
     strength = np.asarray(spec.get("strength", np.zeros(n)), dtype=np.float64)
-    rows: dict[str, list] = {k: [] for k in ["race", "seat", *SEAT_COLUMNS, *RACE_COLUMNS]}
-    heat = np.zeros((len(HEAT_KINDS), N_SPACES), dtype=np.int64)
+    # Every draw has the same shape whatever the cell, so race r of every cell sees the same
+    # numbers (common random numbers); cells only use the first n seat columns.
+    g = np.random.default_rng(seed)
+    shape = (races, MAX_SEATS)
+    slots = np.argsort(g.random(shape)[:, :n], axis=1) + 1
+    noise = g.gumbel(size=shape)[:, :n]
+    dents = g.poisson(1.2, size=shape)[:, :n] + spec.get("extra_dents", 0)
+    walls = g.poisson(0.6, size=shape)[:, :n]
+    sleds = g.poisson(0.4, size=shape)[:, :n]
+    over = np.minimum(dents, g.poisson(0.5, size=shape)[:, :n])
+    length = 14 + np.rint(g.normal(0, 2, size=races)).astype(int) + spec.get("extra_rounds", 0)
+    lead = g.poisson(2.0, size=races)
+    leader1_won = g.random(races) < 0.45
+    eliminated = dents >= 5
+    score = noise + strength[slots - 1] - 100.0 * eliminated
+    finish = np.empty((races, n), dtype=np.int8)
+    np.put_along_axis(finish, np.argsort(-score, axis=1), np.arange(1, n + 1, dtype=np.int8), 1)
     hot = np.exp(-0.5 * ((np.arange(N_SPACES) - 40) / 3.0) ** 2) + 0.05
-    hot /= hot.sum()
-    for r in range(races):
-        g = np.random.default_rng([seed, r])  # CRN: the same draws for every cell
-        slots = g.permutation(n) + 1
-        noise = g.gumbel(size=n)
-        dents = g.poisson(1.2, size=n) + spec.get("extra_dents", 0)
-        walls = g.poisson(0.6, size=n)
-        sleds = g.poisson(0.4, size=n)
-        over = g.binomial(dents, 0.4)
-        length = 14 + round(g.normal(0, 2)) + spec.get("extra_rounds", 0)
-        lead = int(g.poisson(2.0))
-        eliminated = dents >= 5
-        score = noise + strength[slots - 1] - 100.0 * eliminated
-        order = np.argsort(-score, kind="stable")
-        finish = np.empty(n, dtype=np.int8)
-        finish[order] = np.arange(1, n + 1)
-        leader1_won = int(g.random() < 0.45)
-        for s in range(n):
-            rows["race"].append(r)
-            rows["seat"].append(s)
-            rows["slot"].append(slots[s])
-            rows["finish"].append(finish[s])
-            rows["points"].append(POINTS[finish[s] - 1])
-            rows["finished"].append(not eliminated[s])
-            rows["eliminated"].append(bool(eliminated[s]))
-            rows["dents_taken"].append(dents[s])
-            rows["collisions_sled"].append(sleds[s])
-            rows["collisions_wall"].append(walls[s])
-            rows["overspeed_dents"].append(over[s])
-            rows["rounds"].append(length)
-            rows["lead_changes"].append(lead)
-            rows["leader_after_round1_won"].append(leader1_won)
-        for k, total in enumerate((walls.sum(), sleds.sum(), over.sum())):
-            heat[k] += g.multinomial(total, hot)
-    df = pd.DataFrame(rows)
-    df.insert(0, "cell", np.int32(cell))
-    bots = spec.get("bots", ["greedy"] * n)
-    df.insert(4, "bot", pd.Categorical([bots[s] for s in df["seat"]]))
-    dtypes = {
-        "race": "int64",
-        "seat": "int8",
-        "slot": "int8",
-        "finish": "int8",
-        "points": "int16",
-        "dents_taken": "int16",
-        "collisions_sled": "int16",
-        "collisions_wall": "int16",
-        "overspeed_dents": "int16",
-        "rounds": "int16",
-        "lead_changes": "int16",
-        "leader_after_round1_won": "bool",
-    }
-    return df.astype(dtypes), heat
+    heat = np.stack([g.multinomial(x.sum(), hot / hot.sum()) for x in (walls, sleds, over)])
+    bots = np.asarray(spec.get("bots", ["greedy"] * n), dtype=object)
+    per_race = np.repeat(np.arange(races), n)
+    df = pd.DataFrame(
+        {
+            "cell": np.int32(cell),
+            "race": per_race.astype(np.int64),
+            "seat": np.tile(np.arange(n, dtype=np.int8), races),
+            "bot": pd.Categorical(np.tile(bots, races)),
+            "slot": slots.ravel().astype(np.int8),
+            "finish": finish.ravel(),
+            "points": POINTS[finish.ravel() - 1],
+            "finished": ~eliminated.ravel(),
+            "eliminated": eliminated.ravel(),
+            "dents_taken": dents.ravel().astype(np.int16),
+            "collisions_sled": sleds.ravel().astype(np.int16),
+            "collisions_wall": walls.ravel().astype(np.int16),
+            "overspeed_dents": over.ravel().astype(np.int16),
+            "rounds": length[per_race].astype(np.int16),
+            "lead_changes": lead[per_race].astype(np.int16),
+            "leader_after_round1_won": leader1_won[per_race],
+        }
+    )
+    return df, heat
 
 
 def aggregate(races: pd.DataFrame) -> dict[str, pd.DataFrame]:

@@ -26,7 +26,7 @@ THREE = {"players": 3, "label": "three"}
 
 @pytest.fixture(scope="module")
 def run():
-    return synthetic_run([BIASED, EVEN, THREE], races=6000, seed=11)
+    return synthetic_run([BIASED, EVEN, THREE], races=20000, seed=11)
 
 
 def test_planted_bias_is_unfair_and_even_game_is_fair(run):
@@ -38,7 +38,7 @@ def test_planted_bias_is_unfair_and_even_game_is_fair(run):
     assert f.at["even", "verdict"] == FAIR
     assert f.at["even", "p_wins"] > 0.01
     assert f.at["three", "verdict"] != UNFAIR
-    assert f.at["even", "races"] == 6000
+    assert f.at["even", "races"] == 20000
 
 
 def test_few_races_are_inconclusive_with_an_estimate():
@@ -69,9 +69,9 @@ def test_aggregates_alone_give_the_same_answer(run):
 def test_pooling_by_players(run):
     f = fairness(run, by="players").set_index("players")
     assert list(f.index) == [3, 4]
-    assert f.at[4, "races"] == 12000
+    assert f.at[4, "races"] == 40000
     s = fairness_by_slot(run, by="players")
-    assert s[s["players"] == 4]["races"].tolist() == [12000] * 4
+    assert s[s["players"] == 4]["races"].tolist() == [40000] * 4
 
 
 def test_unknown_group_column_is_a_user_error(run):
