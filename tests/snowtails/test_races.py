@@ -1,0 +1,182 @@
+"""Whole races: invariants that must hold in every position (hypothesis), and rules that
+only show over a race (start hands R-11, slots R-06, reshuffle R-07, ranks R-05, R-20)."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import run_one
+from hypothesis import given
+from hypothesis import strategies as st
+from st_trackkit import oval
+
+from simkit.games.snowtails.layout import (
+    C_NONE,
+    EV_BONUS,
+    EV_COLLIDE,
+    EV_FINISH,
+    EV_MOVE,
+    EV_PLAY,
+    EV_START,
+    EV_TURN,
+    FINISHED,
+    MV_BONUS,
+    MV_DRIFT,
+    OUT,
+    RACING,
+    S_BLOCKED,
+    S_LEFT,
+    S_NEXT,
+    S_RIGHT,
+    ST_DECKN,
+    ST_DENTS,
+    ST_FINISH,
+    ST_LCARD,
+    ST_POINTS,
+    ST_RCARD,
+    ST_SLOT,
+    ST_SPACE,
+    ST_STATUS,
+    kernel_track,
+)
+from simkit.games.snowtails.params import SnowTailsParams
+from simkit.tracks import load
+
+TRACKS = {"oval": oval(), "nutcracker": load("nutcracker")}
+BOTS = ["random", "greedy", "greedy:bold", "greedy:cautious"]
+
+
+@st.composite
+def race_case(draw):
+    name = draw(st.sampled_from(sorted(TRACKS)))
+    n = draw(st.integers(2, 5))
+    bots = tuple(draw(st.sampled_from(BOTS)) for _ in range(n))
+    key = draw(st.integers(0, 2**64 - 1))
+    rounds = draw(st.sampled_from([10, 13, 17, 200]))
+    lift = draw(st.booleans())
+    return name, bots, key, rounds, lift
+
+
+@given(race_case())
+def test_invariants_hold_at_any_round(case):
+    name, bots, key, rounds, lift = case
+    track = TRACKS[name]
+    tab = kernel_track(track)[0]
+    v = SnowTailsParams(max_rounds=rounds, lift_finished=lift)
+    r = run_one(track, v, bots, key=key)
+    n = len(bots)
+    st_ = r.st[:n]
+    # Finish positions are a permutation (R-05).
+    assert sorted(r.seat_out[:, ST_FINISH]) == list(range(1, n + 1))
+    if rounds == 200:
+        assert r.race_out[3] == 0  # every race ends (no timeout) with the book's rules
+    spaces = []
+    for p in range(n):
+        status = st_[p, ST_STATUS]
+        if status == OUT:
+            continue
+        # Cards are conserved: deck + hand + the cards on the dogs + used cards = 20.
+        total = st_[p, ST_DECKN] + r.hand[p].sum() + st_[p, ST_LCARD] + st_[p, ST_RCARD]
+        assert total + r.disc[p].sum() == sum(v.deck)
+        assert 0 <= st_[p, ST_DENTS] <= v.dent_limit  # R-18
+        s = st_[p, ST_SPACE]
+        assert s >= 0 and not tab[s, S_BLOCKED]
+        if status == RACING or not lift:
+            spaces.append(s)
+            assert r.occ[s] == p + 1
+    assert len(spaces) == len(set(spaces))  # never two sleds on one space
+    assert (r.occ > 0).sum() == len(spaces)
+    check_moves(tab, r.events)
+
+
+def check_moves(tab, events):
+    """Every turn moves exactly its speed (plus a taken bonus) unless it collided, straight
+    moves follow the lane, drifts go toward the stronger dog (R-01, ST1 "Moves")."""
+    play = moves = bonus = coll = None
+
+    def close():
+        if play is None:
+            return
+        expected = play[7] + (bonus if bonus else 0)
+        if coll:
+            assert moves < expected
+        else:
+            assert moves == expected
+
+    for row in events:
+        kind = row[0]
+        if kind == EV_TURN:
+            close()
+            play, moves, bonus, coll = None, 0, 0, False
+        elif kind == EV_PLAY:
+            play = row
+        elif kind == EV_MOVE:
+            moves += 1
+            frm, to, how = row[2], row[3], row[4]
+            if how == MV_DRIFT:
+                col = S_RIGHT if play[8] > 0 else S_LEFT
+                assert play[8] != 0 and tab[frm, col] == to
+            else:
+                assert tab[frm, S_NEXT] == to
+                assert how != MV_BONUS or play[4] == play[5]  # bonus only when balanced
+        elif kind == EV_BONUS:
+            bonus = row[2] if row[3] else 0
+        elif kind == EV_COLLIDE:
+            coll = row[2] != C_NONE
+    close()
+
+
+def test_start_hands_by_slot():
+    # R-11: 5 cards, slot 4 one extra, slot 5 two extra, whatever the number of players.
+    r = run_one(TRACKS["oval"], bots=("greedy",) * 5, key=3)
+    dealt = {int(e[2]): int(e[4]) for e in r.events if e[0] == EV_START}
+    assert dealt == {1: 5, 2: 5, 3: 5, 4: 6, 5: 7}
+    r = run_one(TRACKS["oval"], bots=("greedy",) * 2, slots=(4, 5), key=3)
+    dealt = {int(e[2]): int(e[4]) for e in r.events if e[0] == EV_START}
+    assert dealt == {4: 6, 5: 7}
+    v = SnowTailsParams(extra_cards=(2, 0, 0, 0, 0))
+    r = run_one(TRACKS["oval"], v, bots=("greedy",) * 2, key=3)
+    dealt = {int(e[2]): int(e[4]) for e in r.events if e[0] == EV_START}
+    assert dealt == {1: 7, 2: 5}
+
+
+def test_slots_are_a_random_permutation_per_race():
+    # R-06: each seat meets every slot; a scenario's slot set is respected.
+    seen = {
+        (p, s)
+        for key in range(40)
+        for p, s in enumerate(run_one(TRACKS["oval"], key=key).seat_out[:, ST_SLOT])
+    }
+    assert seen == {(p, s) for p in range(4) for s in range(1, 5)}
+    r = run_one(TRACKS["oval"], bots=("random",) * 3, slots=(1, 3, 5), key=9)
+    assert sorted(r.seat_out[:, ST_SLOT]) == [1, 3, 5]
+
+
+def test_ranks_and_points():
+    # R-05: earlier rounds first, then race order; eliminated last, last out best. R-20.
+    for key in range(30):
+        r = run_one(
+            TRACKS["nutcracker"], bots=("greedy:bold", "random", "greedy", "random"), key=key
+        )
+        fin = [(int(e[3]), int(e[2])) for e in r.events if e[0] == EV_FINISH]
+        assert [pos for _, pos in sorted(fin)] == sorted(pos for _, pos in fin)
+        for p in range(4):
+            status, finish = r.seat_out[p, ST_STATUS], r.seat_out[p, ST_FINISH]
+            expected = (5, 3, 2, 1)[finish - 1] if status == FINISHED else 0
+            assert r.seat_out[p, ST_POINTS] == expected
+        outs = [p for p in range(4) if r.seat_out[p, ST_STATUS] == OUT]
+        n_fin = 4 - len(outs)
+        order = sorted(outs, key=lambda p: -r.seat_out[p, 12])  # ST_OUT_SEQ, last out first
+        assert [r.seat_out[p, ST_FINISH] for p in order] == list(range(n_fin + 1, 5))
+
+
+@pytest.mark.parametrize("key", range(5))
+def test_reshuffle_keeps_dog_cards(key):
+    # R-07: a long race (no bonus, low speeds) empties decks; the reshuffled deck holds the
+    # used cards only, never the two on the dogs (conservation checked at the end).
+    v = SnowTailsParams(deck=(0, 4, 4, 4, 0, 0), max_rounds=60)
+    r = run_one(TRACKS["nutcracker"], v, bots=("greedy",) * 3, key=key)
+    assert any(e[0] == 16 for e in r.events)  # EV_RESHUFFLE happened
+    for p in range(3):
+        if r.st[p, ST_STATUS] != OUT:
+            total = r.st[p, ST_DECKN] + r.hand[p].sum() + r.disc[p].sum()
+            assert total + r.st[p, ST_LCARD] + r.st[p, ST_RCARD] == 12
