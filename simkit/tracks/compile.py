@@ -248,6 +248,10 @@ def compile_board(spec: Spec) -> CompiledTrack:
         family=spec.family,
     )
     _check_reachable(b, track)
+    # Library tracks are cached and shared: nobody may change them in place.
+    for value in vars(track).values():
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
     return track
 
 

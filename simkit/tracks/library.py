@@ -49,7 +49,7 @@ def tiles() -> dict[str, dict[str, Any]]:
     raw = _read_toml(TILES_FILE, str(TILES_FILE))
     out = {}
     for name, table in raw.get("tile", {}).items():
-        entry = {k: v for k, v in table.items() if k not in ("piece", "side", "doc")}
+        entry = {k: v for k, v in table.items() if k not in ("piece", "doc")}
         if entry.get("type") not in TYPE_KEYS:
             raise TrackError(f"tile '{name}' has no valid type", path=str(TILES_FILE))
         out[name] = entry

@@ -20,7 +20,7 @@ from simkit.tracks.compiled import BUILDING_KINDS
 FAMILIES = ("snowtails", "mushmush")
 MAX_LANES = 12
 TOP_KEYS = ("name", "title", "family", "flag", "notes", "segment")
-COMMON_KEYS = ("type", "lanes", "continues", "trees", "closed", "finish", "label")
+COMMON_KEYS = ("type", "lanes", "continues", "trees", "closed", "finish")
 TYPE_KEYS = {
     "start": ("length", "slots"),
     "straight": ("length", "buildings"),
@@ -60,8 +60,6 @@ class Segment:
     closed: tuple[tuple[int, int], ...] = ()
     buildings: tuple[Building, ...] = ()
     slots: tuple[tuple[int, int], ...] | None = None
-    label: str = ""
-    tile: str = ""
 
     @property
     def is_corner(self) -> bool:
@@ -250,7 +248,6 @@ def _segment(ctx: _Ctx, table: dict, i: int, prev_lanes: int, tiles: dict[str, d
     if "type" not in table:
         raise ctx.fail(f"segment needs 'type' (one of {', '.join(TYPES)})", i)
     kind = _str(ctx, table["type"], "type", i, TYPES)
-    tile = ""
     if kind == "tile":
         if "tile" not in table:
             raise ctx.fail("a segment of type 'tile' needs 'tile' (a tile name)", i)
@@ -288,8 +285,6 @@ def _segment(ctx: _Ctx, table: dict, i: int, prev_lanes: int, tiles: dict[str, d
         "trees": _pairs(ctx, table.get("trees", []), "trees", i),
         "closed": _pairs(ctx, table.get("closed", []), "closed", i),
         "finish": _bool(ctx, table.get("finish", kind == "finish"), "finish", i),
-        "label": _str(ctx, table.get("label", ""), "label", i),
-        "tile": tile,
     }
     if kind == "corner":
         if "turn" not in table:

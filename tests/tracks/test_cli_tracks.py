@@ -46,7 +46,7 @@ def test_check_bad_file_one_line_and_exit_1():
     assert res.output == (
         f"Error: track '{path}', segment 1: unknown key 'lenght' in a straight segment "
         "(did you mean 'length'?); known keys: type, lanes, continues, trees, closed, "
-        "finish, label, length, buildings\n"
+        "finish, length, buildings\n"
     )
 
 
