@@ -1,5 +1,7 @@
 """The card table, the presets and the stick costs (RULINGS.md card table, book 'The cards')."""
 
+import re
+
 import numpy as np
 import pytest
 from mw_helpers import position
@@ -71,5 +73,5 @@ def test_stick_costs_are_0_0_1_to_6_by_forest_position():
     ],
 )  # fmt: skip
 def test_bad_variants_name_the_parameter(overrides, message):
-    with pytest.raises(ParamError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    with pytest.raises(ParamError, match=re.escape(message)):
         PRESETS["mushroomwalk"].replace(**overrides)
