@@ -77,3 +77,34 @@ def test_local_cluster_gives_identical_tables(tmp_path, monkeypatch):
     b = run(tmp_path, text, "b", dask="local")
     assert_same_tables(a, b)
     assert part_files(tmp_path / "a") == part_files(tmp_path / "b")
+
+
+@pytest.mark.slow
+def test_existing_cluster_and_precision_target_match_local(tmp_path, monkeypatch):
+    distributed = pytest.importorskip("dask.distributed")
+    from pathlib import Path
+
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
+    text = (
+        'game = "dicerace"\nseed = 3\nchunk_size = 100\n[grid]\nplayers = [2, 6]\n'
+        "[precision]\nwidth = 0.1\nmax_races = 3000\n"
+    )
+    a = run(tmp_path, text, "a")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, dashboard_address=None
+    ) as cluster:
+        b = run(tmp_path, text, "b", dask=cluster.scheduler_address)
+    assert a.manifest["races_done"] == b.manifest["races_done"]
+    assert part_files(tmp_path / "a") == part_files(tmp_path / "b")
+
+
+def test_dask_missing_is_a_clear_error(monkeypatch):
+    import sys
+
+    from simkit.errors import RunError
+    from simkit.runner.backends import DaskBackend
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    with pytest.raises(RunError) as info:
+        DaskBackend("local")
+    assert str(info.value) == "--dask needs dask.distributed: install simkit[distributed]"
