@@ -97,11 +97,16 @@ def _seat_totals(results: Any) -> pd.DataFrame:
     races_per_cell = races_per_cell / results.cells.set_index("cell")["players"]
     rows = []
     races = getattr(results, "races", None)
+    totals = None
+    if races is not None:
+        cols = [m for m in sm["metric"].unique() if m in races.columns]
+        # One pass over the rows: every seat column summed per race.
+        totals = races.groupby(["cell", "race"], sort=False)[cols].sum().astype(np.float64)
     for (cell, metric), part in sm.groupby(["cell", "metric"], sort=False):
         r = float(races_per_cell.get(cell, np.nan))
         total = part["sum"].sum()
-        if races is not None and metric in races.columns:
-            x = races.loc[races["cell"] == cell].groupby("race")[metric].sum().astype(float)
+        if totals is not None and metric in totals.columns:
+            x = totals.loc[cell, metric]
             mean, low, high, _ = mean_interval(len(x), x.sum(), (x * x).sum())
             how = "t"
         else:

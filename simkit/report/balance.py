@@ -29,6 +29,7 @@ from simkit.report import plots
 from simkit.report.document import Code, Document, Figure, Heading, Paragraph, Table, write
 
 MAX_CELL_PLOTS = 24  # per-cell pictures beyond this would drown the report; CSVs hold all
+MAX_OVERVIEW = 40  # cells per fairness overview picture
 CRASH_PREFIX = "crash"
 
 
@@ -123,6 +124,21 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     )
 
 
+def _fairest(doc: Document, summary: pd.DataFrame) -> None:
+    """Name the fairest cell of each player count (smallest worst-slot deviation)."""
+    for n, part in summary.groupby("players"):
+        if len(part) < 2:
+            continue
+        best = part.loc[part["max_deviation"].abs().idxmin()]
+        doc.add(
+            Paragraph(
+                f"Fairest of the {len(part)} cells with {n} players: {best['label']} (cell "
+                f"{best['cell']}), whose worst slot is {best['max_deviation'] * 100:+.2f} pp "
+                f"from fair; verdict: {best['verdict']}."
+            )
+        )
+
+
 def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) -> None:
     doc.add(Heading("Start-slot fairness"))
     doc.add(
@@ -149,6 +165,7 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
             text = f"about {r.races_needed:,.0f} races would decide (this run: {r.races:,})"
         doc.add(Paragraph(f"{r.label}: {r.verdict} ({text})."))
     doc.add(Table(summary, "fairness.csv", "Verdict and tests per cell."))
+    _fairest(doc, summary)
     by_slot = fairness_by_slot(results)
     doc.add(
         Table(
@@ -166,6 +183,18 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
                 "Verdict per number of players.",
             ),
         )
+    if len(summary) > 1:
+        for n, ids in summary.groupby("players")["cell"]:
+            part = by_slot[by_slot["cell"].isin(list(ids)[:MAX_OVERVIEW])]
+            png = f"fairness_overview_{n}.png"
+            plots.overview(out / png, part, tolerance, f"{n} players: every cell's start slots")
+            doc.add(
+                Figure(
+                    png,
+                    f"{n} players: each slot's win rate minus the fair "
+                    f"{100 / n:.3g}%, with 95% intervals; the band is the tolerance.",
+                )
+            )
     counts = slot_finish_counts(results)
     cells = list(results.cells["cell"])
     for cell in cells[:MAX_CELL_PLOTS]:

@@ -85,6 +85,35 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
     return _save(draw, path, (9.0, 3.6))
 
 
+def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str):
+    """Every cell's slots at a glance: win rate minus fair rate, with 95% intervals.
+
+    The view a sweep needs (e.g. over start-card compensation): the fairest setting is
+    the cell whose dots all sit closest to zero, inside the shaded tolerance band.
+    """
+    cells = list(dict.fromkeys(by_slot["cell"]))
+    slots = sorted(by_slot["slot"].unique())
+
+    def draw(fig):
+        ax = fig.subplots()
+        ax.axhspan(-tolerance * 100, tolerance * 100, color="#c6f6d5", label="tolerance")
+        ax.axhline(0, color="#276749", lw=1)
+        width = 0.7 / max(len(slots), 1)
+        for k, slot in enumerate(slots):
+            s = by_slot[by_slot["slot"] == slot].set_index("cell").reindex(cells)
+            x = np.arange(len(cells)) - 0.35 + width * (k + 0.5)
+            dev = 100 * s["deviation"]
+            err = [100 * (s["win_rate"] - s["win_low"]), 100 * (s["win_high"] - s["win_rate"])]
+            ax.errorbar(x, dev, yerr=err, fmt="o", ms=3, capsize=2, label=f"slot {slot}")
+        labels = by_slot.drop_duplicates("cell").set_index("cell").loc[cells, "label"]
+        ax.set_xticks(range(len(cells)), [str(v) for v in labels], rotation=30, ha="right")
+        ax.set_ylabel("win rate − 1/players (percentage points)")
+        ax.set_title(title)
+        ax.legend(fontsize=7, ncol=min(len(slots) + 1, 5))
+
+    return _save(draw, path, (max(6.0, 1.0 + 0.9 * len(cells)), 4.2))
+
+
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):
     """Race length distribution, one step line per cell (share of the cell's races)."""
 

@@ -80,6 +80,7 @@ def test_folder_has_every_file(report):
     )
     assert "track_cell0.png" in pngs and "track_cell2.png" not in pngs
     assert "compare_1.png" in pngs
+    assert {"fairness_overview_3.png", "fairness_overview_4.png"} <= set(pngs)
     md = (out / "report.md").read_text(encoding="utf-8")
     for png in pngs:
         assert f"]({png})" in md
@@ -139,6 +140,7 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert f"simkit report synthetic -o {out}" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
     assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair (slot 1 wins" in md
+    assert "Fairest of the 2 cells with 4 players: no bonus (cell 1)" in md
 
 
 def test_aggregates_only_run_explains_missing_comparison(run, tmp_path):
