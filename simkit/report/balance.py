@@ -30,6 +30,7 @@ from simkit.report.document import Code, Document, Figure, Heading, Paragraph, T
 
 MAX_CELL_PLOTS = 24  # per-cell pictures beyond this would drown the report; CSVs hold all
 MAX_OVERVIEW = 40  # cells per fairness overview picture
+MAX_FORESTS = 4  # forest plots of 30 differences each
 CRASH_PREFIX = "crash"
 
 
@@ -331,8 +332,17 @@ def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str) -> None:
     keep = table[(table["metric"] == "win") | (table["metric"] == "rounds")]
     label_col = "label" if "label" in keep else "label_b"
     keep = keep.assign(label=keep[label_col])
-    for i, start in enumerate(range(0, len(keep), 30)):
-        part = keep.iloc[start : start + 30]
+    per_plot = 30
+    starts = list(range(0, len(keep), per_plot))
+    if len(starts) > MAX_FORESTS:
+        doc.add(
+            Paragraph(
+                f"Plots show the first {MAX_FORESTS * per_plot} of {len(keep)} "
+                "differences; comparison.csv holds them all."
+            )
+        )
+    for i, start in enumerate(starts[:MAX_FORESTS]):
+        part = keep.iloc[start : start + per_plot]
         png = f"{stem}_{i + 1}.png"
         plots.forest(out / png, part, "Paired differences (win rate by slot, rounds)")
         doc.add(
