@@ -323,17 +323,16 @@ def _draw_start_finish(ax, track: CompiledTrack, unit: float) -> None:
     ax.add_collection(
         PatchCollection(squares, facecolors=colours, edgecolors="black", linewidths=0.3, zorder=4)
     )
-    # The chequered flag stands on its side of the line (R-03 tie-breaks, R-05).
+    # The chequered flag: a pole continuing the line beyond the flag side's edge, the flag
+    # at its tip pointing down the track (R-03 tie-breaks, R-05).
     end, out = (p, -_unit(across)) if track.flag_side > 0 else (q, _unit(across))
-    base = end + out * 0.9
-    top = base + fwd * 1.6
+    base, top = end + out * 0.3, end + out * 1.7
     ax.plot(*np.column_stack([base, top]), color=WALL, lw=unit * 0.06, zorder=5)
-    cells = []
-    ccols = []
+    cells, ccols = [], []
     for i in range(3):
         for j in range(2):
-            a = top - fwd * (0.25 * (j + 1)) + out * (0.25 * i)
-            cells.append(Polygon([a, a + out * 0.25, a + out * 0.25 + fwd * 0.25, a + fwd * 0.25]))
+            a = top - out * (0.25 * (j + 1)) + fwd * (0.25 * i)
+            cells.append(Polygon([a, a + fwd * 0.25, a + fwd * 0.25 + out * 0.25, a + out * 0.25]))
             ccols.append("black" if (i + j) % 2 else "white")
     ax.add_collection(
         PatchCollection(cells, facecolors=ccols, edgecolors="black", linewidths=0.3, zorder=5)

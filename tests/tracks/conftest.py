@@ -4,18 +4,7 @@ from __future__ import annotations
 
 import copy
 
-import pytest
-from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-
-settings.register_profile(
-    "tracks", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-
-
-@pytest.fixture(autouse=True, scope="session")
-def _profile():
-    settings.load_profile("tracks")
 
 
 def _rows(seg: dict, lanes: int) -> list[int]:
@@ -127,10 +116,6 @@ def valid_specs(draw) -> dict:
         "flag": draw(st.sampled_from(["left", "right"])),
         "segment": segments,
     }
-
-
-def _first(seg: dict, key: str, default):
-    return seg.get(key, default)
 
 
 @st.composite

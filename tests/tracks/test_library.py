@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simkit.tracks import draw, library, load
+from simkit.tracks import compile_spec, draw, library, load
 from simkit.tracks.compiled import F_TIGHT_INSIDE, F_TREE
 from simkit.tracks.library import tile_pieces, tiles
 
@@ -135,3 +135,13 @@ def test_draw_takes_values_sleds_and_paths():
     assert fig.axes[0].get_title() == "heat"
     with pytest.raises(ValueError, match="one entry per space"):
         draw(t, values=[1.0, 2.0])
+
+
+def test_docs_example_compiles():
+    import re
+
+    text = (Path(__file__).parents[2] / "docs" / "tracks.md").read_text()
+    example = re.search(r"```toml\n(.*?)```", text, re.S).group(1)
+    t = compile_spec(tomllib.loads(example), "docs/tracks.md")
+    assert t.n_corners == 2 and t.corner_tight.tolist() == [False, True]
+    assert [b[0] for b in t.buildings] == ["chapel", "tavern"]

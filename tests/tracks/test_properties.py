@@ -4,9 +4,10 @@ any spec with one mistake fails with a one-line TrackError naming that segment."
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 
 from simkit.errors import TrackError
 from simkit.tracks import compile_spec
@@ -120,12 +121,22 @@ def check_invariants(t, spec: dict) -> None:
             assert steps <= n
 
 
+# A few seconds by default; SIMKIT_TRACK_EXAMPLES=2000 for a deeper search (docs/tracks.md).
+FAST = settings(
+    max_examples=int(os.environ.get("SIMKIT_TRACK_EXAMPLES", "60")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+@FAST
 @given(valid_specs())
 def test_valid_specs_compile_and_keep_the_contract(spec):
     t = compile_spec(spec, "gen.toml")
     check_invariants(t, spec)
 
 
+@FAST
 @given(invalid_specs())
 def test_invalid_specs_fail_naming_the_segment(case):
     spec, index, what = case
