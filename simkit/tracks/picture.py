@@ -183,7 +183,8 @@ def draw_track(
         ok = np.isfinite(values)
         coll = PatchCollection([Polygon(polys[s]) for s in np.flatnonzero(ok)], cmap=cmap)
         coll.set_array(values[ok])
-        coll.set_edgecolor("none")
+        coll.set_edgecolor(LINE)
+        coll.set_linewidth(max(0.25, unit * 0.025))
         ax.add_collection(coll)
         mappable = coll
     ax.add_collection(LineCollection(_sides(track), colors=WALL, linewidths=unit * 0.1))
