@@ -13,6 +13,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 from numba import njit
@@ -89,6 +90,9 @@ class LocalBackend:
     name = "local"
 
     def __init__(self, threads: int | None = None):
+        most = numba.config.NUMBA_NUM_THREADS
+        if threads is not None and threads > most:
+            raise RunError(f"--threads {threads}: this machine runs at most {most} threads")
         self.threads = threads
 
     def map(

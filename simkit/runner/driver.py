@@ -121,12 +121,16 @@ def start(
 ) -> RunSummary:
     """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there)."""
     cells = expand(scenario)
-    run = RunDir(out)
-    run.create(force)
-    write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
-    manifest = _manifest(scenario, cells)
-    run.write_manifest(manifest)
-    return _execute(run, scenario, cells, manifest, threads, dask, progress)
+    backend = _backend(dask, threads)
+    try:
+        run = RunDir(out)
+        run.create(force)
+        manifest = _manifest(scenario, cells)
+        run.write_manifest(manifest)
+        write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
+        return _execute(run, scenario, cells, manifest, backend, progress)
+    finally:
+        backend.close()
 
 
 def resume(
@@ -145,10 +149,14 @@ def resume(
             f"'{run.path}': this simkit version expands the run's scenario into different "
             "cells; start it again with --force"
         )
-    if not (run.path / CELLS).exists():
-        write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
-    run.remove_temps()
-    return _execute(run, scenario, cells, manifest, threads, dask, progress)
+    backend = _backend(dask, threads)
+    try:
+        if not (run.path / CELLS).exists():
+            write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
+        run.remove_temps()
+        return _execute(run, scenario, cells, manifest, backend, progress)
+    finally:
+        backend.close()
 
 
 def _execute(
@@ -156,8 +164,7 @@ def _execute(
     scenario: Scenario,
     cells: list[PlannedCell],
     manifest: dict[str, Any],
-    threads: int | None,
-    dask: str | None,
+    backend: LocalBackend | DaskBackend,
     show: bool,
 ) -> RunSummary:
     from simkit.games import _MODULES
@@ -196,7 +203,6 @@ def _execute(
     bar = Progress(max_races * len(cells), sum(races_done), enabled=show)
     writer = _Writer(run, manifest, done, races_done)
     new_races = 0
-    backend = _backend(dask, threads)
     try:
         for res in backend.map(module, tasks(), scenario.seed, scenario.keep, scenario.heat):
             i = res.task.cell.cell.cell_id
@@ -215,7 +221,6 @@ def _execute(
     finally:
         bar.close()
         writer.close()
-        backend.close()
     writer.finish()
     return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)
 

@@ -96,6 +96,8 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
     cells = []
     for cell_id, swept in enumerate(combinations(scenario.grid)):
         axes = {**scenario.axes, **{k: v for k, v in swept.items() if k in AXES}}
+        if "players" not in axes and isinstance(axes.get("bots"), list):
+            axes["players"] = len(axes["bots"])  # one bot per seat says how many seats
         params = {**scenario.overrides, **{k: v for k, v in swept.items() if k not in AXES}}
         preset = axes.get("preset") or get(scenario.game).default_preset
         label = _label(swept, preset)

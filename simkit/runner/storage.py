@@ -97,7 +97,11 @@ class RunDir:
         elif self.path.exists():
             if not self.path.is_dir():
                 raise RunError(f"'{self.path}' exists and is not a directory")
-            if any(self.path.iterdir()):
+            # A run killed before its first manifest leaves only its own empty folders.
+            ours = {*TABLES, CELLS}
+            if any(
+                p.name not in ours or (p.is_dir() and any(p.iterdir())) for p in self.path.iterdir()
+            ):
                 raise RunError(
                     f"'{self.path}' is not empty and not a simkit run; choose another --out"
                 )

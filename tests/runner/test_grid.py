@@ -107,3 +107,14 @@ def test_format_value():
     assert format_value((0, 0, 1)) == "[0,0,1]"
     assert format_value(["greedy", "random"]) == "greedy,random"
     assert format_value(0.5) == "0.5"
+
+
+def test_per_seat_bots_set_the_number_of_seats(tmp_path):
+    text = """
+game = "dicerace"
+[grid]
+bots = [["bold", "steady"], ["bold", "bold", "steady", "steady"]]
+"""
+    cells = expand(load_scenario(write(tmp_path, text)))
+    assert [pc.cell.players for pc in cells] == [2, 4]
+    assert cells[1].label == "bots=bold,bold,steady,steady"

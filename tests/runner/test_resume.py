@@ -148,3 +148,21 @@ def test_unfinished_run_needs_resume_and_other_dirs_are_refused(tmp_path):
     with pytest.raises(RunError, match="is not empty and not a simkit run"):
         start(load_scenario(scenario), other, force=True)
     assert (other / "notes.txt").read_text() == "mine"
+
+
+def test_a_run_killed_before_its_manifest_can_start_again(tmp_path):
+    out = tmp_path / "run"
+    for table in ("races", "heat", "agg"):
+        (out / table).mkdir(parents=True)
+    start(load_scenario(write(tmp_path, SCENARIO)), out)
+    assert load(out).manifest["status"] == "complete"
+
+
+def test_too_many_threads_is_a_clear_error(tmp_path):
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    with pytest.raises(RunError) as info:
+        start(load_scenario(write(tmp_path, SCENARIO)), tmp_path / "run", threads=most + 1)
+    assert str(info.value) == f"--threads {most + 1}: this machine runs at most {most} threads"
+    assert not (tmp_path / "run").exists()
