@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 
+import pytest
 from hypothesis import strategies as st
 
 
@@ -168,3 +169,15 @@ def invalid_specs(draw) -> tuple[dict, int, str]:
     elif what == "building on corner":
         seg["buildings"] = [{"kind": "chapel", "row": 0, "lane": 1}]
     return spec, i, what
+
+
+@pytest.fixture(scope="session")
+def valid_spec_strategy():
+    """The strategy for valid specs, for tests that draw with ``st.data()``."""
+    return valid_specs()
+
+
+@pytest.fixture(scope="session")
+def invalid_spec_strategy():
+    """The strategy for specs with one mistake: (spec, segment index, what is wrong)."""
+    return invalid_specs()

@@ -8,6 +8,7 @@ import os
 
 import numpy as np
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simkit.errors import TrackError
 from simkit.tracks import compile_spec
@@ -20,7 +21,6 @@ from simkit.tracks.compiled import (
     F_TIGHT_INSIDE,
     F_TREE,
 )
-from tests.tracks.conftest import invalid_specs, valid_specs
 
 INT_ARRAYS = {
     "lane": np.int16,
@@ -130,16 +130,17 @@ FAST = settings(
 
 
 @FAST
-@given(valid_specs())
-def test_valid_specs_compile_and_keep_the_contract(spec):
+@given(data=st.data())
+def test_valid_specs_compile_and_keep_the_contract(data, valid_spec_strategy):
+    spec = data.draw(valid_spec_strategy)
     t = compile_spec(spec, "gen.toml")
     check_invariants(t, spec)
 
 
 @FAST
-@given(invalid_specs())
-def test_invalid_specs_fail_naming_the_segment(case):
-    spec, index, what = case
+@given(data=st.data())
+def test_invalid_specs_fail_naming_the_segment(data, invalid_spec_strategy):
+    spec, index, what = data.draw(invalid_spec_strategy)
     try:
         compile_spec(spec, "gen.toml")
     except TrackError as exc:
