@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from conftest import assert_same_tables, part_files, run, write
 
+from simkit.cli import main
 from simkit.errors import RunError
 from simkit.results import load
 from simkit.runner import load_scenario, resume, start
@@ -63,9 +65,9 @@ def reference(tmp_path_factory):
 @pytest.mark.parametrize(
     ("keep", "crash"),
     [
-        ("races", "1:start"),  # killed before the first file
+        pytest.param("races", "1:start", marks=pytest.mark.slow),  # before the first file
         ("races", "2:races.tmp"),  # a temp file written, not renamed
-        ("races", "2:heat"),  # races and heat of chunk 2 written, its agg not
+        pytest.param("races", "2:heat", marks=pytest.mark.slow),  # races, heat written; agg not
         ("races", "4:agg"),  # chunk 4 complete on disk, the manifest does not know
         ("races", "5:manifest.tmp"),  # while replacing the manifest
         ("aggregates", "3:agg.tmp"),
@@ -91,12 +93,12 @@ def test_killed_twice_then_resumed_from_the_cli(tmp_path, reference):
     out = tmp_path / "run"
     assert _cli(["run", str(scenario), "--out", str(out)], "2:agg.tmp").returncode == -9
     assert _cli(["run", "--resume", str(out)], "2:races").returncode == -9
-    done = _cli(["run", "--resume", str(out)])
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith(f"{out}: 1,000 races in 2 cells (")
+    done = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert done.exit_code == 0, done.output
+    assert done.output.startswith(f"{out}: 1,000 races in 2 cells (")
     assert part_files(out) == reference["races"]
-    again = _cli(["run", "--resume", str(out)])
-    assert again.stdout == f"{out}: already complete (1,000 races); nothing to do\n"
+    again = CliRunner().invoke(main, ["run", "--resume", str(out)])
+    assert again.output == f"{out}: already complete (1,000 races); nothing to do\n"
 
 
 def test_precision_target_resumes_to_identical_tables(tmp_path):
@@ -136,9 +138,9 @@ def test_unfinished_run_needs_resume_and_other_dirs_are_refused(tmp_path):
     scenario = write(tmp_path, SCENARIO)
     out = tmp_path / "run"
     assert _cli(["run", str(scenario), "--out", str(out)], "2:start").returncode == -9
-    res = _cli(["run", str(scenario), "--out", str(out)])
-    assert res.returncode == 1
-    assert res.stderr == (
+    res = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out)])
+    assert res.exit_code == 1
+    assert res.output == (
         f"Error: '{out}' holds an unfinished run; continue it with "
         f"`simkit run --resume {out}`, or use --force to start over\n"
     )
