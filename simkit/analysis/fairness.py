@@ -146,7 +146,9 @@ def fairness(
     for key, part in slots.groupby(keys, sort=True):
         key = key if isinstance(key, tuple) else (key,)
         n = int(part["players"].iloc[0])
-        table = tables[key].filter(like="finish_").to_numpy()
+        # The wide table has a column per finish position of the largest cell; this
+        # group's races only fill positions 1..n.
+        table = tables[key][[f"finish_{k}" for k in range(1, n + 1)]].to_numpy()
         wins = chi_square_gof(part["wins"], part["races"])
         # Each race puts every slot in exactly one finish position (a permutation matrix),
         # so under "all slots equal" Pearson's statistic is n/(n-1) times chi-square with

@@ -59,7 +59,8 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
         ax1.set_ylabel("win rate")
         ax1.set_title("Win rate by start slot")
         ax1.legend(loc="best", fontsize=7)
-        table = counts.filter(like="finish_").to_numpy(dtype=float)
+        n = int(s["players"].iloc[0])
+        table = counts[[f"finish_{k}" for k in range(1, n + 1)]].to_numpy(dtype=float)
         share = table / table.sum(axis=1, keepdims=True)
         im = ax2.imshow(share, cmap="Blues", vmin=0, aspect="auto")
         n_slot, n_fin = share.shape

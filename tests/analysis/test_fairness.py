@@ -79,12 +79,14 @@ def test_unknown_group_column_is_a_user_error(run):
         fairness(run, by="colour")
 
 
-def test_finish_table_test_is_corrected_for_permutations(run):
-    counts = slot_finish_counts(run).query("cell == 0").filter(like="finish_").to_numpy()
+@pytest.mark.parametrize(("cell", "n"), [(0, 4), (2, 3)])
+def test_finish_table_test_is_corrected_for_permutations(run, cell, n):
+    counts = slot_finish_counts(run).query(f"cell == {cell}").filter(like="finish_").to_numpy()
+    assert counts.shape == (n, 4)  # the 3-sled cell's finish_4 column is all zeros
     raw = chi_square_independence(counts).statistic
     f = fairness(run).set_index("cell")
-    assert f.at[0, "chi2_finish"] == pytest.approx(raw * 3 / 4)
-    assert f.at[0, "dof_finish"] == 9
+    assert f.at[cell, "chi2_finish"] == pytest.approx(raw * (n - 1) / n)
+    assert f.at[cell, "dof_finish"] == (n - 1) ** 2
 
 
 def test_permutation_correction_keeps_the_false_alarm_rate():
