@@ -167,7 +167,8 @@ import json, numpy as np
 from simkit.games.cells import build_cell
 from simkit.games import get
 from simkit.rng import race_keys
-c = build_cell("mush", players=3, bots=["greedy", "random", "greedy"], overrides={"route": "sprint"})
+bots = ["greedy", "random", "greedy"]
+c = build_cell("mush", players=3, bots=bots, overrides={"route": "sprint"})
 b = get("mush").simulate(c, race_keys(9, 0, np.arange(3)))
 print(json.dumps({k: v.tolist() for k, v in {**b.seats, **b.races}.items()}))
 """

@@ -241,9 +241,9 @@ def reroll_own_dice(bp, states, bi, tokens, cost, faces, expected):
 
 @njit(cache=True)
 def harasses(bp, states, bi, leader_is_target, target_to_go):
-    """Whether to spend on slowing the sled about to roll (dice, rerolls, avalanches)."""
+    """Whether to consider slowing the sled about to roll (random bots: always)."""
     if bp[B_KIND] == RANDOM:
-        return chance(bp, states, bi)
+        return True
     return leader_is_target and target_to_go <= bp[B_HARASS_WITHIN]
 
 
@@ -253,14 +253,14 @@ def force_reroll(bp, states, bi, tokens, cost, faces, expected, harass):
     if tokens < cost or not harass:
         return False
     if bp[B_KIND] == RANDOM:
-        return True
+        return chance(bp, states, bi)
     return faces >= expected + bp[B_REROLL_GAP] and spare(bp, tokens) >= cost
 
 
 @njit(cache=True)
-def dice_to_remove(bp, tokens, cost, room, harass):
+def dice_to_remove(bp, states, bi, tokens, cost, room, harass):
     """How many of an opponent's dice to remove before the roll (text, "Réduire les dés")."""
-    if not harass:
+    if not harass or (bp[B_KIND] == RANDOM and not chance(bp, states, bi)):
         return 0
     if cost <= 0:
         return max(0, min(room, int(bp[B_HARASS_DICE])))
@@ -269,8 +269,10 @@ def dice_to_remove(bp, tokens, cost, room, harass):
 
 
 @njit(cache=True)
-def places_avalanche(bp, tokens, cost, harass):
+def places_avalanche(bp, states, bi, tokens, cost, harass):
     """Whether to place (or move) an avalanche marker ahead of the sled about to roll."""
     if not harass or bp[B_AVALANCHES] == 0 or tokens < cost:
         return False
-    return bp[B_KIND] == RANDOM or spare(bp, tokens) >= cost
+    if bp[B_KIND] == RANDOM:
+        return chance(bp, states, bi)
+    return spare(bp, tokens) >= cost

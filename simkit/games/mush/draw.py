@@ -13,10 +13,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
+import matplotlib.pyplot as plt
+import numpy as np
 
-from simkit.games.mush.route import ROUGH, TOWN, ZONES, Route  # noqa: E402
+from simkit.games.mush.route import ROUGH, TOWN, ZONES, Route
 
 _ZONE_COLOUR = {"south": "#fbe9d0", "central": "#e3f0e3", "north": "#dde8f7"}
 
@@ -58,7 +58,9 @@ def draw_route(
         colours = np.array(colours, dtype=object)
     for v in np.flatnonzero(wild):
         marker = "^" if route.kind[v] == ROUGH else "o"
-        ax.scatter(*xy[v], s=28, marker=marker, c=[colours[v]], edgecolors="black", lw=0.5, zorder=3)
+        ax.scatter(
+            *xy[v], s=28, marker=marker, c=[colours[v]], edgecolors="black", lw=0.5, zorder=3
+        )
     for v in np.flatnonzero(~wild):
         ax.scatter(*xy[v], s=70, marker="s", c="#d62728", edgecolors="black", lw=0.6, zorder=4)
         ax.annotate(
@@ -74,7 +76,9 @@ def draw_route(
     ax.set_title(title or f"{route.name}: {route.title}", fontsize=9)
     ax.set_xlim(-1, route.col.max() + 1)
     ax.set_ylim(-route.n_trails + 0.2, 1.0)
-    ax.set_yticks([-t for t in range(route.n_trails)], [f"trail {t}" for t in range(route.n_trails)])
+    ax.set_yticks(
+        [-t for t in range(route.n_trails)], [f"trail {t}" for t in range(route.n_trails)]
+    )
     ax.set_xlabel("column (race direction →); ■ town, ▲ rough terrain, - - link")
     fig.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)

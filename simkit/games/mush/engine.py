@@ -479,7 +479,9 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     is_lead and sp[v, S_DIST] < sp[pos[o], S_DIST],
                     sp[v, S_DIST],
                 )
-                if B.places_avalanche(bots[o], tokens[o], pv[P_AVAL_COST], harass[o]):
+                if B.places_avalanche(
+                    bots[o], states, MAX_SEATS + o, tokens[o], pv[P_AVAL_COST], harass[o]
+                ):
                     box = _place_marker(
                         o,
                         s,
@@ -498,7 +500,13 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                         do_log,
                     )
                 k = B.dice_to_remove(
-                    bots[o], tokens[o], pv[P_REDUCE_COST], pv[P_REDUCE_MAX] - reduced, harass[o]
+                    bots[o],
+                    states,
+                    MAX_SEATS + o,
+                    tokens[o],
+                    pv[P_REDUCE_COST],
+                    pv[P_REDUCE_MAX] - reduced,
+                    harass[o],
                 )
                 if k > 0:
                     reduced += k
@@ -727,14 +735,18 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
 
 
 @njit(cache=True, parallel=True)
-def batch(keys, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat):
-    """``race`` for every key; block ``b`` of races adds its heat into ``heat[b]`` only."""
+def batch(keys, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log):
+    """``race`` for every key; block ``b`` of races adds its heat into ``heat[b]`` only.
+
+    ``simulate`` passes ``do_log=False``; ``trace`` passes one key, one block and
+    ``do_log=True``, so a trace runs exactly this code (and its one compiled copy).
+    """
     n_races = keys.shape[0]
     nb = heat.shape[0]
     for b in prange(nb):
-        log = np.zeros((1, LOG_WIDTH), dtype=np.int32)
-        logn = np.zeros(1, dtype=np.int64)
         lo = b * n_races // nb
         hi = (b + 1) * n_races // nb
         for i in range(lo, hi):
-            race(keys[i], n, pv, bots, sp, ln, out_ptr, bw, st[i], rs[i], heat[b], log, logn, False)
+            race(
+                keys[i], n, pv, bots, sp, ln, out_ptr, bw, st[i], rs[i], heat[b], log, logn, do_log
+            )

@@ -110,7 +110,24 @@ class MushGame:
             numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
         try:
             if n_races:
-                engine.batch(keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st, rs, heat)
+                log = np.zeros((1, engine.LOG_WIDTH), dtype=np.int32)
+                logn = np.zeros(1, dtype=np.int64)
+                engine.batch(
+                    keys,
+                    n,
+                    pv,
+                    bots,
+                    kr.sp,
+                    kr.ln,
+                    kr.out_ptr,
+                    kr.weather,
+                    st,
+                    rs,
+                    heat,
+                    log,
+                    logn,
+                    False,
+                )
         finally:
             numba.set_num_threads(before)
         seats = {

@@ -43,7 +43,7 @@ class MushTrace:
     def lines(self) -> list[str]:
         v = self.cell.variant
         out = [
-            f"MUSH race: preset route '{v.route}', finish {v.finish}, "
+            f"MUSH race: route '{v.route}', finish {v.finish}, "
             f"{self.cell.players} players, key {self.key}",
         ]
         rnd = -1
@@ -187,25 +187,14 @@ def run_trace(
     cap = 64 * n * int(pv[P_MAX_ROUNDS]) + 64  # generous: a turn logs fewer than 64 events
     log = np.zeros((cap, E.LOG_WIDTH), dtype=np.int32)
     logn = np.zeros(1, dtype=np.int64)
-    st = np.zeros((n, len(E.SEAT_STATS)), dtype=np.int64)
-    rs = np.zeros(len(E.RACE_STATS), dtype=np.int64)
-    heat = np.zeros((len(E.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
-    E.race(
-        np.uint64(key),
-        n,
-        pv,
-        bots,
-        kr.sp,
-        kr.ln,
-        kr.out_ptr,
-        kr.weather,
-        st,
-        rs,
-        heat,
-        log,
-        logn,
-        True,
+    st3 = np.zeros((1, n, len(E.SEAT_STATS)), dtype=np.int64)
+    rs2 = np.zeros((1, len(E.RACE_STATS)), dtype=np.int64)
+    heat = np.zeros((1, len(E.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
+    keys = np.array([key], dtype=np.uint64)
+    E.batch(
+        keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st3, rs2, heat, log, logn, True
     )
+    st, rs = st3[0], rs2[0]
     route = load_route(cell.variant.route)
     names = tuple(route.describe(v) for v in range(route.n_spaces))
     seats = {

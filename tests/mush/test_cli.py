@@ -1,0 +1,73 @@
+"""``simkit routes`` and ``simkit race --game mush``: exact output and exit codes."""
+
+import os
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from simkit.cli import main
+
+
+def test_routes_list():
+    res = CliRunner().invoke(main, ["routes", "list"])
+    assert res.exit_code == 0
+    assert res.output == (Path(__file__).parent / "golden" / "routes_list.txt").read_text()
+
+
+def test_routes_show_writes_a_png(tmp_path):
+    out = tmp_path / "r.png"
+    res = CliRunner().invoke(main, ["routes", "show", "sprint", "-o", str(out)])
+    assert res.exit_code == 0 and res.output == f"wrote {out}\n"
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_routes_check(tmp_path):
+    from simkit.games.mush.route import route_dir
+
+    good = route_dir() / "sprint.toml"
+    res = CliRunner().invoke(main, ["routes", "check", str(good)])
+    assert res.exit_code == 0
+    assert res.output == f"{good}: ok (2 boards, 52 spaces, 6 towns, 8 rough, 7 links)\n"
+    bad = tmp_path / "bad.toml"
+    bad.write_text(good.read_text().replace('zone = "north"', 'zone = "arctic"'))
+    res = CliRunner().invoke(main, ["routes", "check", str(bad)])
+    assert res.exit_code == 1
+    assert res.output == (
+        f"Error: route '{bad}', board 'North': zone must be one of south, central, north "
+        "(got 'arctic')\n"
+    )
+
+
+GOLDEN = Path(__file__).parent / "golden" / "race_sprint_seed4_3p.txt"
+RACE_ARGS = ["race", "--game", "mush", "--set", "route=sprint", "--seed", "4", "-n", "3",
+             "--bots", "greedy,random,greedy"]  # fmt: skip
+
+
+def test_race_log_matches_the_golden_trace():
+    """A whole race, checked by hand against the text once; regenerate after an intended
+    rule change with ``SIMKIT_REGEN=1 pytest tests/mush/test_cli.py``."""
+    res = CliRunner().invoke(main, RACE_ARGS)
+    assert res.exit_code == 0, res.output
+    if os.environ.get("SIMKIT_REGEN"):
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(res.output)
+    assert res.output == GOLDEN.read_text()
+    lines = res.output.splitlines()
+    assert lines[0].startswith("MUSH race: route 'sprint', finish nome, 3 players, key ")
+    assert any("reaches Nome and wins" in line for line in lines)
+
+
+def test_race_json_has_every_event():
+    import json
+
+    res = CliRunner().invoke(main, ["race", "--game", "mush", "--seed", "4", "-n", "2", "--json"])
+    data = json.loads(res.output)
+    assert data["game"] == "mush" and data["event_names"][data["events"][-1]["event"]] == "end"
+
+
+def test_moves_is_not_supported(tmp_path):
+    state = tmp_path / "s.json"
+    state.write_text('{"game": "mush"}')
+    res = CliRunner().invoke(main, ["moves", str(state)])
+    assert res.exit_code == 1
+    assert res.output.startswith("Error: simkit moves is not supported for mush")
