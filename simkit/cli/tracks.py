@@ -54,7 +54,9 @@ def list_tracks(family: str | None) -> None:
     help="PNG file to write (a folder with --all). Default: NAME.png here.",
 )
 @click.option("--segments", is_flag=True, help="Label segments with their index.")
-@click.option("--dpi", type=click.IntRange(30, 600), default=130, show_default=True)
+@click.option(
+    "--dpi", type=click.IntRange(30, 600), default=130, show_default=True, help="PNG resolution."
+)
 def show(track: str | None, all_: bool, output: Path | None, segments: bool, dpi: int) -> None:
     """Draw TRACK (a library name or a .toml path) to a PNG.
 

@@ -191,6 +191,7 @@ def draw_track(
     ax.add_collection(LineCollection(_walls(track), colors=WALL, linewidths=unit * 0.1))
 
     _draw_tight(ax, track, polys)
+    _draw_level_buds(ax, track)
     _draw_corners(ax, track, unit)
     _draw_start_finish(ax, track, unit)
     _draw_features(ax, track, unit)
@@ -266,6 +267,28 @@ def _draw_corners(ax, track: CompiledTrack, unit: float) -> None:
             fontweight="bold",
             zorder=6,
         )
+
+
+BUD_COLOURS = ("#e67e22", "#2e86c1", "#8e44ad", "#27ae60", "#c0392b", "#d4ac0d")
+
+
+def _draw_level_buds(ax, track: CompiledTrack) -> None:
+    """Coloured buds on corner spaces whose front edges are level across lanes, like the
+    boards' guides (ST1 "Game Play", ST2 "Race Order")."""
+    k = 0
+    for g in track.corner_segment:
+        on = np.flatnonzero(track.segment == g)
+        end = track.level[on].max()
+        for lvl in np.unique(track.level[on]):
+            ids = on[track.level[on] == lvl]
+            if lvl == end or len(ids) < 2:
+                continue
+            colour = BUD_COLOURS[k % len(BUD_COLOURS)]
+            k += 1
+            for s in ids:
+                _bl, _br, fr, fl = track.outline[s]
+                mid = (fr + fl) / 2 - _unit(fl - _bl) * 0.14
+                ax.add_patch(Circle(mid, 0.09, facecolor=colour, edgecolor="none", zorder=4))
 
 
 def _draw_tight(ax, track: CompiledTrack, polys: list) -> None:
