@@ -75,6 +75,7 @@ def test_snowtails_layouts_fit_in_the_box():
         for piece, n in used.items():
             assert n <= dict(pieces.values())[piece], (info.name, piece)
         assert used["start"] == used["finish"] == 1
+        assert raw["flag"] == "left"  # the finish tile's flag (tiles.toml)
 
 
 def test_tiles_are_the_box_contents():
