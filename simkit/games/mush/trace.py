@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
 from simkit.games.mush import engine as E
 from simkit.games.mush.arrays import KernelRoute
@@ -194,6 +195,8 @@ def run_trace(
     E.batch(
         keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st3, rs2, heat, log, logn, True
     )
+    if logn[0] >= cap:
+        raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
     st, rs = st3[0], rs2[0]
     route = load_route(cell.variant.route)
     names = tuple(route.describe(v) for v in range(route.n_spaces))
