@@ -108,3 +108,48 @@ def test_dask_missing_is_a_clear_error(monkeypatch):
     with pytest.raises(RunError) as info:
         DaskBackend("local")
     assert str(info.value) == "--dask needs dask.distributed: install simkit[distributed]"
+
+
+@pytest.mark.slow
+def test_lost_worker_costs_only_its_chunks(tmp_path, monkeypatch):
+    """SIGKILL a Dask worker mid-run: the scheduler reruns its chunks, tables are unchanged."""
+    import os
+    import signal
+    import threading
+    import time
+    from pathlib import Path
+
+    distributed = pytest.importorskip("dask.distributed")
+    from simkit.results import load
+    from simkit.runner import load_scenario, start
+
+    monkeypatch.setenv("PYTHONPATH", str(Path(__file__).parent))
+    text = (
+        'game = "dicerace"\nseed = 9\nraces = 40000\nchunk_size = 2000\nplayers = 6\n'
+        "[set]\nlength = 200\n"
+    )
+    ref = run(tmp_path, text, "ref")
+    sc = load_scenario(tmp_path / "ref.toml")
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None) as cl,
+        distributed.Client(cl) as client,
+    ):
+        errors = []
+
+        def go():
+            try:
+                start(sc, tmp_path / "b", dask=cl.scheduler_address)
+            except Exception as exc:  # reported below
+                errors.append(exc)
+
+        worker = threading.Thread(target=go)
+        worker.start()
+        while len(list((tmp_path / "b" / "agg").glob("part-*"))) < 2:
+            time.sleep(0.05)
+        pid = sorted(client.run(os.getpid).values())[0]
+        os.kill(pid, signal.SIGKILL)
+        at_kill = len(list((tmp_path / "b" / "agg").glob("part-*")))
+        worker.join(timeout=300)
+    assert not errors and at_kill < 20  # the worker died mid-run
+    assert_same_tables(load(tmp_path / "b"), ref)
+    assert part_files(tmp_path / "b") == part_files(tmp_path / "ref")
