@@ -1,0 +1,1 @@
+"""Tests of the MUSH engine (issue 8)."""
