@@ -26,7 +26,16 @@ from simkit.analysis.track import (
     track_summary,
 )
 from simkit.report import plots
-from simkit.report.document import Code, Document, Figure, Heading, Paragraph, Table, write
+from simkit.report.document import (
+    Code,
+    Document,
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    prepare,
+    write,
+)
 
 MAX_CELL_PLOTS = 24  # per-cell pictures beyond this would drown the report; CSVs hold all
 MAX_OVERVIEW = 40  # cells per fairness overview picture
@@ -367,7 +376,7 @@ def build(
     """
     results = _results(results_or_dir)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    prepare(out)
     game = ", ".join(sorted(map(str, results.cells["game"].unique())))
     scenario = Path(str(results.manifest.get("scenario_path") or results.dir)).stem
     doc = Document(title or f"{game} balance report: {scenario}")
@@ -394,7 +403,7 @@ def build_comparison(
     """
     a, b = _results(run_a), _results(run_b)
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
+    prepare(out)
     table = compare_runs(a, b, tolerance=tolerance)
     doc = Document(title or f"Comparison: {Path(str(b.dir)).name} vs {Path(str(a.dir)).name}")
     doc.add(

@@ -17,6 +17,21 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+GENERATOR = "simkit report"
+
+
+def prepare(out_dir: Path) -> None:
+    """Create ``out_dir``; if it holds an earlier simkit report, remove its PNGs and CSVs.
+
+    A report rebuilt with fewer cells must not leave the old cells' plots behind. Files
+    in a folder that is not a simkit report are never touched.
+    """
+    out_dir.mkdir(parents=True, exist_ok=True)
+    index = out_dir / "index.html"
+    if index.is_file() and f'content="{GENERATOR}"' in index.read_text(errors="replace")[:2000]:
+        for old in [*out_dir.glob("*.png"), *out_dir.glob("*.csv")]:
+            old.unlink()
+
 
 @dataclass(frozen=True)
 class Heading:
@@ -123,6 +138,7 @@ def to_html(doc: Document, out_dir: Path) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f'<meta name="generator" content="{GENERATOR}">',
         f"<title>{e(doc.title)}</title><style>{_CSS}</style></head><body>",
         f"<h1>{e(doc.title)}</h1>",
     ]

@@ -2,7 +2,7 @@
 
 import base64
 import re
-from dataclasses import replace
+import shutil
 from html.parser import HTMLParser
 
 import pandas as pd
@@ -14,6 +14,7 @@ from simkit.analysis.compare import compare_cells, compare_runs
 from simkit.analysis.fairness import fairness, fairness_by_slot
 from simkit.analysis.track import track_summary
 from simkit.report import build, build_comparison
+from simkit.report.document import prepare
 
 EVIL = "<script>alert('x')</script>"
 CELLS = [
@@ -143,8 +144,9 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert "Fairest of the 2 cells with 4 players: no bonus (cell 1)" in md
 
 
-def test_aggregates_only_run_explains_missing_comparison(run, tmp_path):
-    lean = replace(run, races=None, manifest={**run.manifest, "keep": "aggregates"})
+def test_aggregates_only_run_explains_missing_comparison(tmp_path):
+    cells = [{"players": 3, "track": "gone.toml"}, {"players": 3, "track": "gone.toml"}]
+    lean = synthetic_run(cells, races=100, seed=3, keep="aggregates")
     md = (build(lean, tmp_path).parent / "report.md").read_text()
     assert "Paired comparisons need per-race rows" in md
     assert "t, conservative" in (tmp_path / "track.csv").read_text()
@@ -162,3 +164,19 @@ def test_comparison_of_two_runs(run, tmp_path):
     text = index.read_text()
     assert "<title>A vs B</title>" in text and "<script>" not in text
     assert (tmp_path / "a_fairness.csv").exists() and (tmp_path / "compare_1.png").exists()
+
+
+def test_rebuilding_removes_the_old_reports_plots_only(report, tmp_path):
+    old = tmp_path / "old"
+    shutil.copytree(report[0], old)
+    assert (old / "slots_cell2.png").exists()
+    (old / "notes.txt").write_text("mine")
+    build(synthetic_run([{"players": 3, "track": "gone.toml"}], races=100, seed=3), old)
+    assert not (old / "slots_cell2.png").exists()
+    assert not (old / "comparison.csv").exists()
+    assert (old / "notes.txt").read_text() == "mine"
+    other = tmp_path / "not_a_report"
+    other.mkdir()
+    (other / "data.csv").write_text("a\n1\n")
+    prepare(other)
+    assert (other / "data.csv").exists()
