@@ -24,7 +24,7 @@ CELLS = [
         "strength": [0.7, 0, 0, 0],
         "bots": ["greedy", f"bot{EVIL}", "greedy", "random"],
     },
-    {"players": 4, "label": "no bonus", "extra_rounds": 1},
+    {"players": 4, "label": "no bonus $x^$ 100%", "extra_rounds": 1},
     {"players": 3, "label": "three sleds", "track": "no_such_track"},
 ]
 
@@ -141,7 +141,7 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert f"simkit report synthetic -o {out}" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
     assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair (slot 1 wins" in md
-    assert "Fairest of the 2 cells with 4 players: no bonus (cell 1)" in md
+    assert "Fairest of the 2 cells with 4 players: no bonus $x^$ 100% (cell 1)" in md
 
 
 def test_aggregates_only_run_explains_missing_comparison(tmp_path):
