@@ -353,15 +353,20 @@ def _check_reachable(b: _Board, t: CompiledTrack) -> None:
     todo = deque(int(s) for s in np.concatenate([t.start_row, t.start_slots]))
     for s in todo:
         seen[s] = True
+    furthest = 0  # the furthest segment reached, or holding a closed space in the way
     while todo:
         s = todo.popleft()
         if t.flags[s] & F_PAST_FINISH:
             return
+        furthest = max(furthest, int(t.segment[s]))
         for nxt in (t.next_straight[s], t.drift_left[s], t.drift_right[s]):
-            if nxt >= 0 and not seen[nxt] and not t.flags[nxt] & blocked:
-                seen[nxt] = True
-                todo.append(int(nxt))
-    furthest = int(t.segment[seen].max())
+            if nxt < 0 or seen[nxt]:
+                continue
+            if t.flags[nxt] & blocked:
+                furthest = max(furthest, int(t.segment[nxt]))
+                continue
+            seen[nxt] = True
+            todo.append(int(nxt))
     raise b.fail(
         "finish unreachable: closed spaces, buildings or ending lanes block every route "
         "here; open a lane",

@@ -124,12 +124,18 @@ def invalid_specs(draw) -> tuple[dict, int, str]:
     """A valid spec with one mistake in one segment: (spec, segment index, what is wrong)."""
     spec = copy.deepcopy(draw(valid_specs()))
     segs = spec["segment"]
+    if draw(st.integers(0, 9)) == 0:
+        segs[0]["slots"] = [[0, 0], [0, 1], [0, 2], [0, 3], [draw(st.sampled_from([0, 9])), 9]]
+        return spec, 0, "start grid off the track"
     i = draw(st.integers(1, len(segs) - 1))
     seg = segs[i]
     kind = seg["type"]
     mistakes = ["unknown key", "wrong type", "bad type", "bad lanes", "bad continues"]
+    finish_at = next(k for k, s in enumerate(segs) if s.get("finish") or s["type"] == "finish")
     if kind in ("straight", "finish"):
         mistakes += ["bad length", "side building", "tree off the track"]
+        if i <= finish_at:
+            mistakes.append("closed row")
         if seg.get("buildings") and seg["buildings"][0]["kind"] != "tavern":
             mistakes.append("tree in building")
     else:
@@ -155,6 +161,11 @@ def invalid_specs(draw) -> tuple[dict, int, str]:
         seg["length"] = draw(st.sampled_from([0, -1, -40]))
     elif what == "side building":
         seg["buildings"] = [{"kind": "chapel", "row": 0, "lane": 0}]
+    elif what == "closed row":
+        lanes = next(s["lanes"] for s in reversed(segs[: i + 1]) if "lanes" in s)
+        # Past the finish line the race is already won: block the line itself there.
+        row = 0 if i == finish_at else draw(st.integers(0, seg["length"] - 1))
+        seg["closed"] = [[row, ln] for ln in range(lanes)]
     elif what == "tree off the track":
         seg["trees"] = [[99, 0]]
     elif what == "tree in building":
