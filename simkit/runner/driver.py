@@ -177,18 +177,17 @@ def _execute(
     races_done = [0] * len(cells)
     wins = [_WinCounts(pc.slots) for pc in cells]
     stopped = [False] * len(cells)
-    # Replay the decisions of earlier sessions from the files, in chunk order.
-    for pc in cells:
-        i = pc.cell.cell_id
-        for c in range(per_cell):
-            if (i, c) not in done:
-                break
-            races_done[i] += min(size, max_races - c * size)
-            if scenario.precision is not None:
+    for i, c in done:
+        races_done[i] += min(size, max_races - c * size)
+    # Replay the precision decisions of earlier sessions from the files, in chunk order.
+    if scenario.precision is not None:
+        for pc in cells:
+            i = pc.cell.cell_id
+            c = 0
+            while (i, c) in done and not stopped[i]:
                 wins[i].add(_slot_finish(run, i, c))
-                if wins[i].narrower_than(scenario.precision.width):
-                    stopped[i] = True
-                    break
+                stopped[i] = wins[i].narrower_than(scenario.precision.width)
+                c += 1
 
     skip = frozenset(done)
 
