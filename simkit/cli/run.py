@@ -90,19 +90,26 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         raise click.UsageError("give a scenario file, or a run directory with --resume")
     show = wanted()
     if resume:
-        run_dir = out or (target if target.is_dir() else Path("runs") / target.stem)
+        changed = [
+            n
+            for n, v in (
+                ("--races", races),
+                ("--seed", seed),
+                ("--chunk-size", chunk_size),
+                ("--out", out),
+                ("--force", force or None),
+            )
+            if v is not None
+        ]
+        if changed:
+            raise click.UsageError(f"{', '.join(changed)} cannot be used with --resume")
+        if not target.is_dir():
+            raise click.UsageError(f"--resume takes a run directory (got '{target}')")
+        run_dir = target
     else:
         run_dir = out or Path("runs") / target.stem
     try:
         if resume:
-            changed = [
-                n
-                for n, v in (("--races", races), ("--seed", seed), ("--chunk-size", chunk_size))
-                if v is not None
-            ]
-            if changed or force:
-                what = ", ".join(changed + (["--force"] if force else []))
-                raise click.UsageError(f"{what} cannot be used with --resume")
             summary = runner.resume(run_dir, threads=threads, dask=dask, progress=show)
         else:
             sc = runner.load_scenario(target)

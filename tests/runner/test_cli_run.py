@@ -107,3 +107,15 @@ def test_replay_out_of_range(tmp_path, args, message):
     _invoke(["run", path, "--races", 50, "--out", out])
     res = _invoke(["race", "--replay", out, *args])
     assert res.exit_code == 1 and res.output == f"Error: '{out}' {message}\n"
+
+
+def test_resume_takes_a_run_directory_and_no_run_options(tmp_path):
+    path = write(tmp_path, SMALL)
+    res = _invoke(["run", "--resume", path])
+    assert res.exit_code == 2 and f"--resume takes a run directory (got '{path}')" in res.output
+    res = _invoke(["run", "--resume", tmp_path, "--races", 5, "--force"])
+    assert res.exit_code == 2 and "--races, --force cannot be used with --resume" in res.output
+    res = _invoke(["run"])
+    assert res.exit_code == 2 and "give a scenario file, or a run directory with --resume" in (
+        res.output
+    )
