@@ -11,8 +11,10 @@ from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import C_NONE, MV_DRIFT, S_BLOCKED, S_LEFT, S_RIGHT, kernel_track
 from simkit.games.snowtails.movement import (
+    N_COLS,
     O_BONUS,
     O_COLL,
+    O_COLS,
     O_END,
     bonus_walk,
     outcomes,
@@ -63,8 +65,8 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
     occ[start] = 1
     for i, s in enumerate(others):
         occ[s] = i + 2
-    nodes = np.zeros((8192, 5), dtype=np.int64)
-    outs = np.zeros((2048, 7), dtype=np.int64)
+    nodes = np.zeros((8192, N_COLS), dtype=np.int64)
+    outs = np.zeros((2048, O_COLS), dtype=np.int64)
     _, n = outcomes(tab, safety, occ, start, speed, drift, dcol, bonus, 1, nodes, 0, outs, 0)
     got = {(int(outs[o, O_END]), int(outs[o, O_COLL]), int(outs[o, O_BONUS])) for o in range(n)}
     assert len(got) == n  # distinct
