@@ -353,7 +353,9 @@ def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str) -> None:
     for i, start in enumerate(starts[:MAX_FORESTS]):
         part = keep.iloc[start : start + per_plot]
         png = f"{stem}_{i + 1}.png"
-        plots.forest(out / png, part, "Paired differences (win rate by slot, rounds)")
+        base = part["baseline_label"].unique() if "baseline_label" in part else []
+        title = "Paired differences (win rate by slot, rounds)"
+        plots.forest(out / png, part, title + (f" vs {base[0]}" if len(base) == 1 else ""))
         doc.add(
             Figure(
                 png,
