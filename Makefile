@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all lint format bench reports clean
+.PHONY: setup demo test test-all lint format bench reports clean golden
 
 setup: $(STAMP)
 
@@ -35,6 +35,9 @@ format: setup
 
 bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE_JIT=1
 	$(BIN)/python -m bench
+
+golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
+	$(BIN)/python -m simkit.games.snowtails.golden
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

@@ -213,8 +213,11 @@ class Moves:
                 if o["draws"]:
                     bits.append(f"draws {o['draws']}")
                 if o["discards"]:
-                    bits.append(f"discards {o['discards']}")
+                    n = len(o["discards"])
+                    bits.append(f"discards {n} (greedy would drop {o['discards']})")
                 moves = "".join(m[0].upper() for m in o["moves"])
+                if o["collided_move"]:
+                    moves += f" {o['collided_move'][0].upper()}!"
                 lines.append(f"   - {moves or '-'}: path {o['path']}: " + ", ".join(bits))
         return "\n".join(lines)
 
@@ -305,6 +308,7 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
     walked, moves_made, coll = [int(pos.st[p, ST_SPACE])], [], None
     over = wall = draws = 0
     taken = False
+    attempt = None
     discards = []
     for row in log[: nlog[0]]:
         kind = int(row[0])
@@ -313,6 +317,7 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
             moves_made.append(MOVE_NAMES[int(row[4])])
         elif kind == EV_COLLIDE:
             coll = "sled" if row[2] == C_SLED else ("wall" if row[2] == C_WALL else None)
+            attempt = MOVE_NAMES[int(row[4])]
         elif kind == EV_DENT and row[2] == DENT_OVERSPEED:
             over += int(row[7])
         elif kind == EV_DENT and row[2] == DENT_WALL:
@@ -331,6 +336,7 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
         "moves": moves_made,
         "end": end,
         "collision": coll,
+        "collided_move": attempt,
         "bonus_taken": taken,
         "speed": speed,
         "dents_overspeed": over,
