@@ -6,6 +6,7 @@ Library files live in ``simkit/tracks/data/<family>/<name>.toml``; the Snow Tail
 
 from __future__ import annotations
 
+import difflib
 import functools
 import tomllib
 from dataclasses import dataclass
@@ -15,6 +16,7 @@ from typing import Any
 from simkit.errors import TrackError
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
+from simkit.tracks.reverse import reverse
 from simkit.tracks.spec import TYPE_KEYS, parse
 
 DATA = Path(__file__).parent / "data"
@@ -74,7 +76,37 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
     Raises:
         TrackError: one line naming the file, the segment and the fix.
     """
-    return compile_board(parse(spec, path, tiles()))
+    parsed = parse(spec, path, tiles())
+    if parsed.reverse_of:
+        base_path = _find(parsed.reverse_of, relative_to=path)
+        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles())
+        if base.reverse_of:
+            raise TrackError(
+                f"'reverse_of' names '{parsed.reverse_of}', itself a reversed track; name the "
+                "original instead",
+                path=path,
+            )
+        parsed = reverse(base, parsed)
+    return compile_board(parsed)
+
+
+def _find(name_or_path: str, relative_to: str | None = None) -> str:
+    """The file of a library track name, or a path (relative to ``relative_to``'s folder)."""
+    known = {info.name: info.path for info in library()}
+    if name_or_path in known:
+        return known[name_or_path]
+    path = Path(name_or_path)
+    if relative_to is not None and not path.is_absolute():
+        path = Path(relative_to).parent / path
+    if path.is_file():
+        return str(path)
+    close = difflib.get_close_matches(name_or_path, list(known), n=1, cutoff=0.5)
+    hint = f" (did you mean '{close[0]}'?)" if close else ""
+    raise TrackError(
+        f"unknown track '{name_or_path}'{hint}; `simkit tracks list` shows the library, "
+        "or give a path to a .toml file",
+        path=relative_to,
+    )
 
 
 def library() -> list[TrackInfo]:
@@ -102,15 +134,7 @@ def load(name_or_path: str) -> CompiledTrack:
     if name_or_path in known:
         return _load_library(known[name_or_path].path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
-            raise TrackError("no such file", path=name_or_path)
-        return compile_spec(_read_toml(path, name_or_path), name_or_path)
-    import difflib
-
-    close = difflib.get_close_matches(name_or_path, list(known), n=1, cutoff=0.5)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    raise TrackError(
-        f"unknown track '{name_or_path}'{hint}; `simkit tracks list` shows the library, "
-        "or give a path to a .toml file"
-    )
+    if path.suffix == ".toml" and not path.is_file():
+        raise TrackError("no such file", path=name_or_path)
+    path = Path(_find(name_or_path))
+    return compile_spec(_read_toml(path, name_or_path), name_or_path)

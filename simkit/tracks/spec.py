@@ -19,7 +19,7 @@ from simkit.tracks.compiled import BUILDING_KINDS
 
 FAMILIES = ("snowtails", "mushmush")
 MAX_LANES = 12
-TOP_KEYS = ("name", "title", "family", "flag", "notes", "segment")
+TOP_KEYS = ("name", "title", "family", "flag", "notes", "segment", "reverse_of")
 COMMON_KEYS = ("type", "lanes", "continues", "trees", "closed", "finish")
 TYPE_KEYS = {
     "start": ("length", "slots"),
@@ -77,6 +77,7 @@ class Spec:
     notes: str
     path: str | None
     segments: tuple[Segment, ...] = field(default=())
+    reverse_of: str = ""  # a track raced the other way (ST2 G): its name or path
 
 
 class _Ctx:
@@ -221,6 +222,15 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
     family = _str(ctx, spec.get("family", "snowtails"), "family", None, FAMILIES)
     flag = _str(ctx, spec.get("flag", "left"), "flag", None, ("left", "right"))
     notes = _str(ctx, spec.get("notes", ""), "notes", None)
+    flag_side = 1 if flag == "left" else -1
+    if "reverse_of" in spec:
+        if "segment" in spec:
+            raise ctx.fail(
+                "a track with 'reverse_of' takes its segments from that track; remove the "
+                "[[segment]] tables"
+            )
+        base = _str(ctx, spec["reverse_of"], "reverse_of", None)
+        return Spec(name, title, family, flag_side, notes, path, (), reverse_of=base)
     raw = spec.get("segment")
     if not isinstance(raw, list) or not raw or not all(isinstance(s, dict) for s in raw):
         raise ctx.fail("a track needs segments: add [[segment]] tables, the first of type 'start'")
@@ -241,7 +251,7 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
         raise ctx.fail("a track has one finish line; remove the extra one", finishes[1])
     if finishes[0] == 0:
         raise ctx.fail("the finish line cannot be on the start segment", 0)
-    return Spec(name, title, family, 1 if flag == "left" else -1, notes, path, tuple(segments))
+    return Spec(name, title, family, flag_side, notes, path, tuple(segments))
 
 
 def _segment(ctx: _Ctx, table: dict, i: int, prev_lanes: int, tiles: dict[str, dict]) -> Segment:

@@ -4,8 +4,11 @@ buildings and their trigger spaces, tie-breaks, the finish line."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from simkit.tracks import compile_spec
+from simkit.errors import TrackError
+from simkit.tracks import compile_spec, load
+from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import (
     F_BUILDING,
     F_CLOSED,
@@ -16,6 +19,8 @@ from simkit.tracks.compiled import (
     F_TRIG_CHAPEL,
     F_TRIG_TAVERN,
 )
+from simkit.tracks.reverse import reverse
+from simkit.tracks.spec import parse
 
 
 def _at(t, g, row, lane):
@@ -180,3 +185,53 @@ def test_custom_start_grid():
         (2, 0),
         (0, 0),
     ]
+
+
+def test_reversed_track_races_the_same_board_backwards():
+    for name in ("mm1-old-faithful", "mm8-breath-in"):
+        fwd, rev = load(name), load(f"{name}-reversed")
+        assert rev.n_spaces == fwd.n_spaces
+        assert rev.n_corners == fwd.n_corners and rev.corner_tight.all()
+        assert list(rev.corner_turn) == [-x for x in fwd.corner_turn[::-1]]
+        # the old start line is the new finish line
+        start_len = np.ptp(np.r_[fwd.back[fwd.segment == 0], fwd.progress[fwd.segment == 0]])
+        assert np.isclose(rev.finish_progress, fwd.progress.max() - start_len)
+        widths = [int(fwd.lane[fwd.segment == g].max()) + 1 for g in range(len(fwd.segment_kinds))]
+        rwidths = [int(rev.lane[rev.segment == g].max()) + 1 for g in range(len(rev.segment_kinds))]
+        assert rwidths == widths[::-1]
+        assert np.sum(rev.flags & F_TREE != 0) == np.sum(fwd.flags & F_TREE != 0)
+        assert sorted(b[0] for b in rev.buildings) == sorted(b[0] for b in fwd.buildings)
+
+
+def test_reversing_a_spec_flips_lanes_rows_and_corners():
+    base = _spec(
+        {"type": "straight", "length": 4, "trees": [[0, 0]], "closed": [[3, 2]]},
+        {"type": "corner", "turn": "left", "angle": 90, "radius": 1, "tight": True},
+        {"type": "finish", "length": 3},
+    )
+    fwd = parse(base, "base.toml", {})
+    rev = reverse(fwd, parse({"name": "rev", "reverse_of": "base.toml"}, "rev.toml", {}))
+    assert [s.kind for s in rev.segments] == ["start", "corner", "straight", "straight"]
+    corner = rev.segments[1]
+    assert corner.turn == -1 and not corner.tight  # a tight corner raced backwards is ordinary
+    straight = rev.segments[2]
+    assert straight.trees == ((3, 2),) and straight.closed == ((0, 0),)
+    assert rev.segments[3].finish and not any(s.finish for s in rev.segments[:3])
+    t = compile_board(rev)
+    assert t.flags[_at(t, 2, 3, 2)] & F_TREE and t.flags[_at(t, 2, 0, 0)] & F_CLOSED
+
+
+def test_reverse_errors(tmp_path):
+    with pytest.raises(TrackError, match="takes its segments from that track"):
+        compile_spec({"reverse_of": "nutcracker", "segment": []}, "r.toml")
+    with pytest.raises(TrackError, match="unknown track 'mm1-old-faithfull' \\(did you mean"):
+        compile_spec({"reverse_of": "mm1-old-faithfull"}, "r.toml")
+    with pytest.raises(TrackError, match="itself a reversed track"):
+        compile_spec({"reverse_of": "mm1-old-faithful-reversed"}, "r.toml")
+    corner_end = tmp_path / "c.toml"
+    corner_end.write_text(
+        '[[segment]]\ntype = "start"\nlanes = 3\nlength = 2\n'
+        '[[segment]]\ntype = "corner"\nturn = "left"\nfinish = true\n'
+    )
+    with pytest.raises(TrackError, match="its last segment becomes the start"):
+        compile_spec({"reverse_of": "c.toml"}, str(tmp_path / "r.toml"))

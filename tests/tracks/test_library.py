@@ -35,6 +35,8 @@ def test_library_holds_the_books_tracks():
         start=1,
     ):
         assert f"mm{k}-{slug}" in NAMES
+        assert f"mm{k}-{slug}-reversed" in NAMES  # ST2 G: only tight corners
+        assert load(f"mm{k}-{slug}-reversed").corner_tight.all()
     tight = [n for n in NAMES if load(n).corner_tight.any()]
     assert "mm-lamont-spur" in tight
 
