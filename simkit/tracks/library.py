@@ -113,7 +113,7 @@ def library() -> list[TrackInfo]:
     """Every track shipped with simkit, Snow Tails first, then Mush! Mush!, by name."""
     out = []
     for family in FAMILIES:
-        for path in sorted((DATA / family).glob("*.toml")):
+        for path in sorted((DATA / family).glob("*.toml"), key=lambda p: p.stem):
             raw = _read_toml(path, str(path))
             out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
     return out
