@@ -111,12 +111,17 @@ def _find(name_or_path: str, relative_to: str | None = None) -> str:
 
 def library() -> list[TrackInfo]:
     """Every track shipped with simkit, Snow Tails first, then Mush! Mush!, by name."""
+    return list(_library())
+
+
+@functools.cache
+def _library() -> tuple[TrackInfo, ...]:
     out = []
     for family in FAMILIES:
         for path in sorted((DATA / family).glob("*.toml"), key=lambda p: p.stem):
             raw = _read_toml(path, str(path))
             out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
-    return out
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=64)
