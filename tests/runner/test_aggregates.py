@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pandas as pd
 import pandas.testing as pdt
-from conftest import run
 
 from simkit.games.base import Column
 from simkit.runner import aggregate
+
+from .helpers import run
 
 SEATS = {
     "slot": Column("int8", ""),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
-from conftest import write
 
 from simkit.cli import main
 from simkit.results import load
+
+from .helpers import write
 
 SMALL = """
 title = "head starts"

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import assert_same_tables, part_files, run
 
 from simkit.games.cells import build_cell
 from simkit.rng import race_keys
+
+from .helpers import assert_same_tables, part_files, run
 
 SCENARIO = """
 game = "dicerace"

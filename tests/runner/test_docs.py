@@ -7,11 +7,12 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from conftest import run
 
 from simkit.games import get
 from simkit.runner import docgen
 from simkit.runner.scenario import _PRECISION_KEYS, _TOP_KEYS, parse
+
+from .helpers import run
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from conftest import write
-
 from simkit.runner import expand, load_scenario
 from simkit.runner.grid import combinations, format_value
+
+from .helpers import write
 
 
 def test_combinations_order_last_key_fastest():

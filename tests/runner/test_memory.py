@@ -5,9 +5,10 @@ from __future__ import annotations
 import tracemalloc
 
 import pytest
-from conftest import write
 
 from simkit.runner import load_scenario, start
+
+from .helpers import write
 
 
 def _peak(tmp_path, races: int, name: str) -> int:

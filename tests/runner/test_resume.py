@@ -10,12 +10,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from conftest import assert_same_tables, part_files, run, write
 
 from simkit.cli import main
 from simkit.errors import RunError
 from simkit.results import load
 from simkit.runner import load_scenario, resume, start
+
+from .helpers import assert_same_tables, part_files, run, write
 
 HERE = Path(__file__).parent
 SCENARIO = """

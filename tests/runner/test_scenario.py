@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from conftest import write
 
 from simkit.errors import ScenarioError
 from simkit.runner import expand, load_scenario
 from simkit.runner.scenario import DEFAULT_CHUNK, DEFAULT_RACES, Precision
+
+from .helpers import write
 
 
 def _error(tmp_path, text: str) -> ScenarioError:
