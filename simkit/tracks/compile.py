@@ -175,8 +175,6 @@ def compile_board(spec: Spec) -> CompiledTrack:
 
     # Start: the ST2 row before the start line, the ST1 numbered grid.
     start = segs[0]
-    start_row = np.array([b.idx[0][ln][-1] for ln in range(start.lanes)], dtype=np.int32)
-    flags[start_row] |= F_START_ROW
     first_turn = segs[corner_ids[0]].turn if corner_ids else spec.flag
     start_slots = _start_slots(b, start, first_turn)
 
@@ -201,6 +199,14 @@ def compile_board(spec: Spec) -> CompiledTrack:
     for k, s in enumerate(start_slots):
         if flags[s] & (F_CLOSED | F_BUILDING | F_TREE):
             raise b.fail(f"start slot {k + 1} is on a closed space, building or tree", 0)
+    # ST2 sleds start on the open spaces of the row before the start line (ST2 B).
+    row = [b.idx[0][ln][-1] for ln in range(start.lanes)]
+    if any(flags[s] & F_TREE for s in row):
+        raise b.fail("a tree stands in the start row (the last row of the start); move it", 0)
+    start_row = np.array([s for s in row if not flags[s] & F_CLOSED], dtype=np.int32)
+    if not len(start_row):
+        raise b.fail("every space of the start row is closed; open one", 0)
+    flags[start_row] |= F_START_ROW
 
     # Tie-breaks.
     tie_inside = np.zeros(n, dtype=np.int16)

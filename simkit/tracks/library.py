@@ -39,6 +39,8 @@ def _read_toml(path: Path, label: str) -> dict[str, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TrackError(f"cannot read the file ({exc.strerror})", path=label) from exc
+    except UnicodeDecodeError as exc:
+        raise TrackError("not a UTF-8 text file; save it as UTF-8 TOML", path=label) from exc
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -215,3 +215,20 @@ def test_load_bad_files(tmp_path):
         load(str(bad))
     with pytest.raises(TrackError, match="unknown track 'old-faithful'"):
         load("old-faithful")
+    binary = tmp_path / "bin.toml"
+    binary.write_bytes(b"\xff\xfe\x00name")
+    with pytest.raises(TrackError, match="not a UTF-8 text file"):
+        load(str(binary))
+
+
+def test_start_row_skips_closed_spaces_and_refuses_trees():
+    start = {"type": "start", "lanes": 4, "length": 2, "closed": [[1, 3]]}
+    t = compile_spec({"segment": [start, {"type": "finish", "length": 2}]})
+    assert list(t.lane[t.start_row]) == [0, 1, 2]
+    start["trees"] = [[1, 0]]
+    start["slots"] = [[0, 0], [0, 1], [0, 2], [0, 3], [1, 1]]
+    with pytest.raises(TrackError, match="segment 0: a tree stands in the start row"):
+        compile_spec({"segment": [start, {"type": "finish", "length": 2}]}, "t.toml")
+    start = {"type": "start", "lanes": 1, "length": 5, "closed": [[4, 0]]}
+    with pytest.raises(TrackError, match="segment 0: start slot 1 is on a closed space"):
+        compile_spec({"segment": [start, {"type": "finish", "length": 2}]}, "t.toml")
