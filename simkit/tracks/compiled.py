@@ -61,7 +61,8 @@ Start and finish:
     ST1 numbered start spaces, slot 1 first (slot 1 on the inside of the first corner);
     -1 where the track has no ST1 grid.
 ``start_row`` (int32)
-    ST2 start: the spaces directly before the start line, left to right.
+    ST2 start: the spaces directly before the start line, left to right (spaces closed
+    by track markers left out).
 ``finish_progress`` (float64)
     Progress of the finish line; a space has finished (R-05) iff ``F_PAST_FINISH``.
 ``flag_side`` (int8)
