@@ -1,9 +1,9 @@
 """The flat arrays a MUSH kernel reads: a route and a variant resolved into integers.
 
-Per space (``sp``, int32, shape (n, S_SIZE)): kind, rest kind, board, zone, moves to the
+Per space (``sp``, int64, shape (n, S_SIZE)): kind, rest kind, board, zone, moves to the
 goal under the variant's finish rule, moves to the next town or goal, the first line of
 a shortest path, the skip-Central jump target, goal flag, the town sign's caps, column.
-Per line (``ln``, int32, shape (m, L_SIZE)): from, to, whether an avalanche may lie there.
+Per line (``ln``, int64, shape (m, L_SIZE)): from, to, whether an avalanche may lie there.
 ``out_ptr`` indexes each space's lines; ``weather`` is each board's d6 table.
 """
 
@@ -57,7 +57,7 @@ def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
         goal = route.zone == 2
         if not goal.any():
             raise RouteError("has no North board (finish = 'first_north')", path=route.path)
-    jump = np.full(n, -1, dtype=np.int32)
+    jump = np.full(n, -1, dtype=np.int64)
     if variant.skip_central:  # text, shortened game 2
         src, dst = route.town(SKIP_FROM), route.town(SKIP_TO)
         jump[route.zone == 1] = dst
@@ -67,7 +67,7 @@ def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
     # A sled placed on Unalakleet is as far as Unalakleet: rank and plan by the target.
     eff = np.where(jump >= 0, dist[np.maximum(jump, 0)], dist)
     town_dist = _next_town(route, goal)
-    sp = np.zeros((n, S_SIZE), dtype=np.int32)
+    sp = np.zeros((n, S_SIZE), dtype=np.int64)
     sp[:, S_KIND] = route.kind
     sp[:, S_REST] = route.rest
     sp[:, S_BOARD] = route.board
@@ -80,23 +80,23 @@ def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
     sp[:, S_CAP_DOGS] = route.cap_dogs
     sp[:, S_CAP_TOKENS] = route.cap_tokens
     sp[:, S_COL] = route.col
-    ln = np.zeros((route.n_lines, L_SIZE), dtype=np.int32)
+    ln = np.zeros((route.n_lines, L_SIZE), dtype=np.int64)
     ln[:, L_FROM] = route.line_from
     ln[:, L_TO] = route.out_to
     ln[:, L_AVALANCHE] = route.line_avalanche
     zone_tables = (variant.weather_south, variant.weather_central, variant.weather_north)
     weather = np.array(
         [b.weather if b.weather is not None else zone_tables[b.zone] for b in route.boards],
-        dtype=np.int32,
+        dtype=np.int64,
     )
-    return KernelRoute(sp, ln, route.out_ptr.astype(np.int32), weather)
+    return KernelRoute(sp, ln, route.out_ptr.astype(np.int64), weather)
 
 
 def _next_town(route: Route, goal: np.ndarray) -> np.ndarray:
     """Fewest moves from each space to a town or goal strictly ahead of it."""
     stop = goal | (route.kind == TOWN)
     to_stop = route.distances(stop)  # 0 on towns
-    out = np.zeros(route.n_spaces, dtype=np.int32)
+    out = np.zeros(route.n_spaces, dtype=np.int64)
     for v in range(route.n_spaces):
         best = 1 << 20
         for e in range(route.out_ptr[v], route.out_ptr[v + 1]):

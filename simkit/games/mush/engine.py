@@ -162,7 +162,7 @@ H_REST, H_ROUGH_FAIL, H_AVAL_FAIL = range(3)
 LOG_WIDTH = 8
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _ev(log, logn, do_log, r, kind, s, a, b, c, d, e):
     if do_log and logn[0] < log.shape[0]:
         row = log[logn[0]]
@@ -617,7 +617,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                         _spend(st, tokens, s, bought)
                         die, ok = check_roll(states, s, pv[P_AVAL_TARGET], bought)
                         st[s, K_AVAL] += 1
-                        _ev(log, logn, do_log, r, EV_AVAL, s, e, die, bought, ok, 0)
+                        _ev(log, logn, do_log, r, EV_AVAL, s, e, die, bought, np.int64(ok), 0)
                         n_rr = 0
                         while (
                             not ok
@@ -629,7 +629,9 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                             n_rr += 1
                             die, ok = check_roll(states, s, pv[P_AVAL_TARGET], bought)
                             st[s, K_AVAL] += 1
-                            _ev(log, logn, do_log, r, EV_AVAL, s, e, die, bought, ok, n_rr)
+                            _ev(
+                                log, logn, do_log, r, EV_AVAL, s, e, die, bought, np.int64(ok), n_rr
+                            )
                         if not ok:  # 1-5: stop before the marker, the rest of the move is lost
                             st[s, K_AVAL_FAIL] += 1
                             heat[H_AVAL_FAIL, cur] += 1
@@ -650,7 +652,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     _spend(st, tokens, s, bought)
                     die, ok = check_roll(states, s, pv[P_ROUGH_TARGET], bought)
                     st[s, K_ROUGH] += 1
-                    _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, ok, 0)
+                    _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, np.int64(ok), 0)
                     n_rr = 0
                     while (
                         not ok
@@ -662,7 +664,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                         n_rr += 1
                         die, ok = check_roll(states, s, pv[P_ROUGH_TARGET], bought)
                         st[s, K_ROUGH] += 1
-                        _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, ok, n_rr)
+                        _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, np.int64(ok), n_rr)
                     if not ok:  # failure ends the movement (text example)
                         st[s, K_ROUGH_FAIL] += 1
                         heat[H_ROUGH_FAIL, nxt] += 1
