@@ -16,8 +16,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,distributed]'
 	touch $(STAMP)
 
-demo: setup  ## draw every library track into reports/tracks/
+demo: setup  ## the default study end to end: tables in runs/demo, report in runs/demo/report
 	$(BIN)/simkit tracks show --all -o reports/tracks
+	$(BIN)/simkit run scenarios/demo.toml --out runs/demo --force
+	$(BIN)/simkit report runs/demo -o runs/demo/report
+	@echo "tables: runs/demo   report: runs/demo/report/index.html   track pictures: reports/tracks/"
 
 test: setup  ## the fast selection CI runs (slow tests excluded)
 	$(BIN)/python -m pytest
