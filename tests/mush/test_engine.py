@@ -58,6 +58,7 @@ def test_rolls_follow_the_rules(game, make_cell, r):
     ev = tr.events
     covered = np.zeros(c.players, dtype=int)
     lost = np.zeros(c.players, dtype=int)
+    bids = {}
     for i, (_, kind, s, a, b, cc, d, _e) in enumerate(ev.tolist()):
         if kind == E.EV_REDUCE:
             lost[a] += b
@@ -71,6 +72,8 @@ def test_rolls_follow_the_rules(game, make_cell, r):
             assert bool(d) == (b + cc >= v.rough_target)
             if not d:  # failure ends the movement (text's example)
                 assert ev[i + 1, 1] in (E.EV_ROUGH, E.EV_BACK, E.EV_COVER)
+            else:  # success: the sled enters the rough space and may go on
+                assert ev[i + 1, 1] == E.EV_STEP and ev[i + 1, 4] == a
         elif kind == E.EV_AVAL:
             assert cc <= v.avalanche_token_max
             assert bool(d) == (b + cc >= v.avalanche_target)
@@ -82,9 +85,20 @@ def test_rolls_follow_the_rules(game, make_cell, r):
             covered[s] = a
         elif kind == E.EV_REST:
             covered[s] -= b
+        elif kind == E.EV_BID:
+            bids[s] = a
         elif kind == E.EV_ORDER:
             order = [(a >> (3 * (b - 1 - k))) & 7 for k in range(b)]
             assert sorted(order) == list(range(c.players))
+            # bidders first, highest first; then the initiative player (who rolled
+            # the weather) unless a bidder; the highest bidder gains the extra space
+            bidders = [q for q in order if bids.get(q, 0) > 0]
+            assert order[: len(bidders)] == sorted(bidders, key=lambda q: -bids[q])
+            rest = order[len(bidders) :]
+            if rest and s not in bidders:
+                assert rest[0] == s
+            assert cc == (order[0] if bidders else -1)
+            bids = {}
 
 
 @SETTINGS
@@ -184,3 +198,23 @@ def test_jit_and_pure_python_agree(game, make_cell):
     got = json.loads(out.stdout)
     for name, col in {**b.seats, **b.races}.items():
         assert got[name] == col.tolist(), name
+
+
+@SETTINGS
+@given(st.integers(0, 2**64 - 1), st.integers(2, 6))
+def test_short_games(game, make_cell, turns, key, players):
+    # text, shorter games: skip the Central zone (jump to Unalakleet) / end in the North
+    c = make_cell(players, "greedy", "mush-skip-central")
+    route = load_route("standard")
+    tr = game.trace(c, key)
+    una, nik = route.town("Unalakleet"), route.town("Nikolai")
+    for row in tr.events[tr.events[:, 1] == E.EV_JUMP].tolist():
+        assert row[4] == una and (row[3] == nik or route.zone[row[3]] == 1)
+    for pos, _, _ in turns(tr):
+        assert not (route.zone[pos] == 1).any() and not (pos == nik).any()
+    c = make_cell(players, "greedy", "mush-short-north")
+    tr = game.trace(c, key)
+    assert all(t != 2 for t in tr.seats["training"])  # nobody trains for cold
+    end = tr.events[tr.events[:, 1] == E.EV_FINISH]
+    assert len(end) == 1 and route.zone[end[0, 3]] == 2
+    assert tr.races["rounds"] < 60
