@@ -9,6 +9,7 @@ overrides the count; the kernel alone is timed on up to 100,000 of them).
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 import time
@@ -35,7 +36,8 @@ def _kernel_rate(cell, threads: int, races: int) -> float:
     return races / seconds
 
 
-def _runner_rate(threads: int, races: int) -> float:
+def _runner_rate(threads: int, races: int) -> tuple[float, float]:
+    """End-to-end races/s, and the share of the run's wall time spent in the kernel."""
     from simkit.runner import start
     from simkit.runner.scenario import parse
 
@@ -54,7 +56,10 @@ def _runner_rate(threads: int, races: int) -> float:
     with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
         t0 = time.perf_counter()
         start(scenario, os.path.join(tmp, "run"), threads=threads)
-        return races / (time.perf_counter() - t0)
+        seconds = time.perf_counter() - t0
+        with open(os.path.join(tmp, "run", "manifest.json")) as fh:
+            timings = json.load(fh)["timings"]
+        return races / seconds, timings["simulate_s"] / seconds
 
 
 def main() -> None:
@@ -66,11 +71,12 @@ def main() -> None:
     rates = {}
     for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
         kernel = _kernel_rate(cell, threads, min(RACES, 100_000))
-        runner = _runner_rate(threads, RACES)
+        runner, in_kernel = _runner_rate(threads, RACES)
         rates[threads] = runner
         print(
             f"  threads={threads}  kernel {kernel:10,.0f} races/s  runner {runner:10,.0f} "
-            f"races/s  runner/kernel {runner / kernel:6.1%}"
+            f"races/s  runner/kernel {runner / kernel:6.1%}  (time in kernel during the run "
+            f"{in_kernel:6.1%})"
         )
     if 2 in rates:
         print(f"  runner speed-up 2 threads / 1 thread: {rates[2] / rates[1]:.2f}x")
