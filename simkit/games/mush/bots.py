@@ -248,6 +248,16 @@ def harasses(bp, states, bi, leader_is_target, target_to_go):
 
 
 @njit(cache=True)
+def reroll_weather(bp, states, bi, tokens, cost, gain):
+    """Pay to reroll the weather; ``gain``: the spaces a fresh roll is expected to add."""
+    if tokens < cost:
+        return False
+    if bp[B_KIND] == RANDOM:
+        return chance(bp, states, bi)
+    return gain > cost * bp[B_TOKEN_VALUE] and spare(bp, tokens) >= cost
+
+
+@njit(cache=True)
 def force_reroll(bp, states, bi, tokens, cost, faces, expected, harass):
     """Pay to make an opponent reroll a good dog-dice roll."""
     if tokens < cost or not harass:

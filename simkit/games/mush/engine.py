@@ -371,8 +371,26 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
         b = sp[pos[ldr], S_BOARD]
         face = d6(states, I_WEATHER)
         weather = bw[b, face - 1]
+        _ev(log, logn, do_log, r, EV_WEATHER, holder, weather, b, face, 0, -1)
+        rr = 0
+        while rr < max_rerolls:  # text, Relancer un dé: any roll, the weather's too
+            by = -1
+            for j in range(n):
+                o = seat_at[(ini + j) % n]
+                now = pv[P_FACES + pv[P_COLOUR + training[o] * 3 + weather]] / sides
+                gain = (dogs - covered[o]) * (_die_value(pv, bw[b], training[o], 1) - now)
+                if B.reroll_weather(bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, gain):
+                    by = o
+                    break
+            if by < 0:
+                break
+            _spend(st, tokens, by, reroll_cost)
+            st[by, K_REROLLS] += 1
+            rr += 1
+            face = d6(states, I_WEATHER)
+            weather = bw[b, face - 1]
+            _ev(log, logn, do_log, r, EV_WEATHER, holder, weather, b, face, rr, by)
         rs[R_WARM + weather] += 1
-        _ev(log, logn, do_log, r, EV_WEATHER, holder, weather, b, face, 0, 0)
 
         # Order of play: bidders first (highest first, ties clockwise from the
         # initiative player), then the initiative player, then the rest clockwise.

@@ -62,7 +62,8 @@ class MushTrace:
                 out.append(f"  {who} trains for {TRAINING[a]} weather")
             elif ev == E.EV_WEATHER:
                 board = load_route(v.route).boards[b].name
-                out.append(f"  weather: {who} rolls {c} on the '{board}' table: {TRAINING[a]}")
+                head = f"{who} rolls" if d == 0 else f"reroll #{d} paid by seat {e}:"
+                out.append(f"  weather: {head} {c} on the '{board}' table: {TRAINING[a]}")
             elif ev == E.EV_BID:
                 out.append(f"  {who} bids {a} tokens")
             elif ev == E.EV_ORDER:
