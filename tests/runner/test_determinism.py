@@ -66,7 +66,6 @@ def test_common_random_numbers_pair_cells(tmp_path):
     assert crn.cells.cell_key.dtype == np.uint64
 
 
-@pytest.mark.slow  # about 10 s on a shared 2-core machine
 def test_local_cluster_gives_identical_tables(tmp_path, monkeypatch):
     pytest.importorskip("dask.distributed")
     from pathlib import Path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -138,7 +139,9 @@ def test_finished_run_is_never_overwritten_without_force(tmp_path):
 def test_unfinished_run_needs_resume_and_other_dirs_are_refused(tmp_path):
     scenario = write(tmp_path, SCENARIO)
     out = tmp_path / "run"
-    assert _cli(["run", str(scenario), "--out", str(out)], "2:start").returncode == -9
+    start(load_scenario(scenario), out)
+    manifest = json.loads((out / "manifest.json").read_text())
+    (out / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))
     res = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out)])
     assert res.exit_code == 1
     assert res.output == (
