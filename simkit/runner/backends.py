@@ -127,8 +127,11 @@ class DaskBackend:
         else:
             try:
                 self.client = Client(address, timeout="10s")
-            except OSError as exc:
-                raise RunError(f"cannot reach the Dask scheduler at {address} ({exc})") from None
+            except (OSError, ValueError) as exc:
+                raise RunError(
+                    f"cannot reach the Dask scheduler at {address} ({exc}); give "
+                    "tcp://HOST:PORT or local"
+                ) from None
         self.name = f"dask {address}"
         self.threads = threads
         workers = len(self.client.scheduler_info().get("workers", {})) or 1

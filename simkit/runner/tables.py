@@ -46,16 +46,9 @@ AGG_DTYPES = {
 }
 _ARROW = {
     "int8": pa.int8(),
-    "int16": pa.int16(),
     "int32": pa.int32(),
     "int64": pa.int64(),
-    "uint8": pa.uint8(),
-    "uint16": pa.uint16(),
-    "uint32": pa.uint32(),
-    "uint64": pa.uint64(),
-    "float32": pa.float32(),
     "float64": pa.float64(),
-    "bool": pa.bool_(),
     "str": pa.string(),
 }
 

@@ -153,3 +153,14 @@ def test_lost_worker_costs_only_its_chunks(tmp_path, monkeypatch):
     assert not errors and at_kill < 20  # the worker died mid-run
     assert_same_tables(load(tmp_path / "b"), ref)
     assert part_files(tmp_path / "b") == part_files(tmp_path / "ref")
+
+
+def test_bad_dask_address_is_a_clear_error(tmp_path):
+    pytest.importorskip("dask.distributed")
+    from simkit.errors import RunError
+    from simkit.runner.backends import DaskBackend
+
+    with pytest.raises(RunError) as info:
+        DaskBackend("foo:bar")
+    assert str(info.value).startswith("cannot reach the Dask scheduler at foo:bar (")
+    assert str(info.value).endswith("); give tcp://HOST:PORT or local")
