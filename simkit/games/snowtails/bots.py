@@ -82,7 +82,7 @@ def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return kinds, weights
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _distinct(hand, p):
     n = 0
     for v in range(MAX_VALUE + 1):
@@ -91,7 +91,7 @@ def _distinct(hand, p):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _slowest_next(hand, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
@@ -115,7 +115,7 @@ def _slowest_next(hand, p, left, right, brake, brake_on):
     return max(best, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _score(tab, prog, outs, o, dents, prm, w, hq, slowest):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn."""
     end = outs[o, O_END]
@@ -237,7 +237,7 @@ def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
     return v, mask, speed, take
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_choice(kind, hand, p, states, stream):
     """The canine card value seat ``p`` discards to get down to hand size."""
     if kind == BOT_RANDOM:

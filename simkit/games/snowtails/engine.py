@@ -141,7 +141,7 @@ def _log(log, nlog, kind, a, b, c, d, e, f, g, h):
     nlog[0] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_one(st, hand, disc, deck, p, states, log, nlog, trace):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if st[p, ST_DECKN] == 0:

@@ -52,7 +52,7 @@ def collision(tab, occ, target):
     return C_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def overspeed(tab, safety, start, end, speed, use_safety):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
@@ -69,7 +69,7 @@ def overspeed(tab, safety, start, end, speed, use_safety):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind):
     """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space)."""
     for i in range(lo, n_nodes):
@@ -85,7 +85,7 @@ def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind):
     return n_nodes + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_outcome(outs, n_outs, lo, end, coll, bonus, node, attempt, over, speed):
     """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus)."""
     for i in range(lo, n_outs):
@@ -103,7 +103,7 @@ def _add_outcome(outs, n_outs, lo, end, coll, bonus, node, attempt, over, speed)
     return n_outs + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def bonus_walk(tab, occ, start, bonus):
     """Straight bonus movement after normal movement (R-14): (end space, collision)."""
     cur = start
@@ -116,7 +116,7 @@ def bonus_walk(tab, occ, start, bonus):
     return cur, C_NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def outcomes(
     tab, safety, occ, start, speed, drift, dcol, bonus, use_safety, nodes, n_nodes, outs, n_outs
 ):
@@ -167,7 +167,7 @@ def outcomes(
     return n_nodes, n_outs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pattern_of(nodes, outs, o, pattern):
     """The move kinds leading to outcome ``o`` (the colliding attempt last); returns count."""
     n = 0
@@ -187,7 +187,7 @@ def pattern_of(nodes, outs, o, pattern):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walk(tab, occ, start, pattern, n, dcol, bonus, path):
     """Walk ``pattern`` (then ``bonus`` straight moves) from ``start``, stopping at a collision.
 

@@ -38,7 +38,7 @@ def popcount3(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def list_plays(hand, p, prm, plays):
     """Every legal play of seat ``p`` into ``plays`` rows (value, mask); returns the count.
 
@@ -60,7 +60,7 @@ def list_plays(hand, p, prm, plays):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_effect(st, p, v, mask, prm, rnd, pos):
     """Dogs, brake, speed, drift and bonus size after seat ``p`` plays ``v`` onto ``mask``.
 
@@ -121,7 +121,7 @@ def race_order(tab, st, n_seats, racing_only, out):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def race_position(tab, st, n_seats, p):
     """Seat ``p``'s race position (R-04): 1 + sleds ahead of it still in the race."""
     pos = 1
@@ -131,7 +131,7 @@ def race_position(tab, st, n_seats, p):
     return pos
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def canine_count(hand, p):
     n = 0
     for v in range(MAX_VALUE + 1):
