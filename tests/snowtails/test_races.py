@@ -3,11 +3,12 @@ only show over a race (start hands R-11, slots R-06, reshuffle R-07, ranks R-05,
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from helpers import run_one
 from hypothesis import given
 from hypothesis import strategies as st
-from st_trackkit import oval
+from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import (
     C_NONE,
@@ -41,7 +42,21 @@ from simkit.games.snowtails.layout import (
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks import load
 
-TRACKS = {"oval": oval(), "nutcracker": load("nutcracker")}
+TRACKS = {
+    "oval": oval(),
+    "nutcracker": load("nutcracker"),
+    "closed": build(
+        [
+            ("straight", 8),
+            ("corner", "L", 90, 1, 4),
+            ("straight", 10),
+            ("corner", "R", 90, 1, 3),
+            ("straight", 12),
+        ],
+        closed=[(1, 10), (2, 11), (0, 20), (1, 21)],
+        name="closed",
+    ),
+}
 BOTS = ["random", "greedy", "greedy:bold", "greedy:cautious"]
 
 
@@ -180,3 +195,76 @@ def test_reshuffle_keeps_dog_cards(key):
         if r.st[p, ST_STATUS] != OUT:
             total = r.st[p, ST_DECKN] + r.hand[p].sum() + r.disc[p].sum()
             assert total + r.st[p, ST_LCARD] + r.st[p, ST_RCARD] == 12
+
+
+def _turn_with_no_canine(dents):
+    """Seat 0 starts its turn holding only dents (R-19), on the oval, alone."""
+    from simkit.games.snowtails.batch import kernel_inputs
+    from simkit.games.snowtails.engine import _turn, new_scratch
+    from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, ST_BRAKE, ST_LEFT, ST_RIGHT
+
+    track = TRACKS["oval"]
+    tab, prog, safety, start, prm, _, bots, weights = kernel_inputs(
+        track, SnowTailsParams(), ("greedy",), (1,)
+    )
+    (st_, hand, disc, deck, occ, states, _, nodes, outs, keys, plays, pattern, path) = new_scratch(
+        track.n_spaces
+    )
+    for p in range(1, 5):
+        st_[p, ST_STATUS] = OUT
+    s0 = int(start[0])
+    st_[0, ST_SPACE] = s0
+    occ[s0] = 1
+    st_[0, ST_LEFT] = st_[0, ST_RIGHT] = st_[0, ST_BRAKE] = 3
+    st_[0, ST_DENTS] = dents
+    deck[0, :20] = np.repeat(np.arange(1, 6), 4)
+    st_[0, ST_DECKN] = 20
+    heat = np.zeros((len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
+    log = np.zeros((200, EV_WIDTH), dtype=np.int64)
+    nlog = np.zeros(1, dtype=np.int64)
+    out = _turn(
+        tab,
+        prog,
+        safety,
+        prm,
+        bots,
+        weights,
+        st_,
+        hand,
+        disc,
+        deck,
+        occ,
+        states,
+        5,
+        0,
+        4,
+        1,
+        nodes,
+        outs,
+        keys,
+        plays,
+        pattern,
+        path,
+        heat,
+        log,
+        nlog,
+        True,
+    )
+    return out, st_, hand, log[: nlog[0]]
+
+
+def test_no_canine_card_takes_a_dent_draws_and_plays():
+    # ST1 "Special Rule" / R-19: take a dent, draw up to 5 (dents count), play normally.
+    out, st_, hand, events = _turn_with_no_canine(dents=2)
+    assert out == 0 and st_[0, ST_DENTS] == 3
+    kinds = [int(e[0]) for e in events]
+    assert 5 in kinds and EV_PLAY in kinds  # EV_NO_CANINE, then a play
+    assert kinds.index(5) < kinds.index(EV_PLAY)
+    assert hand[0].sum() + st_[0, ST_DENTS] == 5  # refilled after the turn
+
+
+def test_no_canine_card_fifth_dent_is_out():
+    # R-19: "this can be a 5th" dent: the sled is out (R-18) before playing.
+    out, st_, _, events = _turn_with_no_canine(dents=4)
+    assert out == 1 and st_[0, ST_STATUS] == OUT
+    assert EV_PLAY not in [int(e[0]) for e in events]
