@@ -70,8 +70,8 @@ def test_aggregate_by_hand():
 SCENARIO = """
 game = "dicerace"
 seed = 4
-races = 900
-chunk_size = 250
+races = 500
+chunk_size = 200
 [grid]
 players = [2, 5]
 head_start = [[0,0,0,0,0,0], [0,0,1,2,3,4]]
@@ -92,7 +92,7 @@ def test_aggregates_only_run_equals_aggregates_of_rows(tmp_path):
         pdt.assert_frame_equal(frame, full.agg[name], check_exact=True)
     pdt.assert_frame_equal(full.heat, small.heat)
     sf = small.agg["slot_finish"]
-    assert sf.groupby("cell")["count"].sum().tolist() == [900 * 2, 900 * 2, 900 * 5, 900 * 5]
+    assert sf.groupby("cell")["count"].sum().tolist() == [500 * 2, 500 * 2, 500 * 5, 500 * 5]
 
 
 def test_heat_off_writes_no_heat(tmp_path):

@@ -20,22 +20,17 @@ bonus = [false, true]
 """
 
 
-def test_threads_and_chunk_sizes_give_identical_tables(tmp_path):
+def test_threads_and_chunk_sizes_give_identical_tables_and_bytes(tmp_path):
     a = run(tmp_path, "chunk_size = 700\n" + SCENARIO, "a", threads=1)
-    b = run(tmp_path, "chunk_size = 128\n" + SCENARIO, "b", threads=2)
-    c = run(tmp_path, "chunk_size = 333\n" + SCENARIO, "c", threads=2)
+    b = run(tmp_path, "chunk_size = 256\n" + SCENARIO, "b", threads=2)
+    run(tmp_path, "chunk_size = 256\n" + SCENARIO, "c", threads=1)
     assert len(a.races) == 700 * (2 + 2 + 4 + 4)
     assert_same_tables(a, b)
-    assert_same_tables(a, c)
-    assert b.manifest["chunks_total"] == 4 * 6 and len(b.manifest["chunks_done"]) == 24
-
-
-def test_same_chunk_same_bytes(tmp_path):
-    run(tmp_path, "chunk_size = 256\n" + SCENARIO, "a", threads=1)
-    run(tmp_path, "chunk_size = 256\n" + SCENARIO, "b", threads=2)
-    a, b = part_files(tmp_path / "a"), part_files(tmp_path / "b")
-    assert list(a) == list(b) and len(a) == 1 + 3 * 4 * 3
-    assert a == b
+    assert b.manifest["chunks_total"] == 4 * 3 and len(b.manifest["chunks_done"]) == 12
+    # the same chunks give the same files, byte for byte, whatever the threads
+    files_b, files_c = part_files(tmp_path / "b"), part_files(tmp_path / "c")
+    assert list(files_b) == list(files_c) and len(files_b) == 1 + 3 * 4 * 3
+    assert files_b == files_c
 
 
 def test_a_race_replays_alone_from_its_key(tmp_path):
