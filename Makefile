@@ -42,6 +42,20 @@ bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE
 golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
 	$(BIN)/python -m simkit.games.snowtails.golden
 
+# The ready-made studies (docs/studies.md), one at a time: scenarios/<study>.toml runs into
+# runs/<study> and its report goes to reports/<study>. STUDY_OPTS goes to `simkit run`, e.g.
+# make reports STUDY_OPTS="--races 500 --threads 1" for a quick look.
+STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
+	mushroomwalk-first-player mush-training
+STUDY_OPTS ?=
+
+reports: setup  ## every study in scenarios/ except demo (about 20 min here): reports/<study>/
+	@set -e; for s in $(STUDIES); do \
+	  echo "== $$s"; \
+	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
+	  $(BIN)/simkit report runs/$$s -o reports/$$s; \
+	done
+
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info
 	find . -name __pycache__ -type d -prune -not -path './.venv/*' -exec rm -rf {} +
