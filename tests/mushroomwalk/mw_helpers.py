@@ -46,12 +46,12 @@ def step_game(variant, bots, key, after_turn=None):
     streams = np.zeros(N_RNG, dtype=np.uint64)
     ev = np.zeros((1, L.E_WIDTH), dtype=np.int32)
     evc = np.zeros(1, dtype=np.int64)
-    cur = start_game(key, 0, prm, streams, s, ev, evc, False)
+    cur = start_game(key, 0, prm, streams, s, ev, evc)
     if after_turn:
         after_turn(s)
     turns = 0
     while not s[L.S_ENDED]:
-        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, ev, evc, False)
+        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, ev, evc, ev)
         turns += 1
         assert turns <= variant.deck_size(), "a game must end: every turn uses a forest card"
         if after_turn:

@@ -57,13 +57,13 @@ def _midgame(seed, turns, bots):
     s = np.zeros(L.S_SIZE, dtype=np.int32)
     streams = np.zeros(N_RNG, dtype=np.uint64)
     ev, evc = np.zeros((1, L.E_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64)
-    cur = start_game(key_of(seed), 0, prm, streams, s, ev, evc, False)
+    cur = start_game(key_of(seed), 0, prm, streams, s, ev, evc)
     scratch = np.zeros_like(s)
     mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
     for _ in range(turns):
         if s[L.S_ENDED]:
             break
-        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, ev, evc, False)
+        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, ev, evc, ev)
     return s, cur, prm, kinds, bpar, streams
 
 

@@ -54,7 +54,7 @@ def test_stick_costs_are_0_0_1_to_6_by_forest_position():
     for i in range(8):
         v, s = position(players=[{"hand": [], "sticks": 10}, {"hand": []}])
         ev, evc = np.zeros((1, L.E_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64)
-        paid.append(do_action(s, 0, L.A_TAKE + i, prm, ev, evc, False)[3])
+        paid.append(do_action(s, 0, L.A_TAKE + i, prm, ev, evc)[3])
         assert s[L.player_base(0) + L.PL_STICKS] == 10 - paid[-1]
     assert paid == [0, 0, 1, 2, 3, 4, 5, 6]
 

@@ -32,7 +32,7 @@ B1 = L.player_base(1)
 
 
 def act(s, prm, a, p=0):
-    return do_action(s, p, a, prm, EV, EVC, False)
+    return do_action(s, p, a, prm, EV, EVC)
 
 
 def mask_of(s, prm, p=0):
@@ -124,11 +124,11 @@ def test_poison_lower_limit_lasts_until_the_end_of_the_next_turn():
     owed = act(s, prm, L.A_TAKE)[6]
     assert owed == 2 and hand_limit(s, 0, prm, 0) == 4
     s[B0 + L.PL_HAND + 8] -= 2
-    end_of_turn(s, 0, prm, True, EV, EVC, False)
+    end_of_turn(s, 0, prm, True, EV, EVC)
     assert s[B0 + L.PL_POISON] == 1 and hand_limit(s, 0, prm, 0) == 4  # opponent's turn next
-    end_of_turn(s, 1, prm, True, EV, EVC, False)
+    end_of_turn(s, 1, prm, True, EV, EVC)
     assert hand_limit(s, 0, prm, 0) == 4
-    end_of_turn(s, 0, prm, True, EV, EVC, False)  # end of the taker's next turn
+    end_of_turn(s, 0, prm, True, EV, EVC)  # end of the taker's next turn
     assert s[B0 + L.PL_POISON] == 0 and hand_limit(s, 0, prm, 0) == 8
     assert s[L.S_DISCARD + CARD_POISON] == 1
 
@@ -144,7 +144,7 @@ def test_decay_pile_holds_four_a_fifth_sends_the_four_to_the_discard():
                     players=[{"hand": [], "sticks": 6}, {"hand": []}])  # fmt: skip
     prm = v.to_kernel()
     act(s, prm, L.A_TAKE + 7)  # take the 10 at the far end for 6 sticks
-    end_of_turn(s, 0, prm, True, EV, EVC, False)
+    end_of_turn(s, 0, prm, True, EV, EVC)
     # the forest's 2 (next to the decay pile) decays; the old four went to the discard
     assert s[L.S_DECAY_N] == 1 and s[L.S_DECAY] == 0
     assert [s[L.S_DISCARD + c] for c in (0, 1, 2, 3)] == [1, 1, 1, 1]
@@ -161,7 +161,7 @@ def test_the_game_ends_when_the_forest_is_empty():
     prm = v.to_kernel()
     act(s, prm, L.A_PAN)
     assert s[L.S_ENDED] == 0
-    end_of_turn(s, 0, prm, True, EV, EVC, False)
+    end_of_turn(s, 0, prm, True, EV, EVC)
     assert s[L.S_ENDED] == 1
 
 
@@ -181,7 +181,7 @@ def _turn(s, prm, cur):
     scratch = np.zeros_like(s)
     mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
     streams = np.zeros(N_RNG, dtype=np.uint64)
-    return play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, EV, EVC, False)
+    return play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, EV, EVC, EV)
 
 
 def test_stuck_player_opponent_takes_turns_until_they_can_act():
@@ -212,7 +212,7 @@ def test_setup_deals_three_and_handles_baskets_moons_and_poison():
     prm = v.to_kernel()
     for seed in range(40):
         s = np.zeros(L.S_SIZE, dtype=np.int32)
-        start_game(key_of(seed), 0, prm, np.zeros(N_RNG, np.uint64), s, EV, EVC, False)
+        start_game(key_of(seed), 0, prm, np.zeros(N_RNG, np.uint64), s, EV, EVC)
         assert s[L.S_FOREST_N] == 8 and s[L.S_DRAW_TOP] == 8 + 6
         moons = s[L.S_DISCARD + CARD_MOON]
         night = sum(s[L.player_base(p) + L.PL_HAND + NIGHT_BASE + k]

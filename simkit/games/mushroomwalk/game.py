@@ -19,7 +19,7 @@ from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, C
 from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
-from simkit.games.mushroomwalk.play import RACE_FIELDS, SEAT_FIELDS, play_batch, play_traced
+from simkit.games.mushroomwalk.play import RACE_FIELDS, SEAT_FIELDS, play_batch
 
 _OWN_SEAT: dict[str, Column] = {
     "score": Column("int16", "points from dishes ('End of the game')", "points"),
@@ -113,11 +113,14 @@ class MushroomWalk:
         n = len(keys)
         seat_out = np.zeros((n, 2, len(SEAT_FIELDS)), dtype=np.int32)
         race_out = np.zeros((n, len(RACE_FIELDS)), dtype=np.int32)
+        ev = np.zeros((1, L.E_WIDTH), dtype=np.int32)
+        evc = np.zeros(1, dtype=np.int64)
+        last = np.zeros(L.S_SIZE, dtype=np.int32)
         before = numba.get_num_threads()
         if threads is not None:
             numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
         try:
-            play_batch(keys, idx, prm, kinds, bpar, seat_out, race_out)
+            play_batch(keys, idx, prm, kinds, bpar, seat_out, race_out, ev, evc, last)
         finally:
             numba.set_num_threads(before)
         return _batch(seat_out, race_out)
@@ -130,11 +133,14 @@ class MushroomWalk:
         idx = self._indices(cell, 1, None if race_index is None else np.array([race_index]))
         prm = cell.variant.to_kernel()
         kinds, bpar = parse_bots(cell.bots)
-        s = np.zeros(L.S_SIZE, dtype=np.int32)
         ev = np.zeros((8 * cell.variant.deck_size() + 64, L.E_WIDTH), dtype=np.int32)
         evc = np.zeros(1, dtype=np.int64)
-        play_traced(np.uint64(key), idx[0], prm, kinds, bpar, s, ev, evc)
-        return Trace(cell, int(key), ev[: evc[0]].copy(), s)
+        last = np.zeros(L.S_SIZE, dtype=np.int32)
+        seat_out = np.zeros((1, 2, len(SEAT_FIELDS)), dtype=np.int32)
+        race_out = np.zeros((1, len(RACE_FIELDS)), dtype=np.int32)
+        keys = np.array([key], dtype=np.uint64)
+        play_batch(keys, idx, prm, kinds, bpar, seat_out, race_out, ev, evc, last)
+        return Trace(cell, int(key), ev[: evc[0]].copy(), last)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal action from a position (docs/state-mushroomwalk.md) and its outcome."""

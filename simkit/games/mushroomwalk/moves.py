@@ -80,7 +80,7 @@ def legal_moves(state: Mapping[str, Any]) -> Moves:
     out = []
     for a in np.flatnonzero(mask):
         s = s0.copy()
-        card, n, gain, cost, x1, x2, owed = do_action(s, p, int(a), prm, _NO_EV, evc, False)
+        card, n, gain, cost, x1, x2, owed = do_action(s, p, int(a), prm, _NO_EV, evc)
         row = np.zeros(L.E_WIDTH, dtype=np.int32)
         row[[L.E_ACTION, L.E_CARD, L.E_N, L.E_GAIN, L.E_COST, L.E_X1, L.E_X2]] = (
             a, card, n, gain, cost, x1, x2,
@@ -94,7 +94,7 @@ def legal_moves(state: Mapping[str, Any]) -> Moves:
             for c in choice:
                 discard_card(t, p, c)
             if not t[L.S_ENDED]:
-                end_of_turn(t, p, prm, True, _NO_EV, evc, False)
+                end_of_turn(t, p, prm, True, _NO_EV, evc)
                 t[L.S_CUR] = 1 - p
             out.append(
                 {

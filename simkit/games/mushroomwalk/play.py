@@ -140,7 +140,7 @@ RACE_FIELDS = ("winner", "turns", "end_reason", "starter")
 
 
 @njit(cache=True)
-def setup(s, prm, rng, starter, ev, evc, want):
+def setup(s, prm, rng, starter, ev, evc):
     """'Setup' 1-6: starting pans, forest deck and forest, night pile, the deal."""
     s[:] = 0
     for i in range(S_FOREST, S_FOREST_N):
@@ -197,9 +197,9 @@ def setup(s, prm, rng, starter, ev, evc, want):
                     s[b + PL_NIGHT_TAKEN] += 1
             else:
                 s[b + PL_HAND + c] += 1
-            emit(ev, evc, want, s, EV_DEAL, p, -1, c, 1, 0, 0, nc, 0)
+            emit(ev, evc, s, EV_DEAL, p, -1, c, 1, 0, 0, nc, 0)
     s[S_STARTER] = starter  # 'Setup' 6, R-51
-    emit(ev, evc, want, s, EV_START, starter, -1, -1, 0, 0, 0, 0, 0)
+    emit(ev, evc, s, EV_START, starter, -1, -1, 0, 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -223,16 +223,16 @@ def seed_streams(key, rng):
 
 
 @njit(cache=True)
-def start_game(key, race_index, prm, rng, s, ev, evc, want):
+def start_game(key, race_index, prm, rng, s, ev, evc):
     """Seed the streams, pick the starter and set up; return the starting seat."""
     seed_streams(key, rng)
     starter = pick_starter(prm, rng, race_index)
-    setup(s, prm, rng, starter, ev, evc, want)
+    setup(s, prm, rng, starter, ev, evc)
     return starter
 
 
 @njit(cache=True)
-def play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
+def play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, noev):
     """One turn of seat ``cur`` (or of its opponent if ``cur`` is stuck); the next ``cur``."""
     actor = cur
     nxt = 1 - cur
@@ -241,34 +241,38 @@ def play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
         if legal(s, 1 - cur, prm, mask) == 0:
             s[S_ENDED] = 1  # R-50: neither can act, the game ends as if the forest were empty
             s[S_END_REASON] = 1
-            emit(ev, evc, want, s, EV_STUCK, -1, -1, -1, 0, 0, 0, 0, 0)
+            emit(ev, evc, s, EV_STUCK, -1, -1, -1, 0, 0, 0, 0, 0)
             return cur
         s[base(cur) + PL_TURNS_STUCK] += 1
-        emit(ev, evc, want, s, EV_STUCK, cur, -1, -1, 0, 0, 0, 0, 0)
+        emit(ev, evc, s, EV_STUCK, cur, -1, -1, 0, 0, 0, 0, 0)
         actor = 1 - cur
         nxt = cur
     s[S_TURN] += 1
     ri = R_BOT + actor
-    a = choose(s, actor, prm, kinds[actor], bpar[actor], rng, ri, mask, scratch, ev, evc)
-    card, n, gain, cost, x1, x2, owed = do_action(s, actor, a, prm, ev, evc, want)
+    a = choose(s, actor, prm, kinds[actor], bpar[actor], rng, ri, mask, scratch, noev, evc)
+    card, n, gain, cost, x1, x2, owed = do_action(s, actor, a, prm, ev, evc)
     if owed > 0 and s[S_ENDED] == 0:
-        pay_poison(s, actor, owed, prm, kinds[actor], bpar[actor], rng, ri, ev, evc, want)
+        pay_poison(s, actor, owed, prm, kinds[actor], bpar[actor], rng, ri, ev, evc)
         s[base(actor) + PL_DISCARDED] += owed
     s[base(actor) + PL_TURNS] += 1
     if s[S_ENDED] == 0:
-        end_of_turn(s, actor, prm, True, ev, evc, want)
-    emit(ev, evc, want, s, EV_TURN, actor, a, card, n, gain, cost, x1, x2)
+        end_of_turn(s, actor, prm, True, ev, evc)
+    emit(ev, evc, s, EV_TURN, actor, a, card, n, gain, cost, x1, x2)
     return nxt
 
 
 @njit(cache=True)
-def run_game(key, race_index, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want):
-    """Play one game from its root key into ``s``; trace events if ``want``."""
-    cur = start_game(key, race_index, prm, rng, s, ev, evc, want)
+def run_game(key, race_index, prm, kinds, bpar, s, ev, evc):
+    """Play one game from its root key into ``s``; trace events if ``ev`` has room."""
+    scratch = np.zeros(S_SIZE, dtype=np.int32)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    rng = np.zeros(N_RNG, dtype=np.uint64)
+    noev = np.zeros((1, E_WIDTH), dtype=np.int32)  # for the bots' look-ahead: no events
+    cur = start_game(key, race_index, prm, rng, s, ev, evc)
     cap = 4 * (s[S_DRAW_END] + 10)  # every turn uses up a forest card; a safety bound only
     while s[S_ENDED] == 0 and s[S_TURN] < cap:
-        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, want)
-    emit(ev, evc, want, s, EV_END, winner(s), -1, -1, s[S_END_REASON], 0, 0, 0, 0)
+        cur = play_turn(cur, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, noev)
+    emit(ev, evc, s, EV_END, winner(s), -1, -1, s[S_END_REASON], 0, 0, 0, 0)
 
 
 @njit(cache=True)
@@ -285,23 +289,15 @@ def _results(s, seat_out, race_out, g):
 
 
 @njit(cache=True, parallel=True)
-def play_batch(keys, race_index, prm, kinds, bpar, seat_out, race_out):
-    """One game per key; game ``g`` writes only row ``g`` of the outputs."""
+def play_batch(keys, race_index, prm, kinds, bpar, seat_out, race_out, ev, evc, last):
+    """One game per key; game ``g`` writes only row ``g`` of the outputs.
+
+    ``simulate`` passes a one-row ``ev`` (no events). ``trace`` plays a single key with a
+    large ``ev`` and gets the final state in ``last``: the same kernel, the same code path.
+    """
     for g in prange(keys.shape[0]):
         s = np.zeros(S_SIZE, dtype=np.int32)
-        scratch = np.zeros(S_SIZE, dtype=np.int32)
-        mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        rng = np.zeros(N_RNG, dtype=np.uint64)
-        ev = np.zeros((1, E_WIDTH), dtype=np.int32)
-        evc = np.zeros(1, dtype=np.int64)
-        run_game(keys[g], race_index[g], prm, kinds, bpar, s, scratch, mask, rng, ev, evc, False)
-        _results(s, seat_out, race_out, g)
-
-
-@njit(cache=True)
-def play_traced(key, race_index, prm, kinds, bpar, s, ev, evc):
-    """One game with its events written to ``ev`` (the same ``run_game`` as the batch)."""
-    scratch = np.zeros(S_SIZE, dtype=np.int32)
-    mask = np.zeros(N_ACTIONS, dtype=np.int8)
-    rng = np.zeros(N_RNG, dtype=np.uint64)
-    run_game(key, race_index, prm, kinds, bpar, s, scratch, mask, rng, ev, evc, True)
+        run_game(keys[g], race_index[g], prm, kinds, bpar, s, ev, evc)
+        _results(s, seat_out, race_out, np.int64(g))
+        if keys.shape[0] == 1:
+            last[:] = s

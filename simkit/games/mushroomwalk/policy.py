@@ -51,6 +51,9 @@ from simkit.games.mushroomwalk.layout import (
     S_ENDED,
     S_FOREST,
     S_FOREST_N,
+    S_NIGHT,
+    S_NIGHT_END,
+    S_NIGHT_TOP,
 )
 from simkit.games.mushroomwalk.rules import (
     base,
@@ -243,12 +246,54 @@ def choose_discard(s, p, prm, kind, bpar, rng, ri):
 
 
 @njit(cache=True)
-def pay_poison(s, p, owed, prm, kind, bpar, rng, ri, ev, evc, want):
+def pay_poison(s, p, owed, prm, kind, bpar, rng, ri, ev, evc):
     """Discard ``owed`` hand cards chosen by the bot; trace one event per card."""
     for _ in range(owed):
         c = choose_discard(s, p, prm, kind, bpar, rng, ri)
         discard_card(s, p, c)
-        emit(ev, evc, want, s, EV_DISCARD, p, -1, c, 1, 0, 0, 0, 0)
+        emit(ev, evc, s, EV_DISCARD, p, -1, c, 1, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def _draws_night(s, a):
+    """Whether action ``a`` brings a moon (and so a hidden night card) to the player."""
+    if a < A_DECAY:
+        return s[S_FOREST + a - A_TAKE] == CARD_MOON
+    if a == A_DECAY:
+        for j in range(s[S_DECAY_N]):
+            if s[S_DECAY + j] == CARD_MOON:
+                return True
+    return False
+
+
+@njit(cache=True)
+def _look(s, p, a, prm, kind, bpar, rng, ri, scratch, top, dummy_ev, dummy_evc):
+    """Value of action ``a`` one ply ahead, the night pile's order replaced by a guess.
+
+    The night pile's contents are public (night cards lie face up once taken) but its
+    order is not: the copy holds the remaining night cards in rank order, rotated so that
+    the ``top``-th comes first. The forest is not refilled, so the draw pile stays unseen.
+    """
+    scratch[:] = s
+    lo = S_NIGHT + s[S_NIGHT_TOP]
+    n = s[S_NIGHT_END] - s[S_NIGHT_TOP]
+    scratch[lo : lo + n] = np.sort(scratch[lo : lo + n])
+    for _ in range(top):
+        first = scratch[lo]
+        for i in range(n - 1):
+            scratch[lo + i] = scratch[lo + i + 1]
+        scratch[lo + n - 1] = first
+    r = do_action(scratch, p, a, prm, dummy_ev, dummy_evc)
+    pay_poison(scratch, p, r[6], prm, kind, bpar, rng, ri, dummy_ev, dummy_evc)
+    if scratch[S_ENDED] == 0:
+        end_of_turn(scratch, p, prm, False, dummy_ev, dummy_evc)
+    v = evaluate(scratch, p, prm, bpar)
+    if scratch[S_ENDED] == 0:
+        v -= bpar[B_OPP] * _threat(scratch, 1 - p, prm, bpar)
+    else:
+        w = winner(scratch)  # the action ends the game: only the result counts
+        v += 0.0 if w < 0 else (100.0 if w == p else -100.0)
+    return v
 
 
 @njit(cache=True)
@@ -264,23 +309,20 @@ def choose(s, p, prm, kind, bpar, rng, ri, mask, scratch, dummy_ev, dummy_evc):
                 r -= 1
     best_a = -1
     best_v = -1e300
+    nl = s[S_NIGHT_END] - s[S_NIGHT_TOP]
     for a in range(N_ACTIONS):
         if not mask[a]:
             continue
         if kind == BOT_GREEDY:
             v = _greedy_score(s, p, a, prm, bpar)
+        elif nl > 1 and _draws_night(s, a):
+            # a moon: average over every night card that could be on top
+            v = 0.0
+            for top in range(nl):
+                v += _look(s, p, a, prm, kind, bpar, rng, ri, scratch, top, dummy_ev, dummy_evc)
+            v /= nl
         else:
-            scratch[:] = s
-            r = do_action(scratch, p, a, prm, dummy_ev, dummy_evc, False)
-            pay_poison(scratch, p, r[6], prm, kind, bpar, rng, ri, dummy_ev, dummy_evc, False)
-            if scratch[S_ENDED] == 0:
-                end_of_turn(scratch, p, prm, False, dummy_ev, dummy_evc, False)
-            v = evaluate(scratch, p, prm, bpar)
-            if scratch[S_ENDED] == 0:
-                v -= bpar[B_OPP] * _threat(scratch, 1 - p, prm, bpar)
-            else:
-                w = winner(scratch)  # the action ends the game: only the result counts
-                v += 0.0 if w < 0 else (100.0 if w == p else -100.0)
+            v = _look(s, p, a, prm, kind, bpar, rng, ri, scratch, 0, dummy_ev, dummy_evc)
         if v > best_v:
             best_v = v
             best_a = a

@@ -1,7 +1,7 @@
 """The rules of Mushroom Walk as numba kernels over one state array (layout ``S_*``).
 
 Every rule cites the book (``001_3be794a22b0ef5b2.txt``, section in quotes) or a ruling.
-Functions here change the state and, when ``want`` is set, append trace events; they never
+Functions here change the state and, when ``ev`` has room (traces), append events; they never
 choose: where the book leaves a choice to the player (which cards to discard to the
 poison's limit) the caller's policy decides (``discard`` argument, see :mod:`.policy`).
 """
@@ -101,6 +101,12 @@ from simkit.games.mushroomwalk.layout import (
     S_TURN,
 )
 
+# Explicit signatures on the helpers called with constant arguments: without them numba
+# compiles one specialisation per literal value (emit had 20), which multiplies compile time.
+_I32 = "int32[::1]"
+_I64 = "int64[::1]"
+_EV = "int32[:, ::1]"
+
 
 @njit(cache=True, inline="always")
 def base(p):
@@ -118,7 +124,7 @@ def hand_size(s, p):
     return n
 
 
-@njit(cache=True)
+@njit(f"int64({_I32}, int64, {_I64}, int64)", cache=True)
 def hand_limit(s, p, prm, extra_baskets):
     """'Your hand': 8 + 2 per basket; 'The poison mushroom': 4 + 2 per basket meanwhile."""
     b = base(p)
@@ -143,7 +149,7 @@ def draw_left(s):
     return s[S_DRAW_END] - s[S_DRAW_TOP]
 
 
-@njit(cache=True)
+@njit(f"int64({_I32}, int64, int64)", cache=True)
 def _needs_room(s, c, moons_before):
     """Hand slots a card takes: baskets/poison none ('Your hand'), a moon one night card
     if the night pile still has one ('Playing a turn' 1)."""
@@ -208,13 +214,15 @@ def legal(s, p, prm, mask):
     return n
 
 
-@njit(cache=True)
-def emit(ev, evc, want, s, kind, seat, action, card, n, gain, cost, x1, x2):
-    """Append one trace event with a snapshot of the public state (no-op unless ``want``)."""
-    if not want:
-        return
+@njit(f"void({_EV}, {_I64}, {_I32}, " + ", ".join(["int64"] * 9) + ")", cache=True)
+def emit(ev, evc, s, kind, seat, action, card, n, gain, cost, x1, x2):
+    """Append one trace event with a snapshot of the public state.
+
+    Traces pass an event array with many rows; simulations and look-ahead pass a single
+    row, which turns tracing off.
+    """
     r = evc[0]
-    if r >= ev.shape[0]:
+    if ev.shape[0] <= 1 or r >= ev.shape[0]:
         return
     evc[0] = r + 1
     ev[r, E_KIND] = kind
@@ -241,7 +249,7 @@ def emit(ev, evc, want, s, kind, seat, action, card, n, gain, cost, x1, x2):
 
 
 @njit(cache=True)
-def receive(s, p, c, ev, evc, want):
+def receive(s, p, c, ev, evc):
     """A card comes to ``p`` from the forest, the decay pile or the deal ('Playing a turn' 1).
 
     A basket goes to the display, a moon to the discard pile for the top night card, a
@@ -263,7 +271,7 @@ def receive(s, p, c, ev, evc, want):
             s[S_NIGHT_TOP] += 1
             s[b + PL_HAND + nc] += 1
             s[b + PL_NIGHT_TAKEN] += 1
-            emit(ev, evc, want, s, EV_NIGHT, p, -1, nc, 1, 0, 0, 0, 0)
+            emit(ev, evc, s, EV_NIGHT, p, -1, nc, 1, 0, 0, 0, 0)
             return nc
         return -1
     if c == CARD_PAN:
@@ -282,7 +290,7 @@ def discard_card(s, p, c):
 
 
 @njit(cache=True)
-def start_poison(s, p, prm, ev, evc, want):
+def start_poison(s, p, prm, ev, evc):
     """'The poison mushroom': the lower limit lasts until the end of your next turn.
 
     ``PL_POISON_LEFT`` counts the taker's turn ends still to come, this one included.
@@ -291,13 +299,13 @@ def start_poison(s, p, prm, ev, evc, want):
     b = base(p)
     s[b + PL_POISON_LEFT] = prm[P_POISON_TURNS] + 1
     low = hand_limit(s, p, prm, 0)
-    emit(ev, evc, want, s, EV_POISON, p, -1, CARD_POISON, low, 0, 0, 0, 0)
+    emit(ev, evc, s, EV_POISON, p, -1, CARD_POISON, low, 0, 0, 0, 0)
     over = hand_size(s, p) - low
     return over if over > 0 else 0
 
 
 @njit(cache=True)
-def take_forest(s, p, i, prm, ev, evc, want):
+def take_forest(s, p, i, prm, ev, evc):
     """'Playing a turn' 1: take forest position ``i``, paying its sticks; close the gap.
 
     Returns (card, night card or -1, sticks paid, poison discards owed).
@@ -312,27 +320,27 @@ def take_forest(s, p, i, prm, ev, evc, want):
         s[S_FOREST + j] = s[S_FOREST + j + 1]
     s[S_FOREST + n - 1] = -1
     s[S_FOREST_N] = n - 1
-    nc = receive(s, p, c, ev, evc, want)
-    owed = start_poison(s, p, prm, ev, evc, want) if c == CARD_POISON else 0
+    nc = receive(s, p, c, ev, evc)
+    owed = start_poison(s, p, prm, ev, evc) if c == CARD_POISON else 0
     if s[S_FOREST_N] == 0:
         s[S_ENDED] = 1  # 'End of the game': the forest's last card was taken
     return c, nc, cost, owed
 
 
 @njit(cache=True)
-def take_decay(s, p, prm, ev, evc, want):
+def take_decay(s, p, prm, ev, evc):
     """'Playing a turn' 2: take the whole decay pile. Returns (cards, poison discards owed)."""
     dn = s[S_DECAY_N]
     poison = False
     for j in range(dn):
         c = s[S_DECAY + j]
-        receive(s, p, c, ev, evc, want)
+        receive(s, p, c, ev, evc)
         if c == CARD_POISON:
             poison = True
         s[S_DECAY + j] = -1
     s[S_DECAY_N] = 0
     s[base(p) + PL_DECAY_TAKES] += 1
-    owed = start_poison(s, p, prm, ev, evc, want) if poison else 0
+    owed = start_poison(s, p, prm, ev, evc) if poison else 0
     return dn, owed
 
 
@@ -415,8 +423,8 @@ def put_pan(s, p):
     s[b + PL_PANS] += 1
 
 
-@njit(cache=True)
-def end_of_turn(s, p, prm, refill, ev, evc, want):
+@njit(f"void({_I32}, int64, {_I64}, boolean, {_EV}, {_I64})", cache=True)
+def end_of_turn(s, p, prm, refill, ev, evc):
     """'After every turn' 1-3 and the end of a poison's lower limit; may end the game.
 
     ``refill`` False leaves the forest short instead of drawing: bots looking ahead use it
@@ -431,7 +439,7 @@ def end_of_turn(s, p, prm, refill, ev, evc, want):
             s[S_DISCARD + CARD_POISON] += np_
             s[b + PL_POISON] = 0
             s[b + PL_POISON_LEFT] = 0
-            emit(ev, evc, want, s, EV_POISON_END, p, -1, CARD_POISON, np_, 0, 0, 0, 0)
+            emit(ev, evc, s, EV_POISON_END, p, -1, CARD_POISON, np_, 0, 0, 0, 0)
     n = s[S_FOREST_N]
     if n > 0:
         # 1. The card next to the decay pile decays; a full pile goes to the discard first.
@@ -458,17 +466,17 @@ def end_of_turn(s, p, prm, refill, ev, evc, want):
 
 
 @njit(cache=True)
-def do_action(s, p, a, prm, ev, evc, want):
+def do_action(s, p, a, prm, ev, evc):
     """Carry out action ``a`` (legal) for ``p``; return (card, n, gain, cost, x1, x2, owed).
 
     The trace fields: card taken or kind, mushrooms or cards, points or sticks gained,
     sticks paid, butter/night card, cider; ``owed`` hand cards to discard to poison.
     """
     if a < A_DECAY:
-        c, nc, cost, owed = take_forest(s, p, a - A_TAKE, prm, ev, evc, want)
+        c, nc, cost, owed = take_forest(s, p, a - A_TAKE, prm, ev, evc)
         return c, 1, 0, cost, nc, 0, owed
     if a == A_DECAY:
-        dn, owed = take_decay(s, p, prm, ev, evc, want)
+        dn, owed = take_decay(s, p, prm, ev, evc)
         return -1, dn, 0, 0, 0, 0, owed
     if a < A_SELL:
         m, pts, nb, nc = cook(s, p, a - A_COOK, prm)
