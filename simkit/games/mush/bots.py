@@ -27,13 +27,13 @@ RANDOM, GREEDY = 0, 1
 
 # name: (offset, random default, greedy default, doc)
 BOT_PARAMS: dict[str, tuple[int, float, float, str]] = {
-    "reserve": (1, 0.0, 4.0, "action tokens the bot keeps back"),
+    "reserve": (1, 0.0, 4.0, "tokens kept back from optional spends (not from rolls)"),
     "token_value": (2, 0.5, 0.5, "an action token's worth in spaces"),
     "dog_value": (3, 1.0, 1.0, "an uncovered dog's worth in spaces (choosing rest options)"),
-    "rest_at": (4, 8.0, 4.0, "covered dogs at which it rests when in a town"),
-    "rest_to": (5, 0.0, 2.0, "once resting, rests until covered dogs are at most this"),
+    "rest_at": (4, 8.0, 2.0, "covered dogs at which it rests when in a town"),
+    "rest_to": (5, 0.0, 1.0, "once resting, rests until covered dogs are at most this"),
     "start_rest": (6, 0.0, 0.0, "rounds it rests in the start town first (gaining tokens)"),
-    "caution": (7, 0.0, 0.6, "rests if caution x reach of its dogs < distance to next town"),
+    "caution": (7, 0.0, 0.35, "rests if caution x reach of its dogs < distance to next town"),
     "town_pull": (8, 0.0, 2.0, "spaces it gives up to end a move in a town when tired"),
     "rough_aversion": (9, 0.0, 2.0, "spaces a sure rough-terrain failure is worth avoiding"),
     "aval_aversion": (10, 0.0, 3.0, "spaces a sure avalanche failure is worth avoiding"),
@@ -139,11 +139,14 @@ def choose_training(bp, states, bi, allowed, value):
 
 
 @njit(cache=True)
-def choose_bid(bp, states, bi, tokens, rival_ahead, in_town):
-    """R-47: tokens bid for the order of play; greedy bids racing close behind a rival."""
+def choose_bid(bp, states, bi, tokens, rival_ahead, in_town, exhausted):
+    """R-47: tokens bid for the order of play; greedy bids racing close behind a rival,
+    and an exhausted sled in the wilderness bids for the extra space, its only way on."""
     if bp[B_KIND] == RANDOM:
         return below(states, bi, min(tokens, int(bp[B_BID])) + 1)
     amount = int(bp[B_BID])
+    if exhausted and tokens > 0:
+        return max(1, min(amount, tokens))
     if in_town or amount <= 0 or rival_ahead > bp[B_BID_RANGE]:
         return 0
     if tokens - amount < bp[B_RESERVE]:
@@ -194,11 +197,14 @@ def spare(bp, tokens):
 
 @njit(cache=True)
 def buy_for_check(bp, states, bi, tokens, is_rough, token_max):
-    """Tokens bought (+1 each) before a rough-terrain or avalanche roll (text, R-46)."""
+    """Tokens bought (+1 each) before a rough-terrain or avalanche roll (text, R-46).
+
+    The reserve does not apply: getting through is what tokens are kept for.
+    """
     want = bp[B_ROUGH_BUY] if is_rough else bp[B_AVAL_BUY]
     if bp[B_KIND] == RANDOM:
         return min(below(states, bi, int(want) + 1), tokens, token_max)
-    return min(int(want), spare(bp, tokens), token_max)
+    return min(int(want), tokens, token_max)
 
 
 @njit(cache=True)
@@ -218,7 +224,7 @@ def remove_avalanche(bp, states, bi, tokens, cost, moves_left):
         return False
     if bp[B_KIND] == RANDOM:
         return chance(bp, states, bi)
-    return moves_left >= 3 and spare(bp, tokens) >= cost
+    return moves_left >= 3  # getting through is what tokens are kept for
 
 
 @njit(cache=True)

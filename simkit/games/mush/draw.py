@@ -28,9 +28,17 @@ def _xy(route: Route, v: int) -> tuple[float, float]:
 
 
 def draw_route(
-    route: Route, path: str | Path, heat: np.ndarray | None = None, title: str | None = None
+    route: Route,
+    path: str | Path,
+    heat: np.ndarray | None = None,
+    title: str | None = None,
+    sleds: list[list[int]] | None = None,
 ) -> Path:
-    """Draw ``route`` to a PNG at ``path`` (and return the path)."""
+    """Draw ``route`` to a PNG at ``path`` (and return the path).
+
+    ``sleds``: for a race picture, each seat's spaces in the order it visited them; its
+    trail is drawn in its own colour and its final space marked with its seat number.
+    """
     path = Path(path)
     width = max(8.0, route.col.max() * 0.22)
     fig, ax = plt.subplots(figsize=(width, 1.2 + route.n_trails * 1.1))
@@ -72,6 +80,20 @@ def draw_route(
             fontsize=6,
             rotation=30,
             zorder=5,
+        )
+    for seat, visited in enumerate(sleds or []):
+        pts = xy[visited] + np.array([0.0, 0.08 * (seat - 2.5)])
+        colour = plt.cm.tab10(seat % 10)
+        ax.plot(pts[:, 0], pts[:, 1], color=colour, lw=1.6, alpha=0.8, zorder=6)
+        ax.annotate(
+            str(seat),
+            pts[-1],
+            color="white",
+            ha="center",
+            va="center",
+            fontsize=7,
+            bbox={"boxstyle": "circle", "fc": colour, "ec": "black", "lw": 0.5},
+            zorder=7,
         )
     ax.set_title(title or f"{route.name}: {route.title}", fontsize=9)
     ax.set_xlim(-1, route.col.max() + 1)

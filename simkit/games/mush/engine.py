@@ -404,7 +404,8 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     if o != s and ahead >= 0:
                         gap = min(gap, ahead)
                 town = sp[pos[s], S_KIND] == TOWN
-                bid[s] = B.choose_bid(bots[s], states, MAX_SEATS + s, tokens[s], gap, town)
+                spent = covered[s] >= dogs and not town  # no dice: the bid is its only way on
+                bid[s] = B.choose_bid(bots[s], states, MAX_SEATS + s, tokens[s], gap, town, spent)
                 if bid[s] > 0:
                     _spend(st, tokens, s, bid[s])
                     st[s, K_BID_TOKENS] += bid[s]
@@ -487,6 +488,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
 
             # Opponents act just before the roll (text, Réduire les dés; Déplacer un bâton).
             is_lead = _leader(pos, n, sp, slot) == s
+            own_dice = max(0, dogs - covered[s])  # a sled without dice is no threat
             reduced = 0
             for q in range(1, n):
                 o = seat_at[(place[s] + q) % n]
@@ -494,7 +496,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     bots[o],
                     states,
                     MAX_SEATS + o,
-                    is_lead and sp[v, S_DIST] < sp[pos[o], S_DIST],
+                    is_lead and own_dice > 0 and sp[v, S_DIST] < sp[pos[o], S_DIST],
                     sp[v, S_DIST],
                 )
                 if B.places_avalanche(
@@ -523,7 +525,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     MAX_SEATS + o,
                     tokens[o],
                     pv[P_REDUCE_COST],
-                    pv[P_REDUCE_MAX] - reduced,
+                    min(pv[P_REDUCE_MAX], own_dice) - reduced,
                     harass[o],
                 )
                 if k > 0:

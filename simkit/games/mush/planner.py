@@ -23,7 +23,6 @@ from simkit.games.mush.bots import (
     B_TOKEN_VALUE,
     B_TOWN_PULL,
     RANDOM,
-    spare,
 )
 from simkit.games.mush.route import ROUGH, TOWN
 from simkit.rng import below
@@ -102,12 +101,11 @@ def plan_greedy(
     ``path_ln[:length]`` holds its lines.
     """
     tv = bp[B_TOKEN_VALUE]
-    free = spare(bp, tokens)
-    rb = min(int(bp[B_ROUGH_BUY]), free, pv_rough[1])
+    rb = min(int(bp[B_ROUGH_BUY]), tokens, pv_rough[1])
     rough_cost = bp[B_ROUGH_AVERSION] * (1.0 - pass_chance(pv_rough[0], rb)) + rb * tv
-    ab = min(int(bp[B_AVAL_BUY]), free, pv_aval[1])
+    ab = min(int(bp[B_AVAL_BUY]), tokens, pv_aval[1])
     aval_cost = bp[B_AVAL_AVERSION] * (1.0 - pass_chance(pv_aval[0], ab)) + ab * tv
-    if free >= pv_aval[2]:
+    if tokens >= pv_aval[2]:
         aval_cost = min(aval_cost, pv_aval[2] * tv)  # pay to remove the marker instead
     e_sp[0] = pos
     e_paid[0] = 0

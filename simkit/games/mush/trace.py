@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -132,6 +133,18 @@ class MushTrace:
         route = load_route(self.cell.variant.route)
         a, b = route.line_from[line], route.out_to[line]
         return f"{self._sp(int(a))} -> {self._sp(int(b))}"
+
+    def draw(self, path: str | Path) -> Path:
+        """The route with every sled's way through this race and where it ended."""
+        from simkit.games.mush.draw import draw_route
+
+        route = load_route(self.cell.variant.route)
+        sleds = [[route.start] for _ in range(self.cell.players)]
+        for row in self.events.tolist():
+            if row[1] in (E.EV_STEP, E.EV_JUMP, E.EV_BACK):
+                sleds[row[2]].append(row[4])
+        title = f"{route.name}: MUSH race, key {self.key}"
+        return draw_route(route, path, title=title, sleds=sleds)
 
     def text(self) -> str:
         return "\n".join(self.lines()) + "\n"
