@@ -57,6 +57,13 @@ def test_race_log_matches_the_golden_trace():
     assert any("reaches Nome and wins" in line for line in lines)
 
 
+def test_race_png_draws_the_sleds(tmp_path):
+    out = tmp_path / "race.png"
+    res = CliRunner().invoke(main, [*RACE_ARGS, "--png", str(out)])
+    assert res.exit_code == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
 def test_race_json_has_every_event():
     import json
 
