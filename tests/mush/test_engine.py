@@ -218,3 +218,12 @@ def test_short_games(game, make_cell, turns, key, players):
     end = tr.events[tr.events[:, 1] == E.EV_FINISH]
     assert len(end) == 1 and route.zone[end[0, 3]] == 2
     assert not tr.races["timed_out"]
+
+
+def test_a_race_does_not_depend_on_its_batch(game, make_cell):
+    c = make_cell(3, ["random", "greedy", "greedy"])
+    keys = race_keys(8, 0, np.arange(40))
+    whole = game.simulate(c, keys)
+    part = game.simulate(c, keys[25:31])
+    for name in whole.seats:
+        assert np.array_equal(whole.seats[name][25:31], part.seats[name]), name

@@ -16,8 +16,6 @@ from simkit.errors import ParamError
 from simkit.params import Variant, param
 
 WARM, MILD, COLD = 0, 1, 2
-GREEN, RED, BLUE = 0, 1, 2
-CROSSED_DOG = -1  # bonus-table result: cover one more dog, no extra move (text, R-42)
 FINISH_RULES = ("nome", "first_north")
 
 
