@@ -86,3 +86,12 @@ def test_missing_draw_pile_is_named():
     bad = {k: v for k, v in ANNA.items() if k != "draw_pile"}
     with pytest.raises(StateError, match="key 'draw_pile' is missing"):
         GAME.moves(bad)
+
+
+def test_results_are_positions_again():
+    # Every outcome can be fed back to `simkit moves` (unknown night cards included).
+    pos = {**ANNA, "night_pile": 1}
+    for m in GAME.moves(pos).to_json()["moves"]:
+        if not m["ended"]:
+            again = GAME.moves(m["result"]).to_json()["position"]
+            assert again == m["result"]

@@ -138,10 +138,10 @@ def _player(s: np.ndarray, p: int, pd: Any, v: MushroomWalkParams) -> None:
     b = L.player_base(p)
     for c in _cards(pd, "hand", _HAND_OK):
         s[b + L.PL_HAND + c] += 1
+    night_ok = set(range(NIGHT_BASE, NIGHT_BASE + N_KINDS)) | {CARD_UNKNOWN}
     for name in pd.get("night", []):
-        rank = str(name).removeprefix("night")
-        c = _card(f"{where}night", f"night{rank}", set(range(NIGHT_BASE, NIGHT_BASE + N_KINDS)))
-        s[b + L.PL_HAND + c] += 1
+        full = "?" if str(name) == "?" else "night" + str(name).removeprefix("night")
+        s[b + L.PL_HAND + _card(f"{where}night", full, night_ok)] += 1
     s[b + L.PL_PANS] = _int(pd, "pans", where, 0, 50)
     s[b + L.PL_BASKETS] = _int(pd, "baskets", where, 0, 50)
     s[b + L.PL_STICKS] = _int(pd, "sticks", where, 0, 1000)
@@ -177,7 +177,8 @@ def state_to_json(s: np.ndarray, v: MushroomWalkParams, preset: str) -> dict[str
         night = []
         for c in range(L.N_SLOTS):
             for _ in range(int(s[b + L.PL_HAND + c])):
-                (night if NIGHT_BASE <= c < NIGHT_BASE + N_KINDS else hand).append(card_name(c))
+                # an unknown card in a hand can only be a night card taken for a moon
+                (hand if c < NIGHT_BASE else night).append(card_name(c))
         out["players"].append(
             {
                 "hand": hand,
