@@ -2,7 +2,7 @@
 
 Per space (``sp``, int64, shape (n, S_SIZE)): kind, rest kind, board, zone, moves to the
 goal under the variant's finish rule, moves to the next town or goal, the first line of
-a shortest path, the skip-Central jump target, goal flag, the town sign's caps, column.
+a shortest path, the skip-Central jump target, goal flag, the town sign's caps, column, start flag.
 Per line (``ln``, int64, shape (m, L_SIZE)): from, to, whether an avalanche may lie there.
 ``out_ptr`` indexes each space's lines; ``weather`` is each board's d6 table.
 """
@@ -30,8 +30,9 @@ from simkit.games.mush.route import TOWN, Route
     S_CAP_DOGS,
     S_CAP_TOKENS,
     S_COL,
-) = range(12)
-S_SIZE = 12
+    S_START,
+) = range(13)
+S_SIZE = 13
 L_FROM, L_TO, L_AVALANCHE = range(3)
 L_SIZE = 3
 SKIP_FROM, SKIP_TO = "Nikolai", "Unalakleet"  # text, shortened game 2
@@ -80,6 +81,7 @@ def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
     sp[:, S_CAP_DOGS] = route.cap_dogs
     sp[:, S_CAP_TOKENS] = route.cap_tokens
     sp[:, S_COL] = route.col
+    sp[route.start, S_START] = 1
     ln = np.zeros((route.n_lines, L_SIZE), dtype=np.int64)
     ln[:, L_FROM] = route.line_from
     ln[:, L_TO] = route.out_to

@@ -30,6 +30,7 @@ from simkit.games.mush.arrays import (
     S_JUMP,
     S_KIND,
     S_REST,
+    S_START,
     S_TOWARD,
     S_TOWN_DIST,
 )
@@ -339,7 +340,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
 
     start = 0
     for v in range(n_sp):
-        if sp[v, S_REST] == 1:
+        if sp[v, S_START] != 0:
             start = v
             break
     pos = np.full(n, start, dtype=np.int64)
