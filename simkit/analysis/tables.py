@@ -37,7 +37,7 @@ def race_rows(results: Any, purpose: str) -> pd.DataFrame:
         where = getattr(results, "dir", "the run")
         raise RunError(
             f"{where}: {purpose} needs per-race rows, but the run kept aggregates only; "
-            'run it again with keep = "races" (or "races,aggregates")'
+            'run it again with keep = "races"'
         )
     return results.races
 
