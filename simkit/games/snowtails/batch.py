@@ -110,12 +110,24 @@ def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_block
          path) = new_scratch(tab.shape[0])  # fmt: skip
         log = np.zeros((1, EV_WIDTH), np.int64)
         nlog = np.zeros(1, np.int64)
+        # Block-local copies of the read-only inputs: every kernel call touches its
+        # arguments' reference counts, and threads sharing one array would contend for them.
+        tab_b = tab.copy()
+        prog_b = prog.copy()
+        safety_b = safety.copy()
+        start_b = start.copy()
+        prm_b = prm.copy()
+        slots_b = slots.copy()
+        bots_b = bots.copy()
+        weights_b = weights.copy()
+        heat_b = np.zeros((heat.shape[1], heat.shape[2]), np.int64)
         for r in range(lo, hi):
             play_race(
-                tab, prog, safety, start, prm, slots, bots, weights, keys[r], st, hand, disc,
-                deck, occ, states, order, nodes, outs, okeys, plays, pattern, path,
-                seat_out[r], race_out[r], heat[b], log, nlog, False,
+                tab_b, prog_b, safety_b, start_b, prm_b, slots_b, bots_b, weights_b, keys[r],
+                st, hand, disc, deck, occ, states, order, nodes, outs, okeys, plays, pattern,
+                path, seat_out[r], race_out[r], heat_b, log, nlog, False,
             )  # fmt: skip
+        heat[b] = heat_b
 
 
 def kernel_inputs(
