@@ -7,9 +7,11 @@ A spec is a bot name optionally followed by ``:name=value`` pairs, e.g.
 - ``pan``: points the first pan is worth (4)
 - ``cook_at``: greedy cooks a kind once it holds this many (4), or sooner when its hand
   is nearly full or the forest is running out
-- ``endgame``: cards left in draw pile + forest below which unfinished holdings lose value (16)
-- ``opp``: lookahead's weight on the best card it leaves the opponent (1)
+- ``endgame``: cards left in draw pile + forest below which holdings lose value
+  (greedy 16, lookahead 40)
+- ``opp``: lookahead's weight on the best card it leaves the opponent (0.5)
 - ``incomplete``: value per mushroom of an unfinished set, relative to cooking it (0.6)
+- ``hold``: lookahead's value of a complete set kept in hand, relative to cooking it (0.95)
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ _PARAMS = {
     "endgame": (policy.B_ENDGAME, 1.0, 200.0),
     "opp": (policy.B_OPP, 0.0, 10.0),
     "incomplete": (policy.B_INCOMPLETE, 0.0, 1.0),
+    "hold": (policy.B_HOLD, 0.0, 1.5),
 }
 
 
@@ -37,7 +40,7 @@ def parse_bot(spec: str) -> tuple[int, np.ndarray]:
     name, *pairs = spec.split(":")
     if name not in _KIND:
         raise SimkitError(f"mushroomwalk: unknown bot '{name}' (known: {', '.join(BOTS)})")
-    vec = policy.default_bpar()
+    vec = policy.default_bpar(_KIND[name])
     for pair in pairs:
         key, eq, raw = pair.partition("=")
         if not eq or key not in _PARAMS:

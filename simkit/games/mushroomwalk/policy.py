@@ -82,7 +82,8 @@ B_COOK_AT = 2  # greedy: cook a kind once this many are held
 B_ENDGAME = 3  # cards left (draw pile + forest) below which holdings lose value
 B_OPP = 4  # lookahead: weight of the opponent's best next take
 B_INCOMPLETE = 5  # value of an unfinished set per mushroom, relative to cooking it
-N_BPAR = 6
+B_HOLD = 6  # lookahead: value of a complete set kept in hand, relative to cooking it
+N_BPAR = 7
 
 
 @njit(cache=True)
@@ -101,23 +102,36 @@ def evaluate(s, p, prm, bpar):
     pans = s[b + PL_PANS] + s[h + CARD_PAN]
     v = float(s[b + PL_SCORE])
     biggest = 0
+    ready = np.zeros(N_KINDS)  # complete sets: each needs a pan of its own
+    n_ready = 0
     for k in range(N_KINDS):
         m = mushrooms(s, p, k, prm)
         if m == 0:
             continue
         biggest = max(biggest, m)
-        if m >= prm[P_MIN_COOK]:
-            val = prm[P_COOK + k] * m * (1.0 if pans > 0 else 0.6 * tf)
-        else:
-            val = prm[P_COOK + k] * m * bpar[B_INCOMPLETE] * (0.6 + 0.4 * m) * tf
         sell = prm[P_SELL + k] * m * sv * (1.0 if m >= prm[P_MIN_SELL] else 0.5)
-        v += max(val, sell)
+        if m >= prm[P_MIN_COOK]:
+            cookv = prm[P_COOK + k] * m
+            if cookv > sell:
+                ready[n_ready] = cookv
+                n_ready += 1
+                continue
+            v += sell
+        else:
+            v += max(prm[P_COOK + k] * m * bpar[B_INCOMPLETE] * (0.6 + 0.4 * m) * tf, sell)
+    # the best complete sets get the pans held; a set kept uncooked is worth a little less
+    # than the dish (it can still grow, but poison or a full hand can cost it)
+    if n_ready > 0:
+        vals = np.sort(ready[:n_ready])[::-1]
+        for i in range(n_ready):
+            v += vals[i] * (bpar[B_HOLD] if i < pans else 0.6 * tf)
     full_b = 1.0 if biggest >= prm[P_BUTTER_PER] else 0.4 * tf
     full_c = 1.0 if biggest >= prm[P_CIDER_PER] else 0.3 * tf
     v += s[h + CARD_BUTTER] * prm[P_BUTTER_PTS] * full_b * 0.8
     v += s[h + CARD_CIDER] * prm[P_CIDER_PTS] * full_c * 0.8
-    if pans > 0:
-        v += bpar[B_PAN] * tf + 0.4 * bpar[B_PAN] * tf * min(pans - 1, 2)
+    spare = pans - n_ready  # pans not yet spoken for by a complete set
+    if spare > 0:
+        v += bpar[B_PAN] * tf + 0.4 * bpar[B_PAN] * tf * min(spare - 1, 2)
     st = s[b + PL_STICKS]
     v += sv * min(st, 8) + 0.3 * sv * max(st - 8, 0)
     v += 1.0 * s[b + PL_BASKETS] * tf
@@ -329,8 +343,8 @@ def choose(s, p, prm, kind, bpar, rng, ri, mask, scratch, dummy_ev, dummy_evc):
     return best_a
 
 
-def default_bpar() -> np.ndarray:
-    """Default bot parameters (shared by greedy and lookahead)."""
+def default_bpar(kind: int) -> np.ndarray:
+    """Default parameters of bot ``kind`` (lookahead's were tuned against greedy)."""
     v = np.zeros(N_BPAR, dtype=np.float64)
     v[B_STICK] = 0.6
     v[B_PAN] = 4.0
@@ -338,4 +352,9 @@ def default_bpar() -> np.ndarray:
     v[B_ENDGAME] = 16.0
     v[B_OPP] = 1.0
     v[B_INCOMPLETE] = 0.6
+    v[B_HOLD] = 0.9
+    if kind == BOT_LOOKAHEAD:
+        v[B_ENDGAME] = 40.0
+        v[B_OPP] = 0.5
+        v[B_HOLD] = 0.95
     return v
