@@ -71,18 +71,20 @@ def test_rolls_follow_the_rules(game, make_cell, r):
             assert cc <= v.rough_token_max
             assert bool(d) == (b + cc >= v.rough_target)
             if not d:  # failure ends the movement (text's example)
-                assert ev[i + 1, 1] in (E.EV_ROUGH, E.EV_BACK, E.EV_COVER)
-            else:  # success: the sled enters the rough space and may go on
+                assert ev[i + 1, 1] in (E.EV_REROLL, E.EV_BACK, E.EV_COVER)
+            elif ev[i + 1, 1] != E.EV_REROLL:  # success: it enters the rough space
                 assert ev[i + 1, 1] == E.EV_STEP and ev[i + 1, 4] == a
         elif kind == E.EV_AVAL:
             assert cc <= v.avalanche_token_max
             assert bool(d) == (b + cc >= v.avalanche_target)
             if not d:
-                assert ev[i + 1, 1] in (E.EV_AVAL, E.EV_BACK, E.EV_COVER)
+                assert ev[i + 1, 1] in (E.EV_REROLL, E.EV_BACK, E.EV_COVER)
         elif kind == E.EV_COVER:
             # text: one dog token after every move, even of 0 spaces (+1 for a crossed dog)
             assert a == min(v.dogs, covered[s] + 1 + b)
             covered[s] = a
+        elif kind == E.EV_REROLL:
+            assert b == v.reroll_cost and ev[i + 1, 2] == a  # the rolled-again roll follows
         elif kind == E.EV_REST:
             covered[s] -= b
         elif kind == E.EV_BID:

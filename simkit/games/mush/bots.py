@@ -254,8 +254,9 @@ def harasses(bp, states, bi, leader_is_target, target_to_go):
 
 
 @njit(cache=True)
-def reroll_weather(bp, states, bi, tokens, cost, gain):
-    """Pay to reroll the weather; ``gain``: the spaces a fresh roll is expected to add."""
+def reroll_for_gain(bp, states, bi, tokens, cost, gain):
+    """Pay to have a roll (weather, bonus die, an opponent's check) rolled again, worth
+    ``gain`` spaces to this bot on average."""
     if tokens < cost:
         return False
     if bp[B_KIND] == RANDOM:

@@ -64,7 +64,7 @@ from simkit.games.mush.params import (
     P_SIDES,
     P_START_TOKENS,
 )
-from simkit.games.mush.planner import PLAN_CAP, plan
+from simkit.games.mush.planner import PLAN_CAP, pass_chance, plan
 from simkit.games.mush.route import ROUGH, TOWN
 from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
@@ -159,7 +159,8 @@ H_REST, H_ROUGH_FAIL, H_AVAL_FAIL = range(3)
     EV_FINISH,
     EV_END,
     EV_BACK,
-) = range(20)
+    EV_REROLL,
+) = range(21)
 LOG_WIDTH = 8
 
 
@@ -283,6 +284,60 @@ def _place_marker(o, target, n, pos, sp, ln, aval, box, tokens, st, cost, r, log
 
 
 @njit(cache=True)
+def _checked_roll(
+    s,
+    ev_kind,
+    where,
+    target,
+    bought,
+    left,
+    states,
+    bots,
+    seat_at,
+    place,
+    n,
+    harass,
+    tokens,
+    st,
+    count,
+    reroll_cost,
+    max_rerolls,
+    r,
+    log,
+    logn,
+    do_log,
+):
+    """A rough-terrain or avalanche roll with its rerolls (text, Relancer un dé): the roller
+    may pay to roll a failure again, a harassing opponent to roll a success again."""
+    die, ok = check_roll(states, s, target, bought)
+    st[s, count] += 1
+    _ev(log, logn, do_log, r, ev_kind, s, where, die, bought, np.int64(ok), 0)
+    for n_rr in range(1, max_rerolls + 1):
+        by = -1
+        if not ok:
+            if B.reroll_failed_check(bots[s], states, MAX_SEATS + s, tokens[s], reroll_cost, left):
+                by = s
+        else:
+            fail = 1.0 - pass_chance(target, bought)
+            for q in range(1, n):
+                o = seat_at[(place[s] + q) % n]
+                if harass[o] and B.reroll_for_gain(
+                    bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, fail * left
+                ):
+                    by = o
+                    break
+        if by < 0:
+            break
+        _spend(st, tokens, by, reroll_cost)
+        st[by, K_REROLLS] += 1
+        _ev(log, logn, do_log, r, EV_REROLL, by, s, reroll_cost, 0, 0, 0)
+        die, ok = check_roll(states, s, target, bought)
+        st[s, count] += 1
+        _ev(log, logn, do_log, r, ev_kind, s, where, die, bought, np.int64(ok), n_rr)
+    return ok
+
+
+@njit(cache=True)
 def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log):
     """Play one race from root ``key``; write seat stats ``st`` (n, K) and race stats ``rs``."""
     states = np.empty(N_STREAMS, dtype=np.uint64)
@@ -380,7 +435,7 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                 o = seat_at[(ini + j) % n]
                 now = pv[P_FACES + pv[P_COLOUR + training[o] * 3 + weather]] / sides
                 gain = (dogs - covered[o]) * (_die_value(pv, bw[b], training[o], 1) - now)
-                if B.reroll_weather(bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, gain):
+                if B.reroll_for_gain(bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, gain):
                     by = o
                     break
             if by < 0:
@@ -576,12 +631,37 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
             crossed = 0
             if pv[P_BONUS_ON] != 0 and training[s] == weather:
                 bf = d6(states, s)
+                _ev(log, logn, do_log, r, EV_BONUS, s, bf, pv[P_BONUS + bf - 1], 0, 0, 0)
+                mean = 0.0  # the bonus die's mean worth in spaces, a crossed dog as a dog
+                for f in range(6):
+                    x = pv[P_BONUS + f]
+                    mean += (x if x >= 0 else -bp[B.B_DOG_VALUE]) / 6.0
+                for n_rr in range(1, max_rerolls + 1):
+                    x = pv[P_BONUS + bf - 1]
+                    now = x if x >= 0 else -bp[B.B_DOG_VALUE]
+                    by = -1
+                    if B.reroll_for_gain(bp, states, bi, tokens[s], reroll_cost, mean - now):
+                        by = s
+                    else:
+                        for q in range(1, n):
+                            o = seat_at[(place[s] + q) % n]
+                            if harass[o] and B.reroll_for_gain(
+                                bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, now - mean
+                            ):
+                                by = o
+                                break
+                    if by < 0:
+                        break
+                    _spend(st, tokens, by, reroll_cost)
+                    st[by, K_REROLLS] += 1
+                    _ev(log, logn, do_log, r, EV_REROLL, by, s, reroll_cost, 0, 0, 0)
+                    bf = d6(states, s)
+                    _ev(log, logn, do_log, r, EV_BONUS, s, bf, pv[P_BONUS + bf - 1], n_rr, 0, 0)
                 res = pv[P_BONUS + bf - 1]
                 if res < 0:
                     crossed = 1
                 else:
                     extra = res
-                _ev(log, logn, do_log, r, EV_BONUS, s, bf, res, 0, 0, 0)
             if s == bid_winner:
                 extra += pv[P_BID_EXTRA]  # R-47
             m = min(faces + extra, path_ln.shape[0])
@@ -636,23 +716,29 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                     else:
                         bought = B.buy_for_check(bp, states, bi, tokens[s], False, pv[P_AVAL_MAX])
                         _spend(st, tokens, s, bought)
-                        die, ok = check_roll(states, s, pv[P_AVAL_TARGET], bought)
-                        st[s, K_AVAL] += 1
-                        _ev(log, logn, do_log, r, EV_AVAL, s, e, die, bought, np.int64(ok), 0)
-                        n_rr = 0
-                        while (
-                            not ok
-                            and n_rr < max_rerolls
-                            and B.reroll_failed_check(bp, states, bi, tokens[s], reroll_cost, left)
-                        ):
-                            _spend(st, tokens, s, reroll_cost)
-                            st[s, K_REROLLS] += 1
-                            n_rr += 1
-                            die, ok = check_roll(states, s, pv[P_AVAL_TARGET], bought)
-                            st[s, K_AVAL] += 1
-                            _ev(
-                                log, logn, do_log, r, EV_AVAL, s, e, die, bought, np.int64(ok), n_rr
-                            )
+                        ok = _checked_roll(
+                            s,
+                            EV_AVAL,
+                            e,
+                            pv[P_AVAL_TARGET],
+                            bought,
+                            left,
+                            states,
+                            bots,
+                            seat_at,
+                            place,
+                            n,
+                            harass,
+                            tokens,
+                            st,
+                            K_AVAL,
+                            reroll_cost,
+                            max_rerolls,
+                            r,
+                            log,
+                            logn,
+                            do_log,
+                        )
                         if not ok:  # 1-5: stop before the marker, the rest of the move is lost
                             st[s, K_AVAL_FAIL] += 1
                             heat[H_AVAL_FAIL, cur] += 1
@@ -671,21 +757,29 @@ def race(key, n, pv, bots, sp, ln, out_ptr, bw, st, rs, heat, log, logn, do_log)
                 if sp[nxt, S_KIND] == ROUGH:  # text, Passer au travers de terrain accidenté
                     bought = B.buy_for_check(bp, states, bi, tokens[s], True, pv[P_ROUGH_MAX])
                     _spend(st, tokens, s, bought)
-                    die, ok = check_roll(states, s, pv[P_ROUGH_TARGET], bought)
-                    st[s, K_ROUGH] += 1
-                    _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, np.int64(ok), 0)
-                    n_rr = 0
-                    while (
-                        not ok
-                        and n_rr < max_rerolls
-                        and B.reroll_failed_check(bp, states, bi, tokens[s], reroll_cost, left)
-                    ):
-                        _spend(st, tokens, s, reroll_cost)
-                        st[s, K_REROLLS] += 1
-                        n_rr += 1
-                        die, ok = check_roll(states, s, pv[P_ROUGH_TARGET], bought)
-                        st[s, K_ROUGH] += 1
-                        _ev(log, logn, do_log, r, EV_ROUGH, s, nxt, die, bought, np.int64(ok), n_rr)
+                    ok = _checked_roll(
+                        s,
+                        EV_ROUGH,
+                        nxt,
+                        pv[P_ROUGH_TARGET],
+                        bought,
+                        left,
+                        states,
+                        bots,
+                        seat_at,
+                        place,
+                        n,
+                        harass,
+                        tokens,
+                        st,
+                        K_ROUGH,
+                        reroll_cost,
+                        max_rerolls,
+                        r,
+                        log,
+                        logn,
+                        do_log,
+                    )
                     if not ok:  # failure ends the movement (text example)
                         st[s, K_ROUGH_FAIL] += 1
                         heat[H_ROUGH_FAIL, nxt] += 1

@@ -83,7 +83,10 @@ class MushTrace:
                 out.append(f"  {who} {head} {a} {COLOURS[b]} dice: {c} dogs")
             elif ev == E.EV_BONUS:
                 res = "a crossed-out dog" if b < 0 else f"+{b}"
-                out.append(f"  {who} bonus die {a}: {res}")
+                again = f" (reroll {c})" if c else ""
+                out.append(f"  {who} bonus die{again} {a}: {res}")
+            elif ev == E.EV_REROLL:
+                out.append(f"  {who} pays {b} tokens: seat {a} rolls again")
             elif ev == E.EV_STEP:
                 dashed = " (link)" if self._dashed(c) else ""
                 out.append(f"    {self._sp(a)} -> {self._sp(b)}{dashed}")
@@ -93,7 +96,7 @@ class MushTrace:
                 what = "rough terrain at " + self._sp(a) if ev == E.EV_ROUGH else "avalanche"
                 again = f" (reroll {e})" if e else ""
                 out.append(
-                    f"    {what}{again}: rolls {b} +{c} -> {'passes' if d else 'fails, stops'}"
+                    f"    {what}{again}: rolls {b} +{c} -> {'passes' if d else 'fails'}"
                 )
             elif ev == E.EV_MARKER:
                 if a < 0:
