@@ -8,7 +8,6 @@ given as a list; from a count, the new card shows as ``?``.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,10 +29,23 @@ _NO_EV = np.zeros((1, L.E_WIDTH), dtype=np.int32)
 
 
 def _discard_choices(s: np.ndarray, p: int, owed: int) -> list[tuple[int, ...]]:
-    """Every multiset of ``owed`` hand cards (as code tuples, sorted)."""
+    """Every multiset of ``owed`` hand cards (as sorted code tuples), built from the counts."""
     b = L.player_base(p) + L.PL_HAND
-    held = [c for c in range(L.N_SLOTS) for _ in range(int(s[b + c]))]
-    return sorted(set(itertools.combinations(held, owed)))
+    held = [(c, int(s[b + c])) for c in range(L.N_SLOTS) if s[b + c] > 0]
+    out: list[tuple[int, ...]] = []
+
+    def pick(i: int, left: int, chosen: tuple[int, ...]) -> None:
+        if left == 0:
+            out.append(chosen)
+            return
+        if i == len(held):
+            return
+        code, count = held[i]
+        for k in range(min(count, left), -1, -1):
+            pick(i + 1, left - k, chosen + (code,) * k)
+
+    pick(0, owed, ())
+    return sorted(out)
 
 
 class Moves:
