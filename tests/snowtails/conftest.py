@@ -6,15 +6,10 @@ import os
 import sys
 
 import pytest
-from hypothesis import settings
 
 sys.path.insert(0, os.path.dirname(__file__))
 
 from st_trackkit import build, oval
-
-settings.register_profile("fast", max_examples=25, deadline=None)
-settings.register_profile("thorough", max_examples=300, deadline=None)
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "fast"))
 
 
 @pytest.fixture(scope="session")
@@ -27,19 +22,3 @@ def example_track():
 @pytest.fixture(scope="session")
 def oval_track():
     return oval()
-
-
-def sled(space, dogs, brake, hand, dents=0, colour=None, finished=False):
-    d = {"space": space, "dogs": list(dogs), "brake": brake, "hand": list(hand), "dents": dents}
-    if colour:
-        d["colour"] = colour
-    if finished:
-        d["finished"] = True
-    return d
-
-
-def state(sleds, turn=0, rnd=2, **overrides):
-    s = {"game": "snowtails", "track": "hand-built", "round": rnd, "turn": turn, "sleds": sleds}
-    if overrides:
-        s["set"] = overrides
-    return s

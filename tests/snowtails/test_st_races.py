@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import run_one
 from hypothesis import given
 from hypothesis import strategies as st
+from st_helpers import FAST, run_one
 from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import (
@@ -53,7 +53,7 @@ TRACKS = {
             ("corner", "R", 90, 1, 3),
             ("straight", 12),
         ],
-        closed=[(1, 10), (2, 11), (0, 20), (1, 21)],
+        closed=[(1, 10), (1, 11), (0, 22), (2, 30)],  # no trap: always a way past
         name="closed",
     ),
 }
@@ -71,6 +71,7 @@ def race_case(draw):
     return name, bots, key, rounds, lift
 
 
+@FAST
 @given(race_case())
 def test_invariants_hold_at_any_round(case):
     name, bots, key, rounds, lift = case
@@ -82,8 +83,10 @@ def test_invariants_hold_at_any_round(case):
     st_ = r.st[:n]
     # Finish positions are a permutation.
     assert sorted(r.seat_out[:, ST_FINISH]) == list(range(1, n + 1))
-    if rounds == 200:
-        assert r.race_out[3] == 0  # every race ends (no timeout) with the book's rules
+    if rounds == 200 and lift:
+        # Every race ends on its own (finished sleds left on a short run-off may block it
+        # for good, which is why lift_finished is the default).
+        assert r.race_out[3] == 0
     spaces = []
     for p in range(n):
         status = st_[p, ST_STATUS]

@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
+from st_helpers import FAST
 from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import C_NONE, MV_DRIFT, S_BLOCKED, S_LEFT, S_RIGHT, kernel_track
@@ -57,6 +58,7 @@ def brute_force(tab, occ, start, speed, drift, dcol, bonus):
     return found
 
 
+@FAST
 @given(movement_case())
 def test_search_finds_exactly_the_brute_force_outcomes(case):
     track, start, others, speed, drift, dcol, bonus = case

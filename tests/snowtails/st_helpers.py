@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 
 import numpy as np
+from hypothesis import settings
 
 from simkit.games.snowtails.batch import kernel_inputs
 from simkit.games.snowtails.engine import new_scratch, play_race
 from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, R_COLS, ST_COLS
 from simkit.games.snowtails.params import SnowTailsParams
+
+# Hypothesis settings for these tests only (SIMKIT_ST_EXAMPLES=300 for a thorough run).
+FAST = settings(max_examples=int(os.environ.get("SIMKIT_ST_EXAMPLES", "25")), deadline=None)
 
 
 @dataclass
@@ -37,3 +42,19 @@ def run_one(track, variant=None, bots=("greedy",) * 4, slots=None, key=1) -> Fin
     assert nlog[0] <= log.shape[0]
     st, hand, disc, _, occ = scratch[:5]
     return Finished(st, hand, disc, occ, seat_out, race_out, log[: nlog[0]].copy())
+
+
+def sled(space, dogs, brake, hand, dents=0, colour=None, finished=False):
+    d = {"space": space, "dogs": list(dogs), "brake": brake, "hand": list(hand), "dents": dents}
+    if colour:
+        d["colour"] = colour
+    if finished:
+        d["finished"] = True
+    return d
+
+
+def state(sleds, turn=0, rnd=2, **overrides):
+    s = {"game": "snowtails", "track": "hand-built", "round": rnd, "turn": turn, "sleds": sleds}
+    if overrides:
+        s["set"] = overrides
+    return s

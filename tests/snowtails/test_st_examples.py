@@ -8,7 +8,7 @@ pictures are not in the text: what is tested is the arithmetic and the rule, not
 from __future__ import annotations
 
 import pytest
-from conftest import sled, state
+from st_helpers import sled, state
 from st_trackkit import build, space
 
 from simkit.errors import StateError
