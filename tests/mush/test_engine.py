@@ -9,7 +9,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simkit.games.mush import engine as E
+from simkit.games.mush import layout as E
 from simkit.games.mush.arrays import S_BOARD, S_DIST, kernel_route
 from simkit.games.mush.route import TOWN, load_route
 from simkit.rng import race_keys

@@ -20,7 +20,6 @@ from numba import njit, prange
 
 from simkit.games.mush import bots as B
 from simkit.games.mush.arrays import (
-    L_AVALANCHE,
     L_TO,
     S_BOARD,
     S_CAP_DOGS,
@@ -31,8 +30,66 @@ from simkit.games.mush.arrays import (
     S_KIND,
     S_REST,
     S_START,
-    S_TOWARD,
     S_TOWN_DIST,
+)
+from simkit.games.mush.layout import (
+    EV_AVAL,
+    EV_BACK,
+    EV_BID,
+    EV_BONUS,
+    EV_COVER,
+    EV_END,
+    EV_FINISH,
+    EV_JUMP,
+    EV_MARKER,
+    EV_ORDER,
+    EV_PASS,
+    EV_REDUCE,
+    EV_REROLL,
+    EV_REST,
+    EV_ROLL,
+    EV_ROUGH,
+    EV_SLOT,
+    EV_STATE,
+    EV_STEP,
+    EV_TRAIN,
+    EV_WEATHER,
+    H_AVAL_FAIL,
+    H_REST,
+    H_ROUGH_FAIL,
+    I_SLOTS,
+    I_WEATHER,
+    K_AVAL,
+    K_AVAL_FAIL,
+    K_AVAL_REMOVED,
+    K_BID_TOKENS,
+    K_BIDS_WON,
+    K_COVEND,
+    K_COVMAX,
+    K_DICE_LOST,
+    K_DICE_REMOVED,
+    K_FINISH,
+    K_FINISHED,
+    K_GAINED,
+    K_INI,
+    K_PASSES,
+    K_POINTS,
+    K_REROLLS,
+    K_RESTS,
+    K_ROUGH,
+    K_ROUGH_FAIL,
+    K_SLOT,
+    K_SPACES,
+    K_TOGO,
+    K_TOKENS,
+    K_TRAINING,
+    MAX_SEATS,
+    N_STREAMS,
+    R_LEAD_CHANGES,
+    R_ROUNDS,
+    R_TIMED_OUT,
+    R_WARM,
+    WEATHER_SUB,
 )
 from simkit.games.mush.params import (
     P_AVAL_COST,
@@ -64,277 +121,21 @@ from simkit.games.mush.params import (
     P_SIDES,
     P_START_TOKENS,
 )
-from simkit.games.mush.planner import PLAN_CAP, pass_chance, plan
+from simkit.games.mush.planner import PLAN_CAP, plan
 from simkit.games.mush.route import ROUGH, TOWN
-from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
-
-MAX_SEATS = 6
-WEATHER_SUB = 64  # weather dice: their own sub-stream of STREAM_DICE
-I_WEATHER = 2 * MAX_SEATS
-I_SLOTS = 2 * MAX_SEATS + 1
-N_STREAMS = 2 * MAX_SEATS + 2
-
-SEAT_STATS = (
-    "slot",
-    "finish",
-    "points",
-    "finished",
-    "eliminated",
-    "training",
-    "initiative_first",
-    "tokens_left",
-    "tokens_spent",
-    "tokens_gained",
-    "rests",
-    "dogs_covered_max",
-    "dogs_covered_end",
-    "spaces",
-    "to_go",
-    "rough_rolls",
-    "rough_fails",
-    "avalanche_rolls",
-    "avalanche_fails",
-    "rerolls",
-    "dice_removed",
-    "dice_lost",
-    "avalanches_placed",
-    "avalanches_removed",
-    "passes",
-    "bid_tokens",
-    "bids_won",
+from simkit.games.mush.rules import (
+    _checked_roll,
+    _die_value,
+    _ev,
+    _leader,
+    _place_marker,
+    _spend,
+    apply_rest,
+    d6,
+    roll_dogs,
+    training_allowed,
 )
-(
-    K_SLOT,
-    K_FINISH,
-    K_POINTS,
-    K_FINISHED,
-    K_ELIMINATED,
-    K_TRAINING,
-    K_INI,
-    K_TOKENS,
-    K_SPENT,
-    K_GAINED,
-    K_RESTS,
-    K_COVMAX,
-    K_COVEND,
-    K_SPACES,
-    K_TOGO,
-    K_ROUGH,
-    K_ROUGH_FAIL,
-    K_AVAL,
-    K_AVAL_FAIL,
-    K_REROLLS,
-    K_DICE_REMOVED,
-    K_DICE_LOST,
-    K_AVAL_PLACED,
-    K_AVAL_REMOVED,
-    K_PASSES,
-    K_BID_TOKENS,
-    K_BIDS_WON,
-) = range(27)
-RACE_STATS = ("rounds", "timed_out", "warm_rounds", "mild_rounds", "cold_rounds", "lead_changes")
-R_ROUNDS, R_TIMED_OUT, R_WARM, R_MILD, R_COLD, R_LEAD_CHANGES = range(6)
-HEAT_KINDS = ("rest", "rough_fail", "avalanche_fail")
-H_REST, H_ROUGH_FAIL, H_AVAL_FAIL = range(3)
-
-# Event log rows: (round, event, seat, a, b, c, d, e); see trace.py for their text.
-(
-    EV_SLOT,
-    EV_TRAIN,
-    EV_WEATHER,
-    EV_BID,
-    EV_ORDER,
-    EV_REST,
-    EV_REDUCE,
-    EV_ROLL,
-    EV_BONUS,
-    EV_STEP,
-    EV_PASS,
-    EV_ROUGH,
-    EV_AVAL,
-    EV_MARKER,
-    EV_JUMP,
-    EV_COVER,
-    EV_STATE,
-    EV_FINISH,
-    EV_END,
-    EV_BACK,
-    EV_REROLL,
-) = range(21)
-LOG_WIDTH = 8
-
-
-@njit(cache=True, inline="always")
-def _ev(log, logn, do_log, r, kind, s, a, b, c, d, e):
-    if do_log and logn[0] < log.shape[0]:
-        row = log[logn[0]]
-        row[0] = r
-        row[1] = kind
-        row[2] = s
-        row[3] = a
-        row[4] = b
-        row[5] = c
-        row[6] = d
-        row[7] = e
-        logn[0] += 1
-
-
-@njit(cache=True)
-def d6(states, i):
-    """The standard die."""
-    return below(states, i, 6) + 1
-
-
-@njit(cache=True)
-def roll_dogs(states, i, ndice, dog_faces, sides):
-    """Dog faces among ``ndice`` dice that show a dog on ``dog_faces`` of ``sides`` (R-41)."""
-    hits = 0
-    for _ in range(ndice):
-        if below(states, i, sides) < dog_faces:
-            hits += 1
-    return hits
-
-
-@njit(cache=True)
-def training_allowed(limits, players, taken, out):
-    """Which trainings are still open under the text's table (text, Entraînement; R-44)."""
-    k = 0
-    for t in range(3):
-        out[t] = 1 if taken[t] < limits[(players - 2) * 3 + t] else 0
-        k += out[t]
-    return k
-
-
-@njit(cache=True)
-def check_roll(states, i, target, bought):
-    """A rough-terrain or avalanche roll: (die, passed) with ``bought`` +1s (R-46)."""
-    die = d6(states, i)
-    return die, die + bought >= target
-
-
-@njit(cache=True)
-def apply_rest(opt_dogs, opt_tokens, covered, cap_dogs, cap_tokens):
-    """(dogs uncovered, tokens gained) of a rest option under the town sign's caps (text)."""
-    d = min(opt_dogs, covered, cap_dogs)
-    t = min(opt_tokens, cap_tokens)
-    return d, t
-
-
-@njit(cache=True)
-def _leader(pos, n, sp, slot):
-    best = 0
-    for s in range(1, n):
-        ds, db = sp[pos[s], S_DIST], sp[pos[best], S_DIST]
-        if ds < db or (ds == db and slot[s] < slot[best]):
-            best = s
-    return best
-
-
-@njit(cache=True)
-def _spend(st, tokens, s, amount):
-    tokens[s] -= amount
-    st[s, K_SPENT] += amount
-
-
-@njit(cache=True)
-def _die_value(pv, weather_row, t, d):
-    """Expected dog faces per die for training ``t`` on a board's table (for bots)."""
-    acc = 0.0
-    sides = pv[P_SIDES]
-    for f in range(6):
-        c = pv[P_COLOUR + t * 3 + weather_row[f]]
-        acc += pv[P_FACES + c] / sides
-    return acc / 6.0 * d
-
-
-@njit(cache=True)
-def _place_marker(o, target, n, pos, sp, ln, aval, box, tokens, st, cost, r, log, logn, do_log):
-    """Place (or, with none left in the box, move) a marker on the target's path (text)."""
-    v = pos[target]
-    e = -1
-    for _ in range(4):
-        q = sp[v, S_TOWARD]
-        if q < 0:
-            break
-        if ln[q, L_AVALANCHE] != 0 and aval[q] == 0:
-            e = q
-            break
-        v = ln[q, L_TO]
-    if e < 0:
-        return box
-    taken = -1
-    if box <= 0:
-        last = 0
-        for s in range(n):
-            last = max(last, sp[pos[s], S_DIST])
-        for q in range(aval.shape[0]):
-            if aval[q] != 0 and sp[ln[q, L_TO], S_DIST] > last:
-                taken = q
-                break
-        if taken < 0:
-            return box
-        aval[taken] = 0
-        box += 1
-    aval[e] = 1
-    box -= 1
-    _spend(st, tokens, o, cost)
-    st[o, K_AVAL_PLACED] += 1
-    _ev(log, logn, do_log, r, EV_MARKER, o, e, taken, target, 0, 0)
-    return box
-
-
-@njit(cache=True)
-def _checked_roll(
-    s,
-    ev_kind,
-    where,
-    target,
-    bought,
-    left,
-    states,
-    bots,
-    seat_at,
-    place,
-    n,
-    harass,
-    tokens,
-    st,
-    count,
-    reroll_cost,
-    max_rerolls,
-    r,
-    log,
-    logn,
-    do_log,
-):
-    """A rough-terrain or avalanche roll with its rerolls (text, Relancer un dé): the roller
-    may pay to roll a failure again, a harassing opponent to roll a success again."""
-    die, ok = check_roll(states, s, target, bought)
-    st[s, count] += 1
-    _ev(log, logn, do_log, r, ev_kind, s, where, die, bought, np.int64(ok), 0)
-    for n_rr in range(1, max_rerolls + 1):
-        by = -1
-        if not ok:
-            if B.reroll_failed_check(bots[s], states, MAX_SEATS + s, tokens[s], reroll_cost, left):
-                by = s
-        else:
-            fail = 1.0 - pass_chance(target, bought)
-            for q in range(1, n):
-                o = seat_at[(place[s] + q) % n]
-                if harass[o] and B.reroll_for_gain(
-                    bots[o], states, MAX_SEATS + o, tokens[o], reroll_cost, fail * left
-                ):
-                    by = o
-                    break
-        if by < 0:
-            break
-        _spend(st, tokens, by, reroll_cost)
-        st[by, K_REROLLS] += 1
-        _ev(log, logn, do_log, r, EV_REROLL, by, s, reroll_cost, 0, 0, 0)
-        die, ok = check_roll(states, s, target, bought)
-        st[s, count] += 1
-        _ev(log, logn, do_log, r, ev_kind, s, where, die, bought, np.int64(ok), n_rr)
-    return ok
+from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
 
 @njit(cache=True)

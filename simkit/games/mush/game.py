@@ -17,7 +17,7 @@ import numpy as np
 
 from simkit.errors import ParamError, SimkitError, StateError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
-from simkit.games.mush import engine
+from simkit.games.mush import engine, layout
 from simkit.games.mush.arrays import KernelRoute, kernel_route
 from simkit.games.mush.bots import BOT_KINDS, bot_row
 from simkit.games.mush.params import PRESETS, MushParams
@@ -66,14 +66,14 @@ class MushGame:
     presets: Mapping[str, MushParams] = PRESETS
     default_preset = "mush"
     min_players = 2
-    max_players = engine.MAX_SEATS
+    max_players = layout.MAX_SEATS
     default_players = 4
     bots = BOT_KINDS
     uses_track = False
     default_track = None
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
-    heat_kinds = engine.HEAT_KINDS
+    heat_kinds = layout.HEAT_KINDS
 
     def check_cell(self, cell: Cell) -> None:
         if not isinstance(cell.variant, MushParams):
@@ -101,16 +101,16 @@ class MushGame:
         pv, bots, kr = self._inputs(cell)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         n_races, n = len(keys), cell.players
-        st = np.zeros((n_races, n, len(engine.SEAT_STATS)), dtype=np.int64)
-        rs = np.zeros((n_races, len(engine.RACE_STATS)), dtype=np.int64)
+        st = np.zeros((n_races, n, len(layout.SEAT_STATS)), dtype=np.int64)
+        rs = np.zeros((n_races, len(layout.RACE_STATS)), dtype=np.int64)
         blocks = max(1, min(BLOCKS, n_races))
-        heat = np.zeros((blocks, len(engine.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
+        heat = np.zeros((blocks, len(layout.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
         before = numba.get_num_threads()
         if threads is not None:
             numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
         try:
             if n_races:
-                log = np.zeros((1, engine.LOG_WIDTH), dtype=np.int32)
+                log = np.zeros((1, layout.LOG_WIDTH), dtype=np.int32)
                 logn = np.zeros(1, dtype=np.int64)
                 engine.batch(
                     keys,
@@ -131,15 +131,15 @@ class MushGame:
         finally:
             numba.set_num_threads(before)
         seats = {
-            name: st[:, :, engine.SEAT_STATS.index(name)].astype(col.dtype)
+            name: st[:, :, layout.SEAT_STATS.index(name)].astype(col.dtype)
             for name, col in self.seat_columns.items()
         }
         races = {
-            name: rs[:, engine.RACE_STATS.index(name)].astype(col.dtype)
+            name: rs[:, layout.RACE_STATS.index(name)].astype(col.dtype)
             for name, col in self.race_columns.items()
         }
         total = heat.sum(axis=0)
-        return Batch(seats, races, {k: total[i] for i, k in enumerate(engine.HEAT_KINDS)})
+        return Batch(seats, races, {k: total[i] for i, k in enumerate(layout.HEAT_KINDS)})
 
     def trace(self, cell: Cell, key: int) -> Any:
         from simkit.games.mush.trace import run_trace

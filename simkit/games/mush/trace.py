@@ -15,7 +15,8 @@ import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
-from simkit.games.mush import engine as E
+from simkit.games.mush import engine
+from simkit.games.mush import layout as E
 from simkit.games.mush.arrays import KernelRoute
 from simkit.games.mush.params import P_MAX_ROUNDS
 from simkit.games.mush.route import load_route
@@ -95,9 +96,7 @@ class MushTrace:
             elif ev in (E.EV_ROUGH, E.EV_AVAL):
                 what = "rough terrain at " + self._sp(a) if ev == E.EV_ROUGH else "avalanche"
                 again = f" (reroll {e})" if e else ""
-                out.append(
-                    f"    {what}{again}: rolls {b} +{c} -> {'passes' if d else 'fails'}"
-                )
+                out.append(f"    {what}{again}: rolls {b} +{c} -> {'passes' if d else 'fails'}")
             elif ev == E.EV_MARKER:
                 if a < 0:
                     out.append(f"  {who} pays to remove the avalanche on {self._line(b)}")
@@ -209,7 +208,7 @@ def run_trace(
     rs2 = np.zeros((1, len(E.RACE_STATS)), dtype=np.int64)
     heat = np.zeros((1, len(E.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
-    E.batch(
+    engine.batch(
         keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st3, rs2, heat, log, logn, True
     )
     if logn[0] >= cap:
