@@ -96,3 +96,31 @@ def test_mush_has_no_track_and_no_slot_choice():
         from simkit.games.cells import build_cell
 
         build_cell("mush", players=3, slots=[1, 2, 5])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("smart", "mush: unknown bot 'smart' (known: random, greedy)"),
+        ("greedy:reserv=3", "mush: bot 'greedy:reserv=3': expected key=value with key one of"),
+        ("greedy:reserve=x", "mush: bot 'greedy:reserve=x': reserve must be a number (got 'x')"),
+        (
+            "greedy:train=hot",
+            "mush: bot 'greedy:train=hot': train must be warm, mild, cold or best",
+        ),
+        ("greedy:bid=-1", "mush: bot 'greedy:bid=-1': bid must be >= 0 (got -1)"),
+    ],
+)
+def test_bad_bot_specs(spec, message):
+    from simkit.games.mush.bots import bot_row
+
+    with pytest.raises(SimkitError) as err:
+        bot_row(spec)
+    assert str(err.value).startswith(message)
+
+
+def test_bot_spec_sets_its_parameters():
+    from simkit.games.mush.bots import B_RESERVE, B_TRAIN, GREEDY, bot_row
+
+    row = bot_row("greedy:reserve=8:train=cold")
+    assert row[0] == GREEDY and row[B_RESERVE] == 8 and row[B_TRAIN] == 2
