@@ -178,7 +178,7 @@ def _greedy_score(s, p, a, prm, bpar):
     room = hand_limit(s, p, prm, 0) - hand_size(s, p)
     if a < A_DECAY:
         i = a - A_TAKE
-        return _worth(s, p, s[S_FOREST + i], prm, bpar, tf) - prm[P_COST + i] * bpar[B_STICK]
+        return _worth(s, p, s[S_FOREST + i], prm, bpar, tf) - prm[P_COST + i] * bpar[B_STICK] * tf
     if a == A_DECAY:
         tot = 0.0
         for j in range(s[S_DECAY_N]):
@@ -196,7 +196,7 @@ def _greedy_score(s, p, a, prm, bpar):
         k = a - A_SELL
         m = mushrooms(s, p, k, prm)
         keep = prm[P_COOK + k] * m * (1.0 if m >= prm[P_MIN_COOK] else bpar[B_INCOMPLETE])
-        gain = prm[P_SELL + k] * m * bpar[B_STICK] * (1.0 if s[b + PL_STICKS] < 6 else 0.3)
+        gain = prm[P_SELL + k] * m * bpar[B_STICK] * tf * (1.0 if s[b + PL_STICKS] < 6 else 0.3)
         return gain - keep + (2.0 if room <= 0 else 0.0)
     return 0.5 if room <= 1 and s[b + PL_PANS] == 0 else -0.5
 
