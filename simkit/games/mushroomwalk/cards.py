@@ -61,7 +61,6 @@ N_FOREST_CODES = 15  # codes that can be in the forest deck
 NIGHT_BASE = 15  # night card of kind k has code NIGHT_BASE + k
 N_CODES = NIGHT_BASE + N_KINDS
 CARD_UNKNOWN = N_CODES  # a face-down card whose identity is not given (``simkit moves``)
-NO_CARD = -1
 
 _OTHER_NAMES = ("butter", "cider", "basket", "poison", "pan", "moon")
 

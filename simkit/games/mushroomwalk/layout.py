@@ -32,8 +32,7 @@ P_NIGHT_MULT = 12
 P_MIN_COOK = 13
 P_MIN_SELL = 14
 P_WHO_STARTS = 15
-P_DECK_SIZE = 16
-P_COST = 17  # MAX_FOREST entries: sticks to take forest position i (0 = next to decay)
+P_COST = 16  # MAX_FOREST entries: sticks to take forest position i (0 = next to decay)
 P_COOK = P_COST + MAX_FOREST  # N_KINDS entries
 P_SELL = P_COOK + N_KINDS
 P_COUNT = P_SELL + N_KINDS  # N_FOREST_CODES entries: forest-deck cards per code

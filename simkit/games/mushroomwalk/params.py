@@ -173,7 +173,6 @@ class MushroomWalkParams(Variant):
         v[L.P_MIN_COOK] = self.min_cook
         v[L.P_MIN_SELL] = self.min_sell
         v[L.P_WHO_STARTS] = L.WHO_STARTS.index(self.who_starts)
-        v[L.P_DECK_SIZE] = self.deck_size()
         v[L.P_COST : L.P_COST + self.forest_size] = self.stick_costs
         v[L.P_COOK : L.P_COOK + N_KINDS] = self.cook_points
         v[L.P_SELL : L.P_SELL + N_KINDS] = self.sell_sticks

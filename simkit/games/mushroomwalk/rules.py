@@ -26,6 +26,8 @@ from simkit.games.mushroomwalk.layout import (
     A_PAN,
     A_SELL,
     A_TAKE,
+    E_ACTION,
+    E_CARD,
     E_COST,
     E_DECAY,
     E_DECAY_N,
@@ -37,6 +39,7 @@ from simkit.games.mushroomwalk.layout import (
     E_KIND,
     E_N,
     E_SCORE,
+    E_SEAT,
     E_STICKS,
     E_TURN,
     E_WIDTH,
@@ -227,9 +230,9 @@ def emit(ev, evc, s, kind, seat, action, card, n, gain, cost, x1, x2):
     evc[0] = r + 1
     ev[r, E_KIND] = kind
     ev[r, E_TURN] = s[S_TURN]
-    ev[r, 2] = seat
-    ev[r, 3] = action
-    ev[r, 4] = card
+    ev[r, E_SEAT] = seat
+    ev[r, E_ACTION] = action
+    ev[r, E_CARD] = card
     ev[r, E_N] = n
     ev[r, E_GAIN] = gain
     ev[r, E_COST] = cost
