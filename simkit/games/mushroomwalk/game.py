@@ -133,7 +133,12 @@ class MushroomWalk:
         idx = self._indices(cell, 1, None if race_index is None else np.array([race_index]))
         prm = cell.variant.to_kernel()
         kinds, bpar = parse_bots(cell.bots)
-        ev = np.zeros((8 * cell.variant.deck_size() + 64, L.E_WIDTH), dtype=np.int32)
+        v = cell.variant
+        # bound on events: per turn (at most one per forest card) a turn row, a stuck row,
+        # night cards and poison rows (<= 2 per decay card) and discards (<= a full hand)
+        hand_max = v.hand_limit + v.basket_bonus * v.basket_cards
+        rows = (v.deck_size() + 10) * (4 + 2 * L.MAX_DECAY + hand_max)
+        ev = np.zeros((rows, L.E_WIDTH), dtype=np.int32)
         evc = np.zeros(1, dtype=np.int64)
         last = np.zeros(L.S_SIZE, dtype=np.int32)
         seat_out = np.zeros((1, 2, len(SEAT_FIELDS)), dtype=np.int32)
