@@ -55,3 +55,11 @@ def test_alternate_starts_need_the_race_index():
     keys = np.array([int(race_key(1, 0, r)) for r in range(6)], dtype=np.uint64)
     b = GAME.simulate(cell, keys, race_indices=np.arange(6))
     assert list(b.races["starter_seat"]) == [0, 1, 0, 1, 0, 1]
+
+
+def test_traces_of_poison_heavy_variants_are_complete():
+    over = {"poison_cards": 20, "basket_cards": 20, "moon_cards": 20, "hand_limit": 4, "deal": 3}
+    cell = build_cell("mushroomwalk", overrides=over, bots=["random", "lookahead"])
+    for race in range(10):
+        events = GAME.trace(cell, int(race_key(5, 0, race))).to_json()["events"]
+        assert events[-1]["kind"] == "end"
