@@ -237,7 +237,7 @@ def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
     return v, mask, speed, take
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def discard_choice(kind, hand, p, states, stream):
     """The canine card value seat ``p`` discards to get down to hand size."""
     if kind == BOT_RANDOM:

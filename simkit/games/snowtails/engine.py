@@ -110,8 +110,8 @@ from simkit.games.snowtails.rules import canine_count, play_effect, race_order, 
 from simkit.rng import STREAM_BOT, STREAM_DECK, STREAM_SLOTS, shuffle, stream_key
 
 ST_MAX = 1 + 2 * MAX_SEATS  # rng streams: slots, one deck per seat, one bot per seat
-MAX_NODES = 8192
-MAX_OUTS = 2048
+MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
+MAX_OUTS = 4096
 
 
 @njit(cache=True, inline="always")
@@ -141,7 +141,7 @@ def _log(log, nlog, kind, a, b, c, d, e, f, g, h):
     nlog[0] = i + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _draw_one(st, hand, disc, deck, p, states, log, nlog, trace):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if st[p, ST_DECKN] == 0:

@@ -38,7 +38,7 @@ def popcount3(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def list_plays(hand, p, prm, plays):
     """Every legal play of seat ``p`` into ``plays`` rows (value, mask); returns the count.
 
