@@ -36,6 +36,7 @@ from simkit.report.document import (
     prepare,
     write,
 )
+from simkit.report.games import add_game_section
 
 MAX_CELL_PLOTS = 24  # per-cell pictures beyond this would drown the report; CSVs hold all
 MAX_OVERVIEW = 40  # cells per fairness overview picture
@@ -387,6 +388,7 @@ def build(
     _fairness_section(doc, results, out, tolerance)
     _track_section(doc, results, out)
     _comparison_section(doc, results, out, tolerance)
+    add_game_section(doc, results, out)
     return write(doc, out)
 
 

@@ -185,3 +185,42 @@ def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str
         finally:
             plt.close(fig)
     return None
+
+
+def rates(path: Path, rows: pd.DataFrame, title: str, xlabel: str = "win rate"):
+    """Win rates with 95% intervals, one line per row (``name``), a fair mark if given.
+
+    ``rows`` needs ``name``, ``win_rate``, ``win_low``, ``win_high`` and optionally
+    ``fair_rate``: the view for "is each training / holding / bot worth its share?".
+    """
+
+    def draw(fig):
+        ax = fig.subplots()
+        y = np.arange(len(rows))[::-1]
+        err = [rows["win_rate"] - rows["win_low"], rows["win_high"] - rows["win_rate"]]
+        ax.errorbar(rows["win_rate"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
+        if "fair_rate" in rows:
+            ax.scatter(rows["fair_rate"], y, marker="|", s=200, color="#276749", label="fair")
+            ax.legend(fontsize=7)
+        ax.set_yticks(y, [str(v) for v in rows["name"]])
+        ax.set_ylim(-0.7, len(rows) - 0.3)
+        ax.set_xlabel(f"{xlabel} (95% Wilson interval)")
+        ax.set_title(title)
+
+    return _save(draw, path, (8.0, 1.2 + 0.3 * len(rows)))
+
+
+def distribution(path: Path, hist: pd.DataFrame, labels: dict, metric: str, title: str):
+    """Share of each value of ``metric``, one step line per cell."""
+
+    def draw(fig):
+        ax = fig.subplots()
+        for cell, part in hist.groupby("cell"):
+            ax.step(part[metric], part["share"], where="mid", label=str(labels.get(cell, cell)))
+        ax.set_xlabel(metric)
+        ax.set_ylabel("share")
+        ax.set_title(title)
+        if hist["cell"].nunique() <= 10:
+            ax.legend(fontsize=7)
+
+    return _save(draw, path, (7.0, 3.4))
