@@ -98,4 +98,6 @@ def game_length(results: Any) -> pd.DataFrame:
     )
     out = out.merge(results.cells[["cell", "label", "preset", "players"]], on="cell")
     timed = rate_table(r, ["cell"], "timed_out", "timed_out").drop(columns="n")
-    return out.merge(timed, on="cell")
+    out = out.merge(timed, on="cell")
+    first = ["cell", "label", "preset", "players", "metric"]
+    return out[[*first, *(c for c in out.columns if c not in first)]]

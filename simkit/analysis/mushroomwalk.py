@@ -128,11 +128,12 @@ def card_value(results: Any, early_turn: int = EARLY_PAN_TURN) -> pd.DataFrame:
 
 
 def preset_comparison(results: Any) -> pd.DataFrame:
-    """Every cell against the first cell, game by game on common random numbers.
+    """Each cell against the first cell with the same bots, game by game (common random numbers).
 
     For Mushroom Walk vs Morels numbers (``[grid] preset = ["mushroomwalk", "morels"]``):
     paired differences (cell - baseline) of the starter's win, draws, turns, margin and
-    both players' total score. The two decks differ, so the shuffles only partly pair;
+    both players' total score. Cells with different bots are never paired (that would
+    measure the bots). The two decks differ, so the shuffles only partly pair;
     ``variance_ratio`` says how much pairing still helped.
     """
     if not results.manifest.get("crn", True):
@@ -141,26 +142,27 @@ def preset_comparison(results: Any) -> pd.DataFrame:
             "(crn = false), so games cannot be paired; run the scenario with crn = true"
         )
     r = races(results).set_index(["cell", "race"])
-    ids = list(results.cells["cell"])
     labels = _labels(results)
     rows = []
-    base = ids[0]
-    a = r.loc[base]
-    for c in ids[1:]:
-        b = r.loc[c]
-        common = a.index.intersection(b.index)
-        for m in RACE_METRICS:
-            diff = paired_difference(a.loc[common, m], b.loc[common, m])
-            rows.append(
-                {
-                    "baseline": base,
-                    "cell": c,
-                    "baseline_label": labels[base],
-                    "label": labels[c],
-                    "metric": m,
-                    **diff,
-                }
-            )
+    for _, group in results.cells.groupby(["players", "bots"], sort=False):
+        ids = list(group["cell"])
+        base = ids[0]
+        a = r.loc[base]
+        for c in ids[1:]:
+            b = r.loc[c]
+            common = a.index.intersection(b.index)
+            for m in RACE_METRICS:
+                diff = paired_difference(a.loc[common, m], b.loc[common, m])
+                rows.append(
+                    {
+                        "baseline": base,
+                        "cell": c,
+                        "baseline_label": labels[base],
+                        "label": labels[c],
+                        "metric": m,
+                        **diff,
+                    }
+                )
     out = pd.DataFrame(rows)
     if len(out):
         out["significant"] = (out["low"] > 0) | (out["high"] < 0)

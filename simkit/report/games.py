@@ -63,6 +63,23 @@ def _mushroomwalk(doc: Document, results: Any, out: Path) -> None:
             )
         )
     doc.add(Table(fp, "mushroomwalk_first_player.csv", "First-player advantage per cell."))
+    outcomes = {"starter_win": "starter wins", "second_win": "second wins", "draw": "draw"}
+    rows = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "name": fp["label"].astype(str) + ": " + what,
+                    "win_rate": fp[f"{col}_rate"],
+                    "win_low": fp[f"{col}_low"],
+                    "win_high": fp[f"{col}_high"],
+                }
+            )
+            for col, what in outcomes.items()
+        ],
+        ignore_index=True,
+    ).iloc[: 3 * MAX_PLOTS]
+    plots.rates(out / "mushroomwalk_first_player.png", rows, "Who wins", "share of games")
+    doc.add(Figure("mushroomwalk_first_player.png", "Starter wins, second wins, draws (95%)."))
     doc.add(
         Table(
             mushroomwalk.scores(results),
@@ -111,9 +128,13 @@ def _mushroomwalk_compare(doc: Document, results: Any, out: Path) -> None:
         doc.add(Paragraph("Cells do not share random numbers (crn = false): no paired table."))
         return
     table = mushroomwalk.preset_comparison(results)
+    if table.empty:
+        doc.add(Paragraph("No two cells share their bots: nothing to pair."))
+        return
     doc.add(
         Paragraph(
-            "Each cell against the first, game by game on common random numbers (e.g. "
+            "Each cell against the first cell with the same bots, game by game on common "
+            "random numbers (e.g. "
             "Morels numbers against the Mushroom Walk deck): diff = cell - baseline with a "
             "95% paired interval; draws are not wins here."
         ),
@@ -122,7 +143,7 @@ def _mushroomwalk_compare(doc: Document, results: Any, out: Path) -> None:
     plots.forest(
         out / "mushroomwalk_comparison.png",
         table.assign(slot=pd.NA),
-        f"Paired differences vs {table['baseline_label'].iloc[0]}",
+        "Paired differences vs each cell's baseline",
     )
     doc.add(Figure("mushroomwalk_comparison.png", "Paired differences with 95% intervals."))
 

@@ -197,8 +197,10 @@ def rates(path: Path, rows: pd.DataFrame, title: str, xlabel: str = "win rate"):
     def draw(fig):
         ax = fig.subplots()
         y = np.arange(len(rows))[::-1]
-        err = [rows["win_rate"] - rows["win_low"], rows["win_high"] - rows["win_rate"]]
-        ax.errorbar(rows["win_rate"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
+        rate = rows["win_rate"].to_numpy(dtype=float)
+        low, high = rows["win_low"].to_numpy(dtype=float), rows["win_high"].to_numpy(dtype=float)
+        err = np.clip([rate - low, high - rate], 0.0, None)  # Wilson bounds may round past p
+        ax.errorbar(rate, y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
         if "fair_rate" in rows:
             ax.scatter(rows["fair_rate"], y, marker="|", s=200, color="#276749", label="fair")
             ax.legend(fontsize=7)
