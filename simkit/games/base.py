@@ -34,7 +34,10 @@ class Column:
 # Columns every game fills for every (race, seat); the runner adds cell, race and seat.
 COMMON_SEAT_COLUMNS: dict[str, Column] = {
     "slot": Column("int8", "start slot (1-based; 1 = best placed by the book)"),
-    "finish": Column("int8", "finish position (1-based, unique within a race)"),
+    "finish": Column(
+        "int8",
+        "finish position (1-based); unique within a race unless the game allows a draw",
+    ),
     "points": Column("int16", "points for the finish position under the variant's table"),
     "finished": Column("bool", "crossed the finish line"),
     "eliminated": Column("bool", "left the race early (e.g. a 5th dent in Snow Tails)"),
