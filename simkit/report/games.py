@@ -159,6 +159,20 @@ def _mush(doc: Document, results: Any, out: Path) -> None:
         )
     )
     tr = mush.training(results)
+    tests = mush.training_test(results).set_index("cell")
+    for cell, part in tr.groupby("cell", sort=True):
+        each = "; ".join(
+            f"{r.training_name} {_pct(r.win_rate, r.win_low, r.win_high)}"
+            + (" (holds fair)" if r.win_low <= r.fair_rate <= r.win_high else " (off fair)")
+            for r in part.itertuples()
+        )
+        p = tests.at[cell, "p"]
+        doc.add(
+            Paragraph(
+                f"{part['label'].iloc[0]}: win rate per seat against the fair "
+                f"{100 / part['players'].iloc[0]:.3g}%: {each}; chi-square p = {p:.3g}."
+            )
+        )
     doc.add(Table(tr, "mush_training.csv", "Win rate by training per cell."))
     if results.cells["players"].duplicated().any():
         doc.add(
