@@ -46,10 +46,11 @@ golden: setup  ## regenerate golden traces after an intended rule change (review
 # runs/<study> and its report goes to reports/<study>. STUDY_OPTS goes to `simkit run`, e.g.
 # make reports STUDY_OPTS="--races 500 --threads 1" for a quick look.
 STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
-	mushroomwalk-first-player mush-training
+	mushroomwalk-first-player mushroomwalk-vs-morels mush-training mush-strategies \
+	mush-short-games
 STUDY_OPTS ?=
 
-reports: setup  ## every study in scenarios/ except demo (about 20 min here): reports/<study>/
+reports: setup  ## every study in scenarios/ but demo (6-10 min here): reports/<study>/
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \

@@ -1,0 +1,114 @@
+"""The ready-made studies (docs/studies.md): every scenario validates, `make reports` runs
+exactly the files in scenarios/, comparisons have the book as their baseline, and the
+derived safety-speed tracks differ from The Nutcracker only where their names say."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simkit import tracks
+from simkit.games import get
+from simkit.runner import expand, load_scenario
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "scenarios"
+# make demo runs scenarios/demo.toml; every other scenario is a study of make reports.
+NOT_STUDIES = {"demo"}
+# Studies whose report compares every cell with cell 0, race by race (crn).
+COMPARISONS = {"extra-cards", "bonus", "safety-speeds", "compensation"}
+BOOK_TRACK = "nutcracker"
+
+
+def scenario_files() -> list[Path]:
+    return sorted(SCENARIOS.glob("*.toml"))
+
+
+def make_studies() -> list[str]:
+    """The STUDIES list of the Makefile, continuation lines joined."""
+    text = (ROOT / "Makefile").read_text().replace("\\\n", " ")
+    match = re.search(r"^STUDIES\s*:=(.*)$", text, flags=re.MULTILINE)
+    assert match, "Makefile has no STUDIES := line"
+    return match.group(1).split()
+
+
+@pytest.mark.parametrize("path", scenario_files(), ids=lambda p: p.stem)
+def test_scenario_checks(path: Path) -> None:
+    """What `simkit scenario check FILE` does: load, validate and expand every cell."""
+    sc = load_scenario(path)
+    cells = expand(sc)
+    assert sc.title, f"{path.name}: give the study a title for its report"
+    assert cells and [pc.cell.cell_id for pc in cells] == list(range(len(cells)))
+
+
+def test_make_reports_runs_every_study_once() -> None:
+    studies = make_studies()
+    assert len(studies) == len(set(studies)), f"repeated study in the Makefile: {studies}"
+    files = {p.stem for p in scenario_files()} - NOT_STUDIES
+    assert sorted(studies) == sorted(files)
+    assert files >= COMPARISONS
+
+
+def test_docs_describe_every_study() -> None:
+    doc = (ROOT / "docs" / "studies.md").read_text()
+    for stem in make_studies():
+        assert f"scenarios/{stem}.toml" in doc, f"docs/studies.md does not describe {stem}"
+
+
+@pytest.mark.parametrize("stem", sorted(COMPARISONS))
+def test_comparisons_are_paired_against_the_book(stem: str) -> None:
+    """The report compares each cell with the first: it must be the book's rules and track."""
+    sc = load_scenario(SCENARIOS / f"{stem}.toml")
+    assert sc.crn and sc.keep == "races", f"{stem}: paired comparisons need crn and races"
+    cells = expand(sc)
+    assert len(cells) >= 2
+    first = cells[0].cell
+    book = get(sc.game).presets[cells[0].preset]
+    assert first.variant == book, f"{stem}: cell 0 is not the preset's rules"
+    assert first.track == BOOK_TRACK
+    assert len({pc.cell.players for pc in cells}) == 1
+
+
+def test_fairness_study_covers_two_to_five_sleds() -> None:
+    cells = expand(load_scenario(SCENARIOS / "fairness.toml"))
+    assert [pc.cell.players for pc in cells] == [2, 3, 4, 5]
+    assert {pc.cell.track for pc in cells} == {BOOK_TRACK}
+
+
+def _arrays(t: tracks.CompiledTrack) -> dict[str, object]:
+    skip = {"name", "title", "source", "notes", "corner_safety"}
+    return {f.name: getattr(t, f.name) for f in dataclasses.fields(t) if f.name not in skip}
+
+
+DERIVED = sorted((SCENARIOS / "tracks").glob("nutcracker-*.toml"))
+
+
+@pytest.mark.parametrize("path", DERIVED, ids=lambda p: p.stem)
+def test_derived_track_changes_only_its_safety_speeds(path: Path) -> None:
+    match = re.fullmatch(r"nutcracker-(all|corner(\d))-(minus1|plus1)", path.stem)
+    assert match, f"{path.name}: name it nutcracker-(all|cornerK)-(minus1|plus1)"
+    book = tracks.load(BOOK_TRACK)
+    derived = tracks.load(str(path))
+    expected = book.corner_safety.astype(np.int64).copy()
+    step = -1 if match.group(3) == "minus1" else 1
+    if match.group(1) == "all":
+        expected += step
+    else:
+        expected[int(match.group(2)) - 1] += step
+    np.testing.assert_array_equal(derived.corner_safety, expected)
+    for name, value in _arrays(book).items():
+        other = _arrays(derived)[name]
+        if isinstance(value, np.ndarray):
+            np.testing.assert_array_equal(other, value, err_msg=name)
+        else:
+            assert other == value, name
+
+
+def test_safety_study_races_every_derived_track() -> None:
+    cells = expand(load_scenario(SCENARIOS / "safety-speeds.toml"))
+    used = {Path(pc.cell.track).resolve() for pc in cells[1:]}
+    assert used == {p.resolve() for p in DERIVED}
