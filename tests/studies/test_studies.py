@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from simkit import tracks
@@ -112,3 +113,28 @@ def test_safety_study_races_every_derived_track() -> None:
     cells = expand(load_scenario(SCENARIOS / "safety-speeds.toml"))
     used = {Path(pc.cell.track).resolve() for pc in cells[1:]}
     assert used == {p.resolve() for p in DERIVED}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stem", make_studies())
+def test_study_runs_and_reports(stem: str, tmp_path: Path) -> None:
+    """What `make reports` does for one study, at a few races: every cell is run and reported."""
+    from simkit import load
+    from simkit.report import build
+    from simkit.runner import start
+
+    sc = load_scenario(SCENARIOS / f"{stem}.toml").with_overrides(races=20)
+    start(sc, tmp_path / "run", threads=1)
+    index = build(tmp_path / "run", tmp_path / "report")
+    assert index.name == "index.html" and index.is_file()
+    results = load(tmp_path / "run")
+    fairness = pd.read_csv(tmp_path / "report" / "fairness.csv")
+    assert list(fairness["label"]) == list(results.cells["label"])
+    if stem in COMPARISONS:
+        compared = pd.read_csv(tmp_path / "report" / "comparison.csv")
+        assert sorted(compared["cell"].unique()) == list(range(1, len(results.cells)))
+    if stem == "safety-speeds":
+        corners = pd.read_csv(tmp_path / "report" / "overspeed_by_corner.csv")
+        for cell, track in zip(results.cells["cell"], results.cells["track"], strict=True):
+            got = corners[corners["cell"] == cell].sort_values("corner")["safety"].tolist()
+            assert got == tracks.load(track).corner_safety.tolist(), track
