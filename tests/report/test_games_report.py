@@ -107,3 +107,12 @@ def test_aggregates_only_run_gets_a_note(mushroomwalk_run, tmp_path):
     md = (tmp_path / "report.md").read_text()
     assert "This section needs per-race rows" in md
     assert not (tmp_path / "mushroomwalk_first_player.csv").exists()
+
+
+def test_games_without_a_section_get_none(tmp_path):
+    from analysis.synthetic import synthetic_run
+
+    build(synthetic_run([{"players": 3, "label": "a"}], races=100, seed=2), tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    assert "## Mushroom Walk" not in md and "## MUSH" not in md
+    assert not list(tmp_path.glob("mush*.csv"))
