@@ -140,7 +140,7 @@ def _score(tab, prog, outs, o, dents, prm, w, hq, slowest):
     return sc
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_choice(
     tab, prog, safety, occ, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays, pattern
 ):
@@ -237,7 +237,7 @@ def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
     return v, mask, speed, take
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def discard_choice(kind, hand, p, states, stream):
     """The canine card value seat ``p`` discards to get down to hand size."""
     if kind == BOT_RANDOM:

@@ -141,7 +141,7 @@ def _log(log, nlog, kind, a, b, c, d, e, f, g, h):
     nlog[0] = i + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _draw_one(st, hand, disc, deck, p, states, log, nlog, trace):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if st[p, ST_DECKN] == 0:
@@ -168,7 +168,7 @@ def _draw_one(st, hand, disc, deck, p, states, log, nlog, trace):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refill(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace, draw):
     """ST1 "Return hand size to five cards": draw up to, or discard canine cards down to,
     the hand size; dents count toward it and are never discarded. ``draw`` False only
@@ -186,7 +186,7 @@ def _refill(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace, draw):
             _log(log, nlog, EV_DISCARD, p, v, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _eliminate(tab, st, occ, p, rnd, seq, heat, log, nlog, trace):
     """R-18: a sled that must take one dent too many is out of the race."""
     space = st[p, ST_SPACE]
@@ -199,7 +199,7 @@ def _eliminate(tab, st, occ, p, rnd, seq, heat, log, nlog, trace):
         _log(log, nlog, EV_OUT, p, space, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_dents(tab, st, p, n, prm, log, nlog, trace, reason, corner, lim, speed):
     """Give seat ``p`` up to ``n`` dents. Returns -1 if one more than the limit was due
     and the sled is not past the finish line (caller eliminates it), else dents taken."""
@@ -224,7 +224,7 @@ def _take_dents(tab, st, p, n, prm, log, nlog, trace, reason, corner, lim, speed
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn(
     tab, prog, safety, prm, bots, weights, st, hand, disc, deck, occ, states, n_seats, p,
     rnd, out_seq, scr_nodes, scr_outs, scr_keys, scr_plays, pattern, path, heat, log, nlog,
@@ -272,7 +272,7 @@ def _turn(
     )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resolve_play(
     tab, safety, prm, bots, st, hand, disc, deck, occ, states, p, rnd, pos, out_seq, v, mask,
     npat, take, pattern, path, heat, log, nlog, trace,

@@ -167,7 +167,7 @@ def outcomes(
     return n_nodes, n_outs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pattern_of(nodes, outs, o, pattern):
     """The move kinds leading to outcome ``o`` (the colliding attempt last); returns count."""
     n = 0
@@ -187,7 +187,7 @@ def pattern_of(nodes, outs, o, pattern):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def walk(tab, occ, start, pattern, n, dcol, bonus, path):
     """Walk ``pattern`` (then ``bonus`` straight moves) from ``start``, stopping at a collision.
 

@@ -38,7 +38,7 @@ def popcount3(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def list_plays(hand, p, prm, plays):
     """Every legal play of seat ``p`` into ``plays`` rows (value, mask); returns the count.
 
@@ -104,7 +104,7 @@ def ahead(tab, a, b):
     return a < b
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def race_order(tab, st, n_seats, racing_only, out):
     """Seats in race order into ``out`` (R-03); eliminated sleds never count. Returns count."""
     n = 0
