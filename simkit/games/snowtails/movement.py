@@ -86,8 +86,13 @@ def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind):
 
 
 @njit(cache=True, inline="always")
-def _add_outcome(outs, n_outs, lo, end, coll, bonus, node, attempt, over, speed):
-    """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus)."""
+def _add_outcome(
+    tab, safety, outs, n_outs, lo, start, end, coll, bonus, node, attempt, speed, use_safety
+):
+    """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus).
+
+    The overspeed dents (R-15) are worked out only for a new outcome.
+    """
     for i in range(lo, n_outs):
         if outs[i, O_END] == end and outs[i, O_COLL] == coll and outs[i, O_BONUS] == bonus:
             return n_outs
@@ -98,7 +103,7 @@ def _add_outcome(outs, n_outs, lo, end, coll, bonus, node, attempt, over, speed)
     outs[n_outs, O_BONUS] = bonus
     outs[n_outs, O_NODE] = node
     outs[n_outs, O_ATTEMPT] = attempt
-    outs[n_outs, O_OVER] = over
+    outs[n_outs, O_OVER] = overspeed(tab, safety, start, end, speed, use_safety)
     outs[n_outs, O_SPEED] = speed
     return n_outs + 1
 
@@ -134,36 +139,35 @@ def outcomes(
         for i in range(lo, hi):
             d = nodes[i, N_D]
             cur = nodes[i, N_SPACE]
-            for kind in range(2):
-                if kind == MV_STRAIGHT:
-                    # Drift timing (ST1 "Moves their sled"): once moves left equal drifts
-                    # left, every remaining move must drift.
-                    if speed - m <= drift - d:
-                        continue
-                    t = tab[cur, S_NEXT]
-                    nd = d
-                else:
-                    if d >= drift:
-                        continue
-                    t = tab[cur, dcol]
-                    nd = d + 1
+            # Drift timing (ST1 "Moves their sled"): once moves left equal drifts left,
+            # every remaining move must drift.
+            if speed - m > drift - d:
+                t = tab[cur, S_NEXT]
                 c = collision(tab, occ, t)
                 if c != C_NONE:
                     # R-02: the sled stays where it was; the rest of the drift is lost.
-                    ov = overspeed(tab, safety, start, cur, speed, use_safety)
-                    n_outs = _add_outcome(outs, n_outs, o_lo, cur, c, 0, i, kind, ov, speed)
+                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
+                                          MV_STRAIGHT, speed, use_safety)  # fmt: skip
                 else:
-                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, nd, t, i, kind)
+                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d, t, i, MV_STRAIGHT)
+            if d < drift:
+                t = tab[cur, dcol]
+                c = collision(tab, occ, t)
+                if c != C_NONE:
+                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
+                                          MV_DRIFT, speed, use_safety)  # fmt: skip
+                else:
+                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d + 1, t, i, MV_DRIFT)
         lo, hi = hi, n_nodes
     for i in range(lo, hi):
         end = nodes[i, N_SPACE]
-        ov = overspeed(tab, safety, start, end, speed, use_safety)
-        n_outs = _add_outcome(outs, n_outs, o_lo, end, C_NONE, 0, i, -1, ov, speed)
+        n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, end, C_NONE, 0, i, -1,
+                              speed, use_safety)  # fmt: skip
         if bonus > 0:
             # R-14: optional, all or nothing, straight ahead; it counts toward R-15.
             b_end, b_c = bonus_walk(tab, occ, end, bonus)
-            ov = overspeed(tab, safety, start, b_end, speed + bonus, use_safety)
-            n_outs = _add_outcome(outs, n_outs, o_lo, b_end, b_c, 1, i, -1, ov, speed + bonus)
+            n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, b_end, b_c, 1, i, -1,
+                                  speed + bonus, use_safety)  # fmt: skip
     return n_nodes, n_outs
 
 
