@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit, prange
 
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
-from simkit.games.snowtails.bots import bot_arrays
+from simkit.games.snowtails.bots import bot_arrays, progress_with_reach
 from simkit.games.snowtails.engine import new_scratch, play_race
 from simkit.games.snowtails.layout import (
     EV_WIDTH,
@@ -133,12 +133,16 @@ def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_block
 def kernel_inputs(
     track: CompiledTrack, variant: SnowTailsParams, bots: tuple[str, ...], slots: tuple[int, ...]
 ) -> tuple:
-    """Everything ``play_race`` needs besides the key and scratch, as kernel arrays."""
+    """Everything ``play_race`` needs besides the key and scratch, as kernel arrays.
+
+    The progress array carries the greedy bot's reach table after its one entry per space
+    (``bots.progress_with_reach``).
+    """
     tab, prog, safety, start = kernel_track(track)
     kinds, weights = bot_arrays(bots)
     return (
         tab,
-        prog,
+        progress_with_reach(tab, prog),
         safety,
         start,
         variant.to_kernel(),

@@ -23,8 +23,11 @@ from simkit.games.snowtails.layout import (
     MV_DRIFT,
     MV_STRAIGHT,
     S_DIST,
+    S_LEFT,
+    S_NEXT,
     S_NSAFE,
     S_PAST,
+    S_RIGHT,
     S_TIE,
     ST_DENTS,
     ST_SPACE,
@@ -67,6 +70,30 @@ GREEDY_PRESETS: dict[str, tuple[float, ...]] = {
 }
 BOT_NAMES = ("random", "greedy")
 ELIMINATED = -1.0e6
+REACH = 16  # moves covered by the reach table: speed (at most 10) plus bonus (at most 5)
+BOUND_MARGIN = 1e-6  # far above rounding in scores of a few hundred
+
+
+def progress_with_reach(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
+    """Progress per space, followed by the reach table the greedy bot bounds plays with.
+
+    Entry ``n + s * REACH + k`` is the most progress of any space within ``k`` moves of
+    space ``s`` (straight or drifting either way, walls and sleds ignored), so no outcome
+    of a play moving ``k`` spaces at most can end further along. Where the track's
+    tie-break column could raise a score (negative values), the bound is infinite.
+    """
+    n = tab.shape[0]
+    reach = np.empty((n, REACH), dtype=np.float64)
+    reach[:, 0] = prog
+    for k in range(1, REACH):
+        reach[:, k] = prog
+        for col in (S_NEXT, S_LEFT, S_RIGHT):
+            t = tab[:, col]
+            ok = t >= 0
+            reach[ok, k] = np.maximum(reach[ok, k], reach[t[ok], k - 1])
+    if (tab[:, S_TIE] < 0).any():
+        reach[:] = np.inf
+    return np.concatenate([prog, reach.ravel()])
 
 
 def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -144,32 +171,69 @@ def _score(tab, prog, outs, o, dents, prm, w, hq, slowest):
 def greedy_choice(
     tab, prog, safety, occ, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays, pattern
 ):
-    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus taken)."""
+    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus taken).
+
+    The choice is the highest score, ties going to the earliest play in ``list_plays``
+    order and then the earliest outcome. Plays are searched in order of an upper bound on
+    their scores (``progress_with_reach``), and once no remaining bound can beat the best
+    score found, the rest are skipped: the choice is the same as searching every play.
+    """
     n_pl = list_plays(hand, p, prm, plays)
     start = st[p, ST_SPACE]
     dents = st[p, ST_DENTS]
     brake_on = prm[K_BRAKE_ON] != 0
+    n_spaces = tab.shape[0]
+    prunable = True
+    for j in range(N_WEIGHTS):
+        if w[j] < 0:
+            prunable = False  # the bound assumes every penalty lowers the score
+    bounds = np.empty(n_pl)
+    order = np.empty(n_pl, np.int64)
+    for i in range(n_pl):
+        v = plays[i, 0]
+        mask = plays[i, 1]
+        _, _, _, speed, _, _, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
+        reach = speed + bonus
+        if prunable and reach < REACH:
+            # Every term of the score but progress and hand only lowers it, so no outcome
+            # scores above the best progress within reach plus the hand term.
+            k = popcount3(mask)
+            hand[p, v] -= k
+            hq = _distinct(hand, p)
+            hand[p, v] += k
+            b = w[W_PROGRESS] * prog[n_spaces + start * REACH + reach] + w[W_HAND] * hq
+        else:
+            b = np.inf
+        bounds[i] = b
+        j = i
+        while j > 0 and bounds[order[j - 1]] < b:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = i
     n_nodes = 0
     n_outs = 0
     n_keys = 0
     best = -np.inf
     best_pl = 0
     best_o = -1
-    for i in range(n_pl):
+    for j in range(n_pl):
+        i = order[j]
+        if bounds[i] + BOUND_MARGIN <= best:
+            break  # no play left can beat (or tie) the best: the margin covers rounding
         v = plays[i, 0]
         mask = plays[i, 1]
         left, right, brake, speed, drift, dcol, _, bonus = play_effect(
             st, p, v, mask, prm, rnd, pos
         )
         kk = -1
-        for j in range(n_keys):
+        for q in range(n_keys):
             if (
-                keys[j, 0] == speed
-                and keys[j, 1] == drift
-                and keys[j, 2] == dcol
-                and keys[j, 3] == bonus
+                keys[q, 0] == speed
+                and keys[q, 1] == drift
+                and keys[q, 2] == dcol
+                and keys[q, 3] == bonus
             ):
-                kk = j
+                kk = q
                 break
         if kk < 0:
             if n_keys >= keys.shape[0]:
@@ -205,7 +269,9 @@ def greedy_choice(
         hand[p, v] += k
         for o in range(keys[kk, 4], keys[kk, 5]):
             sc = _score(tab, prog, outs, o, dents, prm, w, hq, slowest)
-            if sc > best:
+            # Outcomes of one play come in order, so an equal score only wins for an
+            # earlier play.
+            if sc > best or (sc == best and i < best_pl):
                 best = sc
                 best_pl = i
                 best_o = o
