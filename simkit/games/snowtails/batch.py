@@ -173,7 +173,10 @@ def run_batch(
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
     try:
         if n > 0:
-            _simulate(*inputs, keys, n_blocks, seat_out, race_out, heat)
+            # Blocks go to whichever thread is free (races differ in length and other
+            # processes may hold a core); results do not depend on which thread plays a block.
+            with numba.parallel_chunksize(1):
+                _simulate(*inputs, keys, n_blocks, seat_out, race_out, heat)
     finally:
         numba.set_num_threads(before)
     return to_batch(seat_out, race_out, heat.sum(axis=0))
