@@ -22,6 +22,7 @@ from simkit.games.snowtails.layout import (
     C_WALL,
     MV_DRIFT,
     MV_STRAIGHT,
+    S_CP,
     S_DIST,
     S_LEFT,
     S_NEXT,
@@ -71,26 +72,39 @@ GREEDY_PRESETS: dict[str, tuple[float, ...]] = {
 BOT_NAMES = ("random", "greedy")
 ELIMINATED = -1.0e6
 REACH = 16  # moves covered by the reach table: speed (at most 10) plus bonus (at most 5)
+CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
 BOUND_MARGIN = 1e-6  # far above rounding in scores of a few hundred
 
 
 def progress_with_reach(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
     """Progress per space, followed by the reach table the greedy bot bounds plays with.
 
-    Entry ``n + s * REACH + k`` is the most progress of any space within ``k`` moves of
-    space ``s`` (straight or drifting either way, walls and sleds ignored), so no outcome
-    of a play moving ``k`` spaces at most can end further along. Where the track's
-    tie-break column could raise a score (negative values), the bound is infinite.
+    Entry ``n + (s * REACH + k) * CORNERS + j`` is the most progress of any space within
+    ``k`` moves of space ``s`` (straight or drifting either way, walls and sleds ignored)
+    that lies ``j`` corner entry lines past ``s`` (the last column: ``j`` or more), -inf if
+    none does. No outcome of a play moving ``k`` spaces at most ends further along than
+    that, and one that crosses ``j`` lines takes at least their overspeed dents (R-15).
+    Where the track's tie-break column could raise a score (negative values) the bound is
+    infinite; if a move could cross a line backwards, lines are not told apart.
     """
     n = tab.shape[0]
-    reach = np.empty((n, REACH), dtype=np.float64)
-    reach[:, 0] = prog
+    cp = tab[:, S_CP]
+    reach = np.full((n, REACH, CORNERS), -np.inf)
+    reach[:, 0, 0] = prog
     for k in range(1, REACH):
-        reach[:, k] = prog
+        reach[:, k, 0] = prog  # a collision on the first move leaves the sled where it is
+        layer = reach[:, k, :]
         for col in (S_NEXT, S_LEFT, S_RIGHT):
-            t = tab[:, col]
-            ok = t >= 0
-            reach[ok, k] = np.maximum(reach[ok, k], reach[t[ok], k - 1])
+            s = np.nonzero(tab[:, col] >= 0)[0]
+            t = tab[s, col]
+            d = np.maximum(cp[t] - cp[s], 0)
+            for j in range(CORNERS):
+                np.maximum.at(layer, (s, np.minimum(d + j, CORNERS - 1)), reach[t, k - 1, j])
+    for col in (S_NEXT, S_LEFT, S_RIGHT):
+        ok = tab[:, col] >= 0
+        if (cp[tab[ok, col]] < cp[ok]).any():
+            reach[:, :, 0] = reach.max(axis=2)
+            reach[:, :, 1:] = -np.inf
     if (tab[:, S_TIE] < 0).any():
         reach[:] = np.inf
     return np.concatenate([prog, reach.ravel()])
@@ -187,6 +201,10 @@ def greedy_choice(
     for j in range(N_WEIGHTS):
         if w[j] < 0:
             prunable = False  # the bound assumes every penalty lowers the score
+    st_cp = tab[start, S_CP]
+    n_corners = safety.shape[0]
+    use_safety = prm[K_SAFETY] != 0
+    room = max(prm[K_DENT_LIMIT] - dents, 0)
     bounds = np.empty(n_pl)
     order = np.empty(n_pl, np.int64)
     for i in range(n_pl):
@@ -194,16 +212,37 @@ def greedy_choice(
         mask = plays[i, 1]
         _, _, _, speed, _, _, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
         reach = speed + bonus
+        b = np.inf
         if prunable and reach < REACH:
-            # Every term of the score but progress and hand only lowers it, so no outcome
-            # scores above the best progress within reach plus the hand term.
-            k = popcount3(mask)
-            hand[p, v] -= k
-            hq = _distinct(hand, p)
-            hand[p, v] += k
-            b = w[W_PROGRESS] * prog[n_spaces + start * REACH + reach] + w[W_HAND] * hq
-        else:
-            b = np.inf
+            # Every term of the score but progress, dents and hand only lowers it, so no
+            # outcome scores above the best, over the corner lines j it may cross, of the
+            # progress within reach less the dents crossing them surely costs (at the
+            # speed without bonus; R-15, capped at what the sled can still take, R-18),
+            # plus the hand term.
+            b = -np.inf
+            over = 0
+            c = st_cp
+            for j in range(CORNERS):
+                if j > 0:
+                    if c < n_corners and use_safety:
+                        lim = safety[c]
+                        if lim > 0 and speed > lim:
+                            over += speed - lim
+                    c += 1
+                r = prog[n_spaces + (start * REACH + reach) * CORNERS + j]
+                if r == np.inf:
+                    b = np.inf
+                    break
+                if r > -np.inf:
+                    cand = w[W_PROGRESS] * r - w[W_DENT] * min(over, room)
+                    if cand > b:
+                        b = cand
+            if b < np.inf:
+                k = popcount3(mask)
+                hand[p, v] -= k
+                hq = _distinct(hand, p)
+                hand[p, v] += k
+                b = b + w[W_HAND] * hq
         bounds[i] = b
         j = i
         while j > 0 and bounds[order[j - 1]] < b:
