@@ -73,38 +73,44 @@ BOT_NAMES = ("random", "greedy")
 ELIMINATED = -1.0e6
 REACH = 16  # moves covered by the reach table: speed (at most 10) plus bonus (at most 5)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
+SIDES = 3  # reach table moves: straight only, or with drifts to the left, or to the right
 BOUND_MARGIN = 1e-6  # far above rounding in scores of a few hundred
 
 
 def progress_with_reach(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
     """Progress per space, followed by the reach table the greedy bot bounds plays with.
 
-    Entry ``n + (s * REACH + k) * CORNERS + j`` is the most progress of any space within
-    ``k`` moves of space ``s`` (straight or drifting either way, walls and sleds ignored)
-    that lies ``j`` corner entry lines past ``s`` (the last column: ``j`` or more), -inf if
-    none does. No outcome of a play moving ``k`` spaces at most ends further along than
-    that, and one that crosses ``j`` lines takes at least their overspeed dents (R-15).
-    Where the track's tie-break column could raise a score (negative values) the bound is
-    infinite; if a move could cross a line backwards, lines are not told apart.
+    Entry ``n + ((s * REACH + k) * SIDES + side) * CORNERS + j`` is the most progress of
+    any space within ``k`` moves of space ``s`` that lies ``j`` corner entry lines past
+    ``s`` (the last column: ``j`` or more), -inf if none does. Moves are straight ahead,
+    and for ``side`` 1 or 2 also drifts to the left or right (walls and sleds ignored).
+    No outcome of a play moving ``k`` spaces at most, drifting only to its side, ends
+    further along than that, and one that crosses ``j`` lines takes at least their
+    overspeed dents (R-15). Where the track's tie-break column could raise a score
+    (negative values) the bound is infinite; if a move could cross a line backwards, lines
+    are not told apart.
     """
     n = tab.shape[0]
     cp = tab[:, S_CP]
-    reach = np.full((n, REACH, CORNERS), -np.inf)
-    reach[:, 0, 0] = prog
-    for k in range(1, REACH):
-        reach[:, k, 0] = prog  # a collision on the first move leaves the sled where it is
-        layer = reach[:, k, :]
-        for col in (S_NEXT, S_LEFT, S_RIGHT):
-            s = np.nonzero(tab[:, col] >= 0)[0]
-            t = tab[s, col]
-            d = np.maximum(cp[t] - cp[s], 0)
-            for j in range(CORNERS):
-                np.maximum.at(layer, (s, np.minimum(d + j, CORNERS - 1)), reach[t, k - 1, j])
+    reach = np.full((n, REACH, SIDES, CORNERS), -np.inf)
+    for side, cols in enumerate(((S_NEXT,), (S_NEXT, S_LEFT), (S_NEXT, S_RIGHT))):
+        reach[:, 0, side, 0] = prog
+        for k in range(1, REACH):
+            reach[:, k, side, 0] = prog  # a collision on the first move leaves it in place
+            layer = reach[:, k, side, :]
+            for col in cols:
+                s = np.nonzero(tab[:, col] >= 0)[0]
+                t = tab[s, col]
+                d = np.maximum(cp[t] - cp[s], 0)
+                for j in range(CORNERS):
+                    np.maximum.at(
+                        layer, (s, np.minimum(d + j, CORNERS - 1)), reach[t, k - 1, side, j]
+                    )
     for col in (S_NEXT, S_LEFT, S_RIGHT):
         ok = tab[:, col] >= 0
         if (cp[tab[ok, col]] < cp[ok]).any():
-            reach[:, :, 0] = reach.max(axis=2)
-            reach[:, :, 1:] = -np.inf
+            reach[..., 0] = reach.max(axis=3)
+            reach[..., 1:] = -np.inf
     if (tab[:, S_TIE] < 0).any():
         reach[:] = np.inf
     return np.concatenate([prog, reach.ravel()])
@@ -210,7 +216,7 @@ def greedy_choice(
     for i in range(n_pl):
         v = plays[i, 0]
         mask = plays[i, 1]
-        _, _, _, speed, _, _, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
+        _, _, _, speed, drift, dcol, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
         reach = speed + bonus
         b = np.inf
         if prunable and reach < REACH:
@@ -221,6 +227,7 @@ def greedy_choice(
             # plus the hand term.
             b = -np.inf
             over = 0
+            side = 0 if drift == 0 else (1 if dcol == S_LEFT else 2)
             c = st_cp
             for j in range(CORNERS):
                 if j > 0:
@@ -229,7 +236,7 @@ def greedy_choice(
                         if lim > 0 and speed > lim:
                             over += speed - lim
                     c += 1
-                r = prog[n_spaces + (start * REACH + reach) * CORNERS + j]
+                r = prog[n_spaces + ((start * REACH + reach) * SIDES + side) * CORNERS + j]
                 if r == np.inf:
                     b = np.inf
                     break
