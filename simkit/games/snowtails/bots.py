@@ -7,6 +7,9 @@ takes an available bonus with probability 1/2; discards are uniform among its ca
 ``greedy`` looks one turn ahead: for every legal play it finds every distinct movement
 outcome (``movement.outcomes``: each end space, collision and bonus choice) and scores the
 resulting position (``_score``). Discards keep variety: drop a copy of the value held most.
+For speed it skips the search of a play whose upper bound on any outcome's score (from the
+track's reach table, ``progress_with_reach``) cannot beat the best found: the choice is the
+one the full search would make.
 
 Bots see only what a player sees: the board, every sled's dogs, brake and dents, and their
 own hand. Neither looks at any deck's order (their own included) nor at other hands.
