@@ -10,7 +10,12 @@ from __future__ import annotations
 import importlib
 import sys
 
-BENCHES = ["runner", "mush", "snowtails", "mushroomwalk"]  # module names under bench/, each with a main() that prints its rows
+BENCHES = [
+    "runner",
+    "mush",
+    "snowtails",
+    "mushroomwalk",
+]  # module names under bench/, each with a main() that prints its rows
 
 
 def main() -> int:
