@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
+from simkit import _numba_cache
+
+_numba_cache.configure()  # before any kernel module is imported: see simkit/_numba_cache.py
+
 try:
     __version__ = version("simkit")
 except PackageNotFoundError:  # pragma: no cover - running from a source tree without install
