@@ -125,7 +125,7 @@ def race(
 
         built, key = replay_cell(replay, cell, race_index)
         game = built.game
-        trace = get(game).trace(built, key)
+        trace = get(game).trace(built, key, race_index=race_index)
     else:
         if cell is not None:
             raise click.UsageError("--cell needs --replay RUN_DIR")
@@ -139,7 +139,7 @@ def race(
             bots=bot_arg,
         )
         key = int(race_key(seed, 0, race_index))
-        trace = get(game).trace(built, key)
+        trace = get(game).trace(built, key, race_index=race_index)
     if as_json:
         click.echo(json.dumps(trace.to_json(), indent=1))
     else:

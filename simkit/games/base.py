@@ -108,11 +108,22 @@ class Game(Protocol):
     def check_cell(self, cell: Cell) -> None:
         """Raise ``SimkitError`` if the cell cannot be played (players, bots, slots, track)."""
 
-    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
-        """Play one race per root key (``uint64`` array) and return their results."""
+    def simulate(
+        self,
+        cell: Cell,
+        keys: np.ndarray,
+        threads: int | None = None,
+        race_indices: np.ndarray | None = None,
+    ) -> Batch:
+        """Play one race per root key (``uint64`` array) and return their results.
 
-    def trace(self, cell: Cell, key: int) -> Any:
-        """Replay the race with root ``key`` and return its trace.
+        ``race_indices`` are the races' indices within the cell (the runner always passes
+        them), for the rare rule that depends on the index rather than on chance, such as
+        Mushroom Walk's who-starts "alternate" (R-51). Games without such a rule ignore it.
+        """
+
+    def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
+        """Replay the race with root ``key`` (race ``race_index`` of its cell) and return its trace.
 
         The trace object has ``text() -> str`` (the readable log of ``simkit race``) and
         ``to_json() -> dict``; games on a track also offer ``draw(path)``.

@@ -71,7 +71,8 @@ def simulate_chunk(
     game = importlib.import_module(module).GAME
     pc = task.cell
     t0 = time.perf_counter()
-    batch = game.simulate(pc.cell, chunk_keys(seed, pc.cell_key, task.lo, task.hi), threads)
+    keys = chunk_keys(seed, pc.cell_key, task.lo, task.hi)
+    batch = game.simulate(pc.cell, keys, threads, race_indices=np.arange(task.lo, task.hi))
     seconds = time.perf_counter() - t0
     cols = race_rows(pc, task.lo, batch, game)
     aggs = aggregate(cols, game.seat_columns, game.race_columns)

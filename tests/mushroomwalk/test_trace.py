@@ -9,9 +9,11 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.rng import race_key
@@ -45,16 +47,21 @@ def test_trace_json_agrees_with_the_batch_kernel():
         json.dumps(trace)  # plain JSON types only
 
 
-def test_alternate_starts_need_the_race_index():
-    res = CliRunner().invoke(
-        main, ["race", "--game", "mushroomwalk", "--set", "who_starts=alternate"]
-    )
-    assert res.exit_code == 1
-    assert "who_starts='alternate' needs the race indices" in res.output
+def test_alternate_starts_follow_the_race_index():
     cell = build_cell("mushroomwalk", overrides={"who_starts": "alternate"})
     keys = np.array([int(race_key(1, 0, r)) for r in range(6)], dtype=np.uint64)
     b = GAME.simulate(cell, keys, race_indices=np.arange(6))
     assert list(b.races["starter_seat"]) == [0, 1, 0, 1, 0, 1]
+    with pytest.raises(SimkitError, match="who_starts='alternate' needs the race indices"):
+        GAME.simulate(cell, keys)
+    # `simkit race` passes its --race index, so the CLI replays either parity.
+    for race, starter in (("0", 0), ("1", 1), ("2", 0)):
+        res = CliRunner().invoke(
+            main,
+            ["race", "--game", "mushroomwalk", "--set", "who_starts=alternate", "--race", race],
+        )
+        assert res.exit_code == 0, res.output
+        assert f"\nseat {starter} starts\n" in res.output
 
 
 def test_traces_of_poison_heavy_variants_are_complete():

@@ -220,7 +220,13 @@ class DiceRace:
                 f"dicerace: slots must be at least {cell.players} of 1..{MAX_SEATS} (got {slots})"
             )
 
-    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
+    def simulate(
+        self,
+        cell: Cell,
+        keys: np.ndarray,
+        threads: int | None = None,
+        race_indices: np.ndarray | None = None,
+    ) -> Batch:
         if threads:
             numba.set_num_threads(threads)
         v = cell.variant
@@ -277,7 +283,7 @@ class _Trace:
         return "\n".join(f"{k}: {' '.join(map(str, v))}" for k, v in rows.items())
 
 
-def _trace(cell: Cell, key: int) -> _Trace:
+def _trace(cell: Cell, key: int, race_index: int | None = None) -> _Trace:
     return _Trace(GAME.simulate(cell, np.array([key], dtype=np.uint64)))
 
 

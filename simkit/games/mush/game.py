@@ -97,7 +97,14 @@ class MushGame:
         kr = kernel_route(load_route(cell.variant.route), cell.variant)
         return cell.variant.to_kernel(), bots, kr
 
-    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
+    def simulate(
+        self,
+        cell: Cell,
+        keys: np.ndarray,
+        threads: int | None = None,
+        race_indices: np.ndarray | None = None,
+    ) -> Batch:
+        # No MUSH rule depends on a race's index: ``race_indices`` is not used.
         pv, bots, kr = self._inputs(cell)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         n_races, n = len(keys), cell.players
@@ -141,7 +148,7 @@ class MushGame:
         total = heat.sum(axis=0)
         return Batch(seats, races, {k: total[i] for i, k in enumerate(layout.HEAT_KINDS)})
 
-    def trace(self, cell: Cell, key: int) -> Any:
+    def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         from simkit.games.mush.trace import run_trace
 
         self.check_cell(cell)

@@ -90,12 +90,21 @@ class SnowTailsGame:
                 f"{cell.players}"
             )
 
-    def simulate(self, cell: Cell, keys: np.ndarray, threads: int | None = None) -> Batch:
-        """Play one race per root key; rows in key order, seats in seat order."""
+    def simulate(
+        self,
+        cell: Cell,
+        keys: np.ndarray,
+        threads: int | None = None,
+        race_indices: np.ndarray | None = None,
+    ) -> Batch:
+        """Play one race per root key; rows in key order, seats in seat order.
+
+        No Snow Tails rule depends on a race's index, so ``race_indices`` is not used.
+        """
         track = load_track(cell.track)
         return run_batch(track, cell.variant, cell.bots, cell_slots(cell), keys, threads)
 
-    def trace(self, cell: Cell, key: int) -> Any:
+    def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay race ``key`` with the event log on (see ``trace.RaceTrace``)."""
         from simkit.games.snowtails.trace import trace_race
 
