@@ -12,7 +12,7 @@ by the counter), kept by kernels in a small ``uint64`` array, one slot per strea
 Streams separate the kinds of randomness so that two variants run on the same seeds see
 the same deals and rolls (common random numbers): deck shuffles and dice use
 ``STREAM_DECK``/``STREAM_DICE`` per seat, bot decisions ``STREAM_BOT`` per seat, start-slot
-assignment ``STREAM_SLOTS``. Games may define further stream ids from ``STREAM_GAME``.
+assignment ``STREAM_SLOTS``.
 
 numba's own ``np.random`` is never used in kernels: it is not reproducible under ``prange``.
 """
@@ -37,7 +37,6 @@ STREAM_SLOTS = 0
 STREAM_DECK = 1
 STREAM_BOT = 2
 STREAM_DICE = 3
-STREAM_GAME = 8
 
 if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the un-jitted benchmark/tests
     # Without the JIT these functions run on numpy scalars, whose wrapping uint64
