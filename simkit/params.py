@@ -30,6 +30,7 @@ def param(
     choices: Sequence[Any] | None = None,
     length: int | tuple[int, int] | None = None,
     source: str = "",
+    elem: str | None = None,
 ) -> Any:
     """Declare one variant parameter.
 
@@ -40,8 +41,17 @@ def param(
         choices: the allowed values, for named options.
         length: exact length, or (min, max), for tuple parameters.
         source: where the default comes from (rulebook section or ruling, e.g. "R-11").
+        elem: element kind ("int", "str", ...) of a tuple parameter whose default is empty.
     """
-    meta = {"doc": doc, "lo": lo, "hi": hi, "choices": choices, "length": length, "source": source}
+    meta = {
+        "doc": doc,
+        "lo": lo,
+        "hi": hi,
+        "choices": choices,
+        "length": length,
+        "source": source,
+        "elem": elem,
+    }
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -90,7 +100,7 @@ class Variant:
                 if not lo_n <= len(value) <= hi_n:
                     want_n = lo_n if lo_n == hi_n else f"{lo_n} to {hi_n}"
                     raise ParamError(f"{name} must have {want_n} entries (got {len(value)})")
-            elem_kind = _kind(default[0]) if default else "int"
+            elem_kind = _kind(default[0]) if default else (meta.get("elem") or "int")
             items = tuple(cls._scalar(name, elem_kind, v, meta) for v in value)
             return items
         return cls._scalar(name, want, value, meta)

@@ -14,6 +14,7 @@ from simkit.games.base import Game
 
 _MODULES = {
     "snowtails": "simkit.games.snowtails",
+    "mushmush": "simkit.games.mushmush",
     "mushroomwalk": "simkit.games.mushroomwalk",
     "mush": "simkit.games.mush",
 }

@@ -15,7 +15,7 @@ from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Column, 
 
 BEGIN = "<!-- BEGIN GAME COLUMNS (python -m simkit.runner.docgen) -->"
 END = "<!-- END GAME COLUMNS -->"
-SHIPPED = ("snowtails", "mushroomwalk", "mush")
+SHIPPED = ("snowtails", "mushmush", "mushroomwalk", "mush")
 
 
 def _rows(columns: dict[str, Column], skip: Iterable[str]) -> list[str]:

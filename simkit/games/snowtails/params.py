@@ -1,10 +1,13 @@
-"""Snow Tails variant parameters: every knob of the rules, with the book's defaults.
+"""Snow Tails family variant parameters: every knob of the rules, with the books' defaults.
 
-One engine plays the Snow Tails family (DESIGN §1): the book's rules are the preset
-``snowtails``; Mush! Mush! will be a second preset of the same dataclass once its rules are
-implemented. Options that no code implements are not offered (no dead options).
+One engine plays the Snow Tails family (DESIGN §1). Snow Tails (ST1) and Mush! Mush! (ST2)
+are two presets of one dataclass, ``snowtails`` and ``mushmush``; every rule on which the
+books differ is a parameter of its own, so the rules can be mixed (ST1 rules on an ST2
+track, ST2 with a brake, ST2 without bonus dice). ``docs/rules-mushmush.md`` lists each
+difference and its parameter. Options that no code implements are not offered.
 
-Sources: ``002_68b12fdd004c4f12.txt`` (ST1, the section is named) and ``RULINGS.md``.
+Sources: ST1 = ``002_68b12fdd004c4f12.txt``, ST2 = ``000_5b9c8f35afea07d2.txt`` (the
+section is named) and ``RULINGS.md``.
 """
 
 from __future__ import annotations
@@ -17,8 +20,15 @@ from simkit.errors import ParamError
 from simkit.params import Variant, param
 
 MAX_VALUE = 5  # canine card values are 0..MAX_VALUE (ST2 decks have 0s)
-MAX_SLOTS = 8  # per-slot tables may cover ST2's 8 start places
-BONUS_RULES = ("position", "none")
+MAX_SLOTS = 8  # per-slot tables cover ST2's 8 start places
+MAX_RACES = 5  # races in one season or tournament
+BONUS_RULES = ("position", "none", "dice")
+START_RULES = ("grid", "row")
+FIFTH_DENT = ("out", "repair")
+RACE_END = ("all", "round")
+TIE_BREAKS = ("inside", "speed")
+BUILDING_RULES = ("effects", "walls", "none")
+NEXT_START = ("reverse", "random")
 
 # Offsets into the flat int64 vector kernels receive (``to_kernel``).
 K_HAND = 0
@@ -37,15 +47,34 @@ K_POINTS_ELIM = 12
 K_MAX_ROUNDS = 13
 K_DECK_TOTAL = 14
 K_LIFT_FINISHED = 15
-K_DECK = 16  # MAX_VALUE + 1 counts, by card value
+K_START_RULE = 16  # index into START_RULES
+K_DOGS_FROM_DECK = 17
+K_EXPERIENCED = 18
+K_SET_ASIDE = 19
+K_DIE_MAX = 20
+K_TREES = 21
+K_TREE_DENTS = 22
+K_BUILDINGS = 23  # index into BUILDING_RULES
+K_SLED_DIE_LOSS = 24
+K_FIFTH_DENT = 25  # index into FIFTH_DENT
+K_RACE_END = 26  # index into RACE_END
+K_DENTS_PAST = 27
+K_TIE_BREAK = 28  # index into TIE_BREAKS
+K_TIGHT_ORDER = 29
+K_RACES = 30
+K_CARRY = 31
+K_NEXT_START = 32  # index into NEXT_START
+K_TWO_SLED_SECOND = 33
+K_DECK = 34  # MAX_VALUE + 1 counts, by card value
 K_EXTRA = K_DECK + MAX_VALUE + 1  # MAX_SLOTS extra start cards, by slot
 K_POINTS = K_EXTRA + MAX_SLOTS  # MAX_SLOTS points, by finish position
-K_LEN = K_POINTS + MAX_SLOTS
+K_DIE_START = K_POINTS + MAX_SLOTS  # MAX_SLOTS bonus dice start values, by slot
+K_LEN = K_DIE_START + MAX_SLOTS
 
 
 @dataclass(frozen=True)
 class SnowTailsParams(Variant):
-    """The rules of one Snow Tails variant (defaults: the ST1 book plus RULINGS)."""
+    """The rules of one Snow Tails family variant (defaults: the ST1 book plus RULINGS)."""
 
     game = "snowtails"
 
@@ -55,13 +84,36 @@ class SnowTailsParams(Variant):
         lo=0,
         hi=20,
         length=MAX_VALUE + 1,
-        source="R-10",
+        source="R-10, R-22",
     )
     hand_size: int = param(
         5, "cards in hand after refilling (dents count)", lo=1, hi=10, source="ST1 Game Play 3"
     )
     dogs_start: int = param(
         3, "value both dogs show before any card is played", lo=0, hi=5, source="ST1 Setup"
+    )
+    dogs_from_deck: bool = param(
+        False,
+        "the starting dogs are two cards of that value taken from the deck (else printed)",
+        source="ST2 A.5",
+    )
+    experienced: bool = param(
+        False,
+        "each sled chooses its starting pair (equal, non-zero) from its deck",
+        source="ST2 A.5, R-22",
+    )
+    set_aside: int = param(
+        0,
+        "5s removed from each deck at set-up, for the kennels to add back",
+        lo=0,
+        hi=4,
+        source="ST2 A.5, R-22",
+    )
+    start_rule: str = param(
+        "grid",
+        "grid: numbered start spaces; row: any space before the start line, in start order",
+        choices=START_RULES,
+        source="ST1 Setup, ST2 B, R-06",
     )
     brake_start: int = param(3, "brake value at the start", lo=0, hi=5, source="ST1 Setup")
     extra_cards: tuple = param(
@@ -76,31 +128,115 @@ class SnowTailsParams(Variant):
     brake: bool = param(True, "cards may be played onto the brake", source="R-12")
     bonus_rule: str = param(
         "position",
-        "balanced-sled bonus: race position, or no bonus",
+        "balanced-sled bonus: race position (ST1), none, or bonus dice (ST2)",
         choices=BONUS_RULES,
-        source="R-14",
+        source="R-14, R-23",
     )
-    bonus_first_round: bool = param(False, "bonus allowed in the race's first round", source="R-14")
+    bonus_dice_start: tuple = param(
+        (1, 1, 2, 2, 3, 3, 4, 4),
+        "bonus dice start values by start slot 1.. (bonus_rule = dice)",
+        lo=0,
+        hi=6,
+        length=(2, MAX_SLOTS),
+        source="R-23",
+    )
+    bonus_dice_max: int = param(
+        6, "highest value the bonus dice is set or raised to", lo=1, hi=6, source="ST2 B.2, R-23"
+    )
+    bonus_first_round: bool = param(
+        False,
+        "bonus (ST1) or bonus dice adjustment (ST2) allowed in the race's first round",
+        source="R-14, R-23",
+    )
     safety_speeds: bool = param(
         True, "corner entry lines give dents above their safety speed", source="R-15"
     )
     wall_dents: int = param(1, "dents for hitting the side of the track", lo=0, hi=5, source="R-17")
     sled_collision_refill: bool = param(
-        False, "refill the hand after hitting a sled (else only discard)", source="R-16"
+        False, "refill the hand after hitting a sled (else only discard)", source="R-16, R-24"
+    )
+    sled_collision_die: int = param(
+        0, "bonus dice points lost for hitting a sled", lo=0, hi=6, source="R-24"
+    )
+    trees: bool = param(
+        True, "the track's trees are in play (else removed before the race)", source="R-21"
+    )
+    tree_dents: int = param(1, "dents for entering a tree's space", lo=0, hi=5, source="R-21")
+    buildings: str = param(
+        "walls",
+        "the track's buildings: effects (ST2 F), walls only, or none (removed)",
+        choices=BUILDING_RULES,
+        source="ST2 F, R-27",
     )
     no_canine_dent: bool = param(
         True, "a turn begun without canine cards takes a dent", source="R-19"
     )
     dent_limit: int = param(
-        4, "dents a sled can hold; one more takes it out", lo=0, hi=10, source="R-18"
+        4, "dents a sled can hold; one more is the fifth dent", lo=0, hi=10, source="R-18, R-25"
+    )
+    fifth_dent: str = param(
+        "out",
+        "one dent too many: out of the race (ST1) or repair and rejoin when last (ST2)",
+        choices=FIFTH_DENT,
+        source="R-18, R-25",
+    )
+    two_sled_second: bool = param(
+        False,
+        "with repair: in a 2-sled race the fifth dent ends the race, that sled 2nd",
+        source="R-25",
+    )
+    dents_past_finish: bool = param(
+        True, "dents are still taken past the finish line", source="R-18, R-26"
+    )
+    race_end: str = param(
+        "all",
+        "all: race until every sled is done (ST1); round: the round someone crosses ends it",
+        choices=RACE_END,
+        source="R-05",
+    )
+    tie_break: str = param(
+        "inside",
+        "level sleds: inside of the corner (ST1), or faster then flag side (ST2)",
+        choices=TIE_BREAKS,
+        source="R-03",
+    )
+    tight_corner_order: bool = param(
+        False,
+        "on a tight corner, sleds in its inside lane go first",
+        source="ST2 G, R-29",
     )
     points: tuple = param(
-        (5, 3, 2, 1, 0),
+        (5, 3, 2, 1, 0, 0, 0, 0),
         "season points by finish position 1..",
         lo=0,
         hi=100,
         length=(5, MAX_SLOTS),
-        source="R-20",
+        source="R-20, R-28",
+    )
+    races: int = param(
+        1,
+        "races in one simulated unit: 1, or a season / tournament (points summed)",
+        lo=1,
+        hi=MAX_RACES,
+        source="ST1 Racing Season, ST2 E, R-28",
+    )
+    race_tracks: tuple = param(
+        (),
+        "tracks of races 2.. of a season or tournament (empty: the cell's track again)",
+        length=(0, MAX_RACES - 1),
+        source="ST2 E",
+        elem="str",
+    )
+    carry_decks: bool = param(
+        False,
+        "decks, dogs and kennels' 5s carry over between races (else a fresh set-up)",
+        source="ST2 E, R-28",
+    )
+    next_start: str = param(
+        "random",
+        "start order of the next race: reverse finishing order, or random",
+        choices=NEXT_START,
+        source="ST2 E.5, R-28",
     )
     points_eliminated: bool = param(
         False,
@@ -121,9 +257,29 @@ class SnowTailsParams(Variant):
     )
 
     def check(self) -> None:
+        g = self.game
         total = sum(self.deck)
         if total < 1 or total > 60:
-            raise ParamError(f"snowtails.deck must hold 1 to 60 cards (got {total})")
+            raise ParamError(f"{g}.deck must hold 1 to 60 cards (got {total})")
+        if self.set_aside > self.deck[MAX_VALUE]:
+            raise ParamError(
+                f"{g}.set_aside is {self.set_aside} but the deck holds {self.deck[MAX_VALUE]} 5s"
+            )
+        if self.dogs_from_deck and not self.experienced:
+            if self.dogs_start == 0 or self.deck[self.dogs_start] < 2:
+                raise ParamError(
+                    f"{g}.dogs_from_deck needs two cards of dogs_start = {self.dogs_start} "
+                    "(non-zero) in the deck"
+                )
+        if self.experienced and not self.dogs_from_deck:
+            raise ParamError(f"{g}.experienced needs dogs_from_deck = true (ST2 A.5)")
+        if self.races == 1 and self.race_tracks:
+            raise ParamError(f"{g}.race_tracks needs races > 1")
+        if len(self.race_tracks) > self.races - 1:
+            raise ParamError(
+                f"{g}.race_tracks names {len(self.race_tracks)} tracks for "
+                f"{self.races - 1} later races"
+            )
 
     def to_kernel(self) -> np.ndarray:
         """The flat int64 vector kernels read, at the ``K_*`` offsets of this module."""
@@ -144,10 +300,74 @@ class SnowTailsParams(Variant):
         v[K_MAX_ROUNDS] = self.max_rounds
         v[K_DECK_TOTAL] = sum(self.deck)
         v[K_LIFT_FINISHED] = self.lift_finished
+        v[K_START_RULE] = START_RULES.index(self.start_rule)
+        v[K_DOGS_FROM_DECK] = self.dogs_from_deck
+        v[K_EXPERIENCED] = self.experienced
+        v[K_SET_ASIDE] = self.set_aside
+        v[K_DIE_MAX] = self.bonus_dice_max
+        v[K_TREES] = self.trees
+        v[K_TREE_DENTS] = self.tree_dents
+        v[K_BUILDINGS] = BUILDING_RULES.index(self.buildings)
+        v[K_SLED_DIE_LOSS] = self.sled_collision_die
+        v[K_FIFTH_DENT] = FIFTH_DENT.index(self.fifth_dent)
+        v[K_RACE_END] = RACE_END.index(self.race_end)
+        v[K_DENTS_PAST] = self.dents_past_finish
+        v[K_TIE_BREAK] = TIE_BREAKS.index(self.tie_break)
+        v[K_TIGHT_ORDER] = self.tight_corner_order
+        v[K_RACES] = self.races
+        v[K_CARRY] = self.carry_decks
+        v[K_NEXT_START] = NEXT_START.index(self.next_start)
+        v[K_TWO_SLED_SECOND] = self.two_sled_second
         v[K_DECK : K_DECK + MAX_VALUE + 1] = self.deck
         v[K_EXTRA : K_EXTRA + len(self.extra_cards)] = self.extra_cards
         v[K_POINTS : K_POINTS + len(self.points)] = self.points
+        v[K_DIE_START : K_DIE_START + len(self.bonus_dice_start)] = self.bonus_dice_start
         return v
 
 
-PRESETS: dict[str, SnowTailsParams] = {"snowtails": SnowTailsParams()}
+MUSHMUSH = dict(
+    # Every setting on which Mush! Mush! differs from Snow Tails (docs/rules-mushmush.md).
+    deck=(2, 4, 4, 4, 4, 2),  # R-22
+    dogs_start=2,  # ST2 A.5: two 2s from the deck
+    dogs_from_deck=True,
+    brake=False,  # ST2 B.1: no brake
+    brake_start=0,
+    max_cards=2,  # ST2 B.1: one card onto one dog, or two equal cards one on each
+    set_aside=2,  # ST2 A.5: both 5s wait for the kennels
+    start_rule="row",  # ST2 B: any space before the start line, random start order
+    extra_cards=(0, 0, 0, 0, 0, 0, 0, 0),
+    bonus_rule="dice",  # R-23 (set at set-up, so usable in round 1; adjusted from round 2)
+    safety_speeds=False,  # ST2 has no safety speeds
+    sled_collision_refill=True,  # R-24
+    sled_collision_die=1,  # R-24
+    no_canine_dent=False,  # ST1 "Special Rule" only
+    buildings="effects",  # ST2 F, R-27
+    fifth_dent="repair",  # R-25
+    two_sled_second=True,  # R-25
+    dents_past_finish=False,  # R-26
+    race_end="round",  # R-05, ST2 D
+    tie_break="speed",  # R-03, ST2 "Race Order"
+    tight_corner_order=True,  # R-29
+    points=(10, 7, 5, 4, 3, 2, 1, 0),  # R-28
+    carry_decks=True,  # R-28
+    next_start="reverse",  # R-28
+)
+
+
+class MushMushParams(SnowTailsParams):
+    """The same knobs under the ``mushmush`` game's name (error messages say which game)."""
+
+    game = "mushmush"
+
+
+def presets(cls: type[SnowTailsParams]) -> dict[str, SnowTailsParams]:
+    """The family's presets as ``cls`` objects: the two books, and their tournaments."""
+    return {
+        "snowtails": cls(),
+        "snowtails-season": cls(races=3),
+        "mushmush": cls(**MUSHMUSH),
+        "mushmush-tournament": cls(**MUSHMUSH, races=3),
+    }
+
+
+PRESETS: dict[str, SnowTailsParams] = presets(SnowTailsParams)

@@ -1,0 +1,31 @@
+"""Mush! Mush! (Snow Tails 2): the Snow Tails engine with the ``mushmush`` preset.
+
+Not a second engine: the same kernels, parameters and bots as ``snowtails`` (DESIGN §1),
+with Mush! Mush!'s defaults (preset ``mushmush``, track 1 "Old Faithful", up to 8 sleds).
+Both games offer every preset of the family, so ``--game mushmush --preset snowtails``
+plays ST1 rules on an ST2 track. Rule differences: ``docs/rules-mushmush.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from simkit.games.snowtails import SnowTailsGame
+from simkit.games.snowtails.params import MushMushParams, presets
+
+
+class MushMushGame(SnowTailsGame):
+    """The ``GAME`` object of Mush! Mush!: Snow Tails with ST2 defaults."""
+
+    name = "mushmush"
+    title = "Mush! Mush! (Snow Tails 2)"
+    params = MushMushParams
+    presets: Mapping[str, MushMushParams] = presets(MushMushParams)
+    default_preset = "mushmush"
+    default_players = 6
+    default_track = "mm1-old-faithful"
+
+
+GAME = MushMushGame()
+
+__all__ = ["GAME", "MushMushGame", "MushMushParams"]
