@@ -47,7 +47,8 @@ golden: setup  ## regenerate golden traces after an intended rule change (review
 # make reports STUDY_OPTS="--races 500 --threads 1" for a quick look.
 STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
 	mushroomwalk-first-player mushroomwalk-vs-morels mush-training mush-strategies \
-	mush-short-games
+	mush-short-games mushmush-fairness mushmush-tracks mushmush-buildings mushmush-trees \
+	mushmush-st1-vs-st2 mushmush-compensation mushmush-tournament
 STUDY_OPTS ?=
 
 reports: setup  ## every study in scenarios/ but demo (6-10 min here): reports/<study>/

@@ -21,6 +21,7 @@ import pytest
 
 from simkit.cli.common import parse_overrides
 from simkit.games import get, names
+from simkit.games.cells import build_cell
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
 from simkit.runner.scenario import _TOP_KEYS
 
@@ -135,18 +136,21 @@ def test_every_named_parameter_exists() -> None:
     assert set(game.params.names()) - _backticked() == set(), "every parameter is named"
 
 
-def test_example_commands_build_legal_variants() -> None:
+def test_example_commands_build_legal_cells() -> None:
+    """Each example is a cell `simkit race` accepts: variant, track, seats (``build_cell``)."""
     commands = _commands()
     assert len(commands) >= 5
     for argv in commands:
         opts: dict[str, list[str]] = {}
         for flag, value in zip(argv[2::2], argv[3::2], strict=True):
             opts.setdefault(flag, []).append(value)
-        game = get(opts.get("--game", ["snowtails"])[0])
-        preset = opts.get("--preset", [game.default_preset])[0]
+        game = opts.get("--game", ["snowtails"])[0]
+        preset = opts.get("--preset", [get(game).default_preset])[0]
         overrides = parse_overrides(opts.get("--set", []))
-        variant = game.presets[preset].replace(**overrides)  # raises on a bad name or value
-        assert variant != game.presets[preset] or not overrides, argv
+        players = int(opts["--players"][0]) if "--players" in opts else None
+        track = opts.get("--track", [None])[0]
+        cell = build_cell(game, preset=preset, overrides=overrides, track=track, players=players)
+        assert cell.variant != get(game).presets[preset] or not overrides, argv
 
 
 @pytest.mark.parametrize(

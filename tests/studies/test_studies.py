@@ -15,6 +15,7 @@ import pytest
 from simkit import tracks
 from simkit.games import get
 from simkit.runner import expand, load_scenario
+from simkit.tracks.compiled import F_TREE
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -23,6 +24,14 @@ NOT_STUDIES = {"demo"}
 # Studies whose report compares every cell with cell 0, race by race (crn).
 COMPARISONS = {"extra-cards", "bonus", "safety-speeds", "compensation"}
 BOOK_TRACK = "nutcracker"
+# Mush! Mush! comparisons (issue 6): cell 0 is the mushmush preset on the study's own track.
+MUSHMUSH_COMPARISONS = {
+    "mushmush-buildings": "mm5-what-goes-up",
+    "mushmush-trees": "mm1-old-faithful",
+    "mushmush-st1-vs-st2": "mm1-old-faithful",
+    "mushmush-compensation": "mm1-old-faithful",
+}
+MUSHMUSH_TRACK = "mm1-old-faithful"
 
 
 def scenario_files() -> list[Path]:
@@ -80,6 +89,63 @@ def test_fairness_study_covers_two_to_five_sleds() -> None:
     assert {pc.cell.track for pc in cells} == {BOOK_TRACK}
 
 
+@pytest.mark.parametrize("stem", sorted(MUSHMUSH_COMPARISONS))
+def test_mushmush_comparisons_are_paired_against_the_book(stem: str) -> None:
+    """Cell 0 of a Mush! Mush! comparison is the mushmush preset itself, on the study's track."""
+    sc = load_scenario(SCENARIOS / f"{stem}.toml")
+    assert sc.game == "mushmush" and sc.crn and sc.keep == "races", stem
+    cells = expand(sc)
+    assert len(cells) >= 2
+    assert cells[0].preset == "mushmush"
+    assert cells[0].cell.variant == get("mushmush").presets["mushmush"], f"{stem}: cell 0"
+    assert {pc.cell.track for pc in cells} == {MUSHMUSH_COMPARISONS[stem]}
+    assert len({pc.cell.players for pc in cells}) == 1
+    assert len({pc.cell.variant for pc in cells}) == len(cells), f"{stem}: repeated cell"
+
+
+def test_mushmush_fairness_covers_two_to_eight_sleds() -> None:
+    cells = expand(load_scenario(SCENARIOS / "mushmush-fairness.toml"))
+    assert [pc.cell.players for pc in cells] == list(range(2, 9))
+    assert {pc.cell.track for pc in cells} == {MUSHMUSH_TRACK}
+    assert {pc.cell.variant for pc in cells} == {get("mushmush").presets["mushmush"]}
+
+
+def test_mushmush_track_study_races_tracks_one_to_eight() -> None:
+    forward = [
+        t.name
+        for t in tracks.library()
+        if re.fullmatch(r"mm[1-8]-.*", t.name) and not t.name.endswith("-reversed")
+    ]
+    cells = expand(load_scenario(SCENARIOS / "mushmush-tracks.toml"))
+    assert [pc.cell.track for pc in cells] == sorted(forward) and len(forward) == 8
+    assert {pc.cell.variant for pc in cells} == {get("mushmush").presets["mushmush"]}
+
+
+def test_mushmush_feature_studies_race_tracks_with_the_feature() -> None:
+    """Switching buildings or trees off must change the track the study races."""
+    buildings = tracks.load(MUSHMUSH_COMPARISONS["mushmush-buildings"])
+    assert len(buildings.buildings) >= 2
+    trees = tracks.load(MUSHMUSH_COMPARISONS["mushmush-trees"])
+    assert int(np.count_nonzero(trees.flags & F_TREE)) >= 3
+    cells = expand(load_scenario(SCENARIOS / "mushmush-buildings.toml"))
+    assert [pc.cell.variant.buildings for pc in cells][:1] == ["effects"]
+    assert "none" in {pc.cell.variant.buildings for pc in cells}
+    cells = expand(load_scenario(SCENARIOS / "mushmush-trees.toml"))
+    assert [pc.cell.variant.trees for pc in cells] == [True, False]
+
+
+def test_mushmush_tournament_is_three_races_on_three_tracks() -> None:
+    sc = load_scenario(SCENARIOS / "mushmush-tournament.toml")
+    (pc,) = expand(sc)
+    v = pc.cell.variant
+    assert pc.preset == "mushmush-tournament" and v.races == 3
+    assert v.replace(race_tracks=()) == get("mushmush").presets["mushmush-tournament"]
+    used = [pc.cell.track, *v.race_tracks]
+    assert len(set(used)) == 3 and used[0] == MUSHMUSH_TRACK
+    for name in used:
+        tracks.load(name)  # a library track
+
+
 def _arrays(t: tracks.CompiledTrack) -> dict[str, object]:
     skip = {"name", "title", "source", "notes", "corner_safety"}
     return {f.name: getattr(t, f.name) for f in dataclasses.fields(t) if f.name not in skip}
@@ -130,7 +196,7 @@ def test_study_runs_and_reports(stem: str, tmp_path: Path) -> None:
     results = load(tmp_path / "run")
     fairness = pd.read_csv(tmp_path / "report" / "fairness.csv")
     assert list(fairness["label"]) == list(results.cells["label"])
-    if stem in COMPARISONS:
+    if stem in COMPARISONS or stem in MUSHMUSH_COMPARISONS:
         compared = pd.read_csv(tmp_path / "report" / "comparison.csv")
         assert sorted(compared["cell"].unique()) == list(range(1, len(results.cells)))
     if stem == "safety-speeds":
