@@ -17,7 +17,10 @@ def run(*args):
 def test_variants_lists_every_parameter():
     res = run("variants", "snowtails")
     assert res.exit_code == 0, res.output
-    assert res.output.startswith("Snow Tails: preset 'snowtails'\npresets: snowtails\n")
+    assert res.output.startswith(
+        "Snow Tails: preset 'snowtails'\n"
+        "presets: mushmush, mushmush-tournament, snowtails, snowtails-season\n"
+    )
     for name in SnowTailsParams.names():
         assert f"\n{name} " in res.output
     assert "R-11" in res.output and "[0,0,0,1,2]" in res.output
@@ -65,8 +68,14 @@ def test_race_errors_are_one_line():
     res = run("race", "--game", "snowtails", "--bots", "greedy:sleepy")
     assert res.exit_code == 1
     assert "unknown bot 'greedy:sleepy'" in res.output
+    res = run("race", "--game", "snowtails", "--players", "9")
+    assert res.exit_code == 1 and "players must be between 2 and 8" in res.output
     res = run("race", "--game", "snowtails", "--players", "6")
-    assert res.exit_code == 1 and "players must be between 2 and 5" in res.output
+    assert res.exit_code == 1
+    assert res.output == (
+        "Error: snowtails: track 'nutcracker' has no start slot 6 (slots: [1, 2, 3, 4, 5]); "
+        'choose slots among them, or start_rule = "row" on an ST2 track\n'
+    )
 
 
 def test_moves_json_and_bad_state(tmp_path):

@@ -17,12 +17,12 @@ from simkit.games.snowtails.movement import (
     O_COLL,
     O_COLS,
     O_END,
-    bonus_walk,
     outcomes,
     pattern_of,
     walk,
 )
 
+NO_TREES = np.zeros(512, dtype=np.int64)
 TRACKS = [
     oval(),
     build([("straight", 3), ("corner", "R", 180, 0, 3), ("straight", 4)], width=3, closed=[(1, 5)]),
@@ -50,11 +50,13 @@ def brute_force(tab, occ, start, speed, drift, dcol, bonus):
     for where in itertools.combinations(range(speed), drift):
         pattern = np.zeros(max(speed, 1), dtype=np.int64)
         pattern[list(where)] = MV_DRIFT
-        k, coll, _ = walk(tab, occ, start, pattern, speed, dcol, 0, path)
+        k, coll, _ = walk(tab, occ, NO_TREES, start, pattern, speed, dcol, 0, path, 9, 1, True)
         found.add((int(path[k - 1]), int(coll), 0))
         if coll == C_NONE and bonus > 0:
-            end, c = bonus_walk(tab, occ, int(path[k - 1]), bonus)
-            found.add((int(end), int(c), 1))
+            # the bonus straight ahead, all of it (the walk stops at a collision).
+            k2, c, _ = walk(tab, occ, NO_TREES, start, pattern, speed, dcol, bonus, path, 9, 1,
+                            True)  # fmt: skip
+            found.add((int(path[k2 - 1]), int(c), bonus))
     return found
 
 
@@ -69,7 +71,8 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
         occ[s] = i + 2
     nodes = np.zeros((8192, N_COLS), dtype=np.int64)
     outs = np.zeros((2048, O_COLS), dtype=np.int64)
-    _, n = outcomes(tab, safety, occ, start, speed, drift, dcol, bonus, 1, nodes, 0, outs, 0)
+    _, n = outcomes(tab, safety, occ, NO_TREES, start, speed, drift, dcol, bonus, False, 1, 9,
+                    1, True, nodes, 0, outs, 0)  # fmt: skip
     got = {(int(outs[o, O_END]), int(outs[o, O_COLL]), int(outs[o, O_BONUS])) for o in range(n)}
     assert len(got) == n  # distinct
     assert got == brute_force(tab, occ, start, speed, drift, dcol, bonus)
@@ -81,7 +84,7 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
         assert npat <= speed
         assert sum(pattern[:npat] == MV_DRIFT) <= drift
         k, coll, _b0 = walk(
-            tab, occ, start, pattern, npat, dcol, bonus if outs[o, O_BONUS] else 0, path
+            tab, occ, NO_TREES, start, pattern, npat, dcol, outs[o, O_BONUS], path, 9, 1, True
         )
         assert (path[k - 1], coll) == (outs[o, O_END], outs[o, O_COLL])
         if coll == C_NONE and not outs[o, O_BONUS]:

@@ -100,7 +100,7 @@ def test_invariants_hold_at_any_round(case):
         assert s >= 0 and not tab[s, S_BLOCKED]
         if status == RACING or not lift:
             spaces.append(s)
-            assert r.occ[s] == p + 1
+            assert r.occ[s] == 1  # sleds on the space (one each once on the board)
     assert len(spaces) == len(set(spaces))  # never two sleds on one space
     assert (r.occ > 0).sum() == len(spaces)
     check_moves(tab, r.events)
@@ -207,15 +207,14 @@ def _turn_with_no_canine(dents):
     from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, ST_BRAKE, ST_LEFT, ST_RIGHT
 
     track = TRACKS["oval"]
-    tab, prog, safety, start, prm, _, bots, weights = kernel_inputs(
+    tab, prog, safety, starts, prm, _, bots, weights = kernel_inputs(
         track, SnowTailsParams(), ("greedy",), (1,)
     )
-    (st_, hand, disc, deck, occ, states, _, nodes, outs, keys, plays, pattern, path) = new_scratch(
-        track.n_spaces
-    )
-    for p in range(1, 5):
+    (st_, hand, disc, deck, occ, trees, states, _, nodes, outs, keys, plays, pattern, pattern2,
+     path) = new_scratch(track.n_spaces)  # fmt: skip
+    for p in range(1, 8):
         st_[p, ST_STATUS] = OUT
-    s0 = int(start[0])
+    s0 = int(starts[0, 0])
     st_[0, ST_SPACE] = s0
     occ[s0] = 1
     st_[0, ST_LEFT] = st_[0, ST_RIGHT] = st_[0, ST_BRAKE] = 3
@@ -229,6 +228,8 @@ def _turn_with_no_canine(dents):
         tab,
         prog,
         safety,
+        starts,
+        0,
         prm,
         bots,
         weights,
@@ -237,6 +238,7 @@ def _turn_with_no_canine(dents):
         disc,
         deck,
         occ,
+        trees,
         states,
         5,
         0,
@@ -247,6 +249,7 @@ def _turn_with_no_canine(dents):
         keys,
         plays,
         pattern,
+        pattern2,
         path,
         heat,
         log,

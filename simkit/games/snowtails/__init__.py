@@ -31,6 +31,15 @@ def load_track(name: str) -> CompiledTrack:
     return load(name)
 
 
+def unit_tracks(cell: Cell) -> list[CompiledTrack]:
+    """The track of each race of the unit (R-28, ST2 E): the cell's track first, then the
+    variant's ``race_tracks``, then the cell's track again for races they do not name."""
+    v = cell.variant
+    names = [cell.track, *v.race_tracks]
+    names += [cell.track] * (v.races - len(names))
+    return [load_track(str(n)) for n in names]
+
+
 def cell_slots(cell: Cell) -> tuple[int, ...]:
     """The start slots a cell races from (R-06): its own list, or 1..players."""
     return tuple(cell.slots) if cell.slots is not None else tuple(range(1, cell.players + 1))
@@ -55,38 +64,52 @@ class SnowTailsGame:
     heat_kinds = HEAT_KINDS
 
     def check_cell(self, cell: Cell) -> None:
-        """Game checks beyond ``build_cell``: bot presets, track grid, slots, tables."""
+        """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
+        g = self.name
         for b in cell.bots:
             if b != "random" and b not in GREEDY_PRESETS:
                 known = ", ".join(["random", *GREEDY_PRESETS])
-                raise SimkitError(f"snowtails: unknown bot '{b}' (known: {known})")
+                raise SimkitError(f"{g}: unknown bot '{b}' (known: {known})")
         if cell.track is None:
-            raise SimkitError("snowtails needs a track (e.g. --track nutcracker)")
-        track = load_track(cell.track)
-        grid = [int(s) for s in track.start_slots]
+            raise SimkitError(f"{g} needs a track (e.g. --track {self.default_track})")
         slots = cell_slots(cell)
         if len(slots) != cell.players:
             raise SimkitError(
-                f"snowtails: {cell.players} players need {cell.players} slots (got {len(slots)})"
+                f"{g}: {cell.players} players need {cell.players} slots (got {len(slots)})"
             )
         if len(set(slots)) != len(slots):
-            raise SimkitError(f"snowtails: start slots must differ (got {list(slots)})")
-        for s in slots:
-            if not 1 <= s <= len(grid) or grid[s - 1] < 0:
-                have = [i + 1 for i, g in enumerate(grid) if g >= 0]
-                raise SimkitError(
-                    f"snowtails: track '{cell.track}' has no start slot {s} "
-                    f"(slots: {have}); choose slots among them"
-                )
+            raise SimkitError(f"{g}: start slots must differ (got {list(slots)})")
         v = cell.variant
-        if max(slots) > len(v.extra_cards):
-            raise SimkitError(
-                f"snowtails.extra_cards has {len(v.extra_cards)} entries; slot {max(slots)} "
-                "needs one"
-            )
+        for track in unit_tracks(cell):
+            if v.start_rule == "grid":
+                grid = [int(s) for s in track.start_slots]
+                for s in slots:
+                    if not 1 <= s <= len(grid) or grid[s - 1] < 0:
+                        have = [i + 1 for i, x in enumerate(grid) if x >= 0] or "none"
+                        raise SimkitError(
+                            f"{g}: track '{track.name}' has no start slot {s} (slots: {have}); "
+                            'choose slots among them, or start_rule = "row" on an ST2 track'
+                        )
+            elif len(track.start_row) == 0:
+                raise SimkitError(
+                    f"{g}: track '{track.name}' has no start row (ST2 B); "
+                    'use start_rule = "grid" on an ST1 track'
+                )
+        if max(slots) > MAX_SEATS:
+            raise SimkitError(f"{g}: start places run 1..{MAX_SEATS} (got {max(slots)})")
+        for name, table in (
+            ("extra_cards", v.extra_cards),
+            ("bonus_dice_start", v.bonus_dice_start),
+        ):
+            if name == "bonus_dice_start" and v.bonus_rule != "dice":
+                continue
+            if max(slots) > len(table):
+                raise SimkitError(
+                    f"{g}.{name} has {len(table)} entries; slot {max(slots)} needs one"
+                )
         if cell.players > len(v.points):
             raise SimkitError(
-                f"snowtails.points has {len(v.points)} entries; {cell.players} players need "
+                f"{g}.points has {len(v.points)} entries; {cell.players} players need "
                 f"{cell.players}"
             )
 
@@ -99,17 +122,19 @@ class SnowTailsGame:
     ) -> Batch:
         """Play one race per root key; rows in key order, seats in seat order.
 
-        No Snow Tails rule depends on a race's index, so ``race_indices`` is not used.
+        A unit is one race, or a whole season / tournament (``races``). No rule of the
+        family depends on a race's index, so ``race_indices`` is not used.
         """
-        track = load_track(cell.track)
-        return run_batch(track, cell.variant, cell.bots, cell_slots(cell), keys, threads)
+        return run_batch(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), keys,
+                         threads)  # fmt: skip
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay race ``key`` with the event log on (see ``trace.RaceTrace``)."""
         from simkit.games.snowtails.trace import trace_race
 
-        track = load_track(cell.track)
-        return trace_race(track, cell.variant, cell.bots, cell_slots(cell), key)
+        return trace_race(
+            unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), key, self.title
+        )
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from a position and its exact outcome (docs/state.md)."""

@@ -18,6 +18,8 @@ from simkit.games.snowtails.layout import (
     EV_WIDTH,
     FINISHED,
     HEAT_KINDS,
+    MAX_ROW,
+    MAX_SEATS,
     OUT,
     R_COLS,
     R_ELIMINATIONS,
@@ -25,25 +27,45 @@ from simkit.games.snowtails.layout import (
     R_LEADER1_WON,
     R_ROUNDS,
     R_TIMED_OUT,
+    R_TREES_LEFT,
+    S_CP,
+    S_LEFT,
+    S_NEXT,
+    S_RIGHT,
+    SR_BASE,
+    SR_GRID,
+    SR_N,
+    SR_NROW,
+    SR_ROW,
+    SR_W,
     ST_BONUS_USED,
+    ST_BOTHY,
+    ST_CHAPEL,
     ST_COLL_SLED,
     ST_COLL_WALL,
     ST_COLS,
     ST_DENTS,
     ST_DENTS_TAKEN,
+    ST_DIE,
     ST_FIN_ROUND,
     ST_FINISH,
+    ST_KENNELS,
     ST_NO_CANINE,
     ST_OUT_ROUND,
     ST_OVERSPEED,
     ST_POINTS,
+    ST_RACE_FIN,
+    ST_RACE_PTS,
+    ST_REPAIRS,
     ST_RESHUFFLES,
     ST_SLOT,
     ST_STATUS,
+    ST_TAVERN,
+    ST_TREES,
     ST_TURNS,
     kernel_track,
 )
-from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
 from simkit.tracks.compiled import CompiledTrack
 
 SEAT_COLUMNS: dict[str, Column] = {
@@ -65,6 +87,25 @@ SEAT_COLUMNS: dict[str, Column] = {
     "eliminated_round": Column(
         "int16", "round in which a 5th dent took the sled out, 0 if never (R-18)", "round"
     ),
+    "trees_hit": Column("int16", "trees the sled crashed through (R-21)"),
+    "repairs": Column("int8", "fifth dents repaired, sitting out until last (R-25)"),
+    "final_die": Column("int8", "bonus dice showing at the end, 0 if none (R-23)"),
+    "chapel_visits": Column("int8", "turns ended at the chapel with dents to drop (R-27)"),
+    "bothy_visits": Column("int8", "turns ended at the bothy discarding cards (R-27)"),
+    "kennels_fives": Column("int8", "set-aside 5s the kennels added to the deck (R-27)"),
+    "tavern_visits": Column("int8", "turns ended at the tavern, dice +2 (R-27)"),
+    **{
+        f"race{r}_finish": Column(
+            "int8", f"finish position in race {r} of a season / tournament, 0 if none"
+        )
+        for r in range(1, MAX_RACES + 1)
+    },
+    **{
+        f"race{r}_points": Column(
+            "int16", f"points scored in race {r} of a season / tournament (R-20, R-28)", "points"
+        )
+        for r in range(1, MAX_RACES + 1)
+    },
 }
 RACE_COLUMNS: dict[str, Column] = {
     **COMMON_RACE_COLUMNS,
@@ -72,6 +113,7 @@ RACE_COLUMNS: dict[str, Column] = {
     "leader_after_round1_won": Column("bool", "the leader after round 1 finished first"),
     "timed_out": Column("bool", "the race hit the max_rounds guard before every sled was done"),
     "eliminations": Column("int8", "sleds taken out by a 5th dent (R-18)"),
+    "trees_left": Column("int16", "trees still standing when the (last) race ended (R-21)"),
 }
 
 _SEAT_SOURCE = {
@@ -89,6 +131,15 @@ _SEAT_SOURCE = {
     "turns": ST_TURNS,
     "finish_round": ST_FIN_ROUND,
     "eliminated_round": ST_OUT_ROUND,
+    "trees_hit": ST_TREES,
+    "repairs": ST_REPAIRS,
+    "final_die": ST_DIE,
+    "chapel_visits": ST_CHAPEL,
+    "bothy_visits": ST_BOTHY,
+    "kennels_fives": ST_KENNELS,
+    "tavern_visits": ST_TAVERN,
+    **{f"race{r}_finish": ST_RACE_FIN + r - 1 for r in range(1, MAX_RACES + 1)},
+    **{f"race{r}_points": ST_RACE_PTS + r - 1 for r in range(1, MAX_RACES + 1)},
 }
 _RACE_SOURCE = {
     "rounds": R_ROUNDS,
@@ -96,6 +147,7 @@ _RACE_SOURCE = {
     "leader_after_round1_won": R_LEADER1_WON,
     "timed_out": R_TIMED_OUT,
     "eliminations": R_ELIMINATIONS,
+    "trees_left": R_TREES_LEFT,
 }
 
 
@@ -106,8 +158,8 @@ def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_block
     for b in prange(n_blocks):
         lo = b * n // n_blocks
         hi = (b + 1) * n // n_blocks
-        (st, hand, disc, deck, occ, states, order, nodes, outs, okeys, plays, pattern,
-         path) = new_scratch(tab.shape[0])  # fmt: skip
+        (st, hand, disc, deck, occ, trees, states, order, nodes, outs, okeys, plays, pattern,
+         pattern2, path) = new_scratch(tab.shape[0])  # fmt: skip
         log = np.zeros((1, EV_WIDTH), np.int64)
         nlog = np.zeros(1, np.int64)
         # Block-local copies of the read-only inputs: every kernel call touches its
@@ -124,27 +176,77 @@ def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_block
         for r in range(lo, hi):
             play_race(
                 tab_b, prog_b, safety_b, start_b, prm_b, slots_b, bots_b, weights_b, keys[r],
-                st, hand, disc, deck, occ, states, order, nodes, outs, okeys, plays, pattern,
-                path, seat_out[r], race_out[r], heat_b, log, nlog, False,
+                st, hand, disc, deck, occ, trees, states, order, nodes, outs, okeys, plays,
+                pattern, pattern2, path, seat_out[r], race_out[r], heat_b, log, nlog, False,
             )  # fmt: skip
         heat[b] = heat_b
 
 
+def joined_tables(
+    tracks: list[CompiledTrack], variant: SnowTailsParams
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """One kernel table for the races' tracks: each distinct track once, its space and
+    corner indices shifted past the ones before; the start array has a row per race.
+
+    Returns (space table, progress, corner safety, starts); the first track's spaces come
+    first, so its heat counts are the first ``tracks[0].n_spaces`` entries.
+    """
+    parts: dict[str, tuple[int, tuple]] = {}
+    base = corners = 0
+    tabs, progs, safeties = [], [], []
+    for t in tracks:
+        if t.name in parts:
+            continue
+        tab, prog, safety, grid = kernel_track(t, variant.trees, variant.buildings)
+        for col in (S_NEXT, S_LEFT, S_RIGHT):
+            ok = tab[:, col] >= 0
+            tab[ok, col] += base
+        tab[:, S_CP] += corners
+        parts[t.name] = (base, (t, grid))
+        tabs.append(tab)
+        progs.append(prog)
+        safeties.append(safety)
+        base += t.n_spaces
+        corners += len(safety)
+    starts = np.full((len(tracks), SR_W), -1, dtype=np.int64)
+    for r, t in enumerate(tracks):
+        b, (track, grid) = parts[t.name]
+        for i, s in enumerate(grid[:MAX_SEATS]):
+            starts[r, SR_GRID + i] = s + b if s >= 0 else -1
+        row = [int(s) + b for s in track.start_row][:MAX_ROW]
+        starts[r, SR_NROW] = len(row)
+        starts[r, SR_ROW : SR_ROW + len(row)] = row
+        starts[r, SR_BASE] = b
+        starts[r, SR_N] = track.n_spaces
+    return (
+        np.ascontiguousarray(np.concatenate(tabs)),
+        np.ascontiguousarray(np.concatenate(progs)),
+        np.ascontiguousarray(np.concatenate(safeties)),
+        starts,
+    )
+
+
 def kernel_inputs(
-    track: CompiledTrack, variant: SnowTailsParams, bots: tuple[str, ...], slots: tuple[int, ...]
+    tracks: CompiledTrack | list[CompiledTrack],
+    variant: SnowTailsParams,
+    bots: tuple[str, ...],
+    slots: tuple[int, ...],
 ) -> tuple:
     """Everything ``play_race`` needs besides the key and scratch, as kernel arrays.
 
-    The progress array carries the greedy bot's reach table after its one entry per space
+    ``tracks`` has one track per race of the unit (``unit_tracks``). The progress
+    array carries the greedy bot's reach table after its one entry per space
     (``bots.progress_with_reach``).
     """
-    tab, prog, safety, start = kernel_track(track)
+    if isinstance(tracks, CompiledTrack):
+        tracks = [tracks] * variant.races
+    tab, prog, safety, starts = joined_tables(tracks, variant)
     kinds, weights = bot_arrays(bots)
     return (
         tab,
         progress_with_reach(tab, prog),
         safety,
-        start,
+        starts,
         variant.to_kernel(),
         np.asarray(slots, dtype=np.int64),
         kinds,
@@ -153,21 +255,26 @@ def kernel_inputs(
 
 
 def run_batch(
-    track: CompiledTrack,
+    tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
     bots: tuple[str, ...],
     slots: tuple[int, ...],
     keys: np.ndarray,
     threads: int | None = None,
 ) -> Batch:
-    """Play one race per root key and return the typed result columns."""
+    """Play one unit (race, season or tournament) per root key; typed result columns.
+
+    Heat counts are those on the first race's track (the cell's track).
+    """
+    if isinstance(tracks, CompiledTrack):
+        tracks = [tracks] * variant.races
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
-    inputs = kernel_inputs(track, variant, bots, slots)
+    inputs = kernel_inputs(tracks, variant, bots, slots)
     n, players = len(keys), len(slots)
     n_blocks = max(1, min(n, 64))
     seat_out = np.zeros((n, players, ST_COLS), dtype=np.int64)
     race_out = np.zeros((n, R_COLS), dtype=np.int64)
-    heat = np.zeros((n_blocks, len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
+    heat = np.zeros((n_blocks, len(HEAT_KINDS), inputs[0].shape[0]), dtype=np.int64)
     before = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
@@ -179,7 +286,7 @@ def run_batch(
                 _simulate(*inputs, keys, n_blocks, seat_out, race_out, heat)
     finally:
         numba.set_num_threads(before)
-    return to_batch(seat_out, race_out, heat.sum(axis=0))
+    return to_batch(seat_out, race_out, heat.sum(axis=0)[:, : tracks[0].n_spaces])
 
 
 def to_batch(seat_out: np.ndarray, race_out: np.ndarray, heat: np.ndarray) -> Batch:

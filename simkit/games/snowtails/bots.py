@@ -11,8 +11,19 @@ For speed it skips the search of a play whose upper bound on any outcome's score
 track's reach table, ``progress_with_reach``) cannot beat the best found: the choice is the
 one the full search would make.
 
-Bots see only what a player sees: the board, every sled's dogs, brake and dents, and their
-own hand. Neither looks at any deck's order (their own included) nor at other hands.
+Mush! Mush! decisions (ST2): the bonus dice distance is part of the outcome search (every
+distance 1..dice, R-23) and scored with the value of a dice kept for later; ending a turn
+on a building's trigger space is scored by what the building gives (R-27); trees cost
+their dents like any other, so a path through a tree is taken only when it scores best.
+Greedy always uses the chapel and tavern, adds a kennels' 5 while one is set aside, and at
+the bothy discards its 0s and any copies beyond two of a value; an experienced sled
+(ST2 A.5) starts on 3s. ``random`` chooses each of these uniformly (bothy: each card with
+probability 1/2), a start-row space uniformly among the free ones, and a bonus distance
+uniformly in 0..dice.
+
+Bots see only what a player sees: the board, every sled's dogs, brake, dents and bonus
+dice, and their own hand. Neither looks at any deck's order (their own included) nor at
+other hands.
 """
 
 from __future__ import annotations
@@ -21,6 +32,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.layout import (
+    C_FIFTH,
     C_SLED,
     C_WALL,
     MV_DRIFT,
@@ -33,25 +45,39 @@ from simkit.games.snowtails.layout import (
     S_PAST,
     S_RIGHT,
     S_TIE,
+    S_TRIG,
     ST_DENTS,
+    ST_FIVES,
     ST_SPACE,
+    T_BOTHY,
+    T_CHAPEL,
+    T_KENNELS,
+    T_TAVERN,
 )
 from simkit.games.snowtails.movement import (
     O_BONUS,
     O_COLL,
     O_END,
     O_OVER,
+    O_TD,
     outcomes,
     pattern_of,
 )
 from simkit.games.snowtails.params import (
+    K_BONUS_RULE,
     K_BRAKE_ON,
+    K_BUILDINGS,
     K_DENT_LIMIT,
+    K_DENTS_PAST,
+    K_DIE_MAX,
+    K_FIFTH_DENT,
     K_SAFETY,
+    K_SLED_DIE_LOSS,
+    K_TREE_DENTS,
     K_WALL_DENTS,
     MAX_VALUE,
 )
-from simkit.games.snowtails.rules import list_plays, play_effect, popcount3
+from simkit.games.snowtails.rules import BONUS_DICE, list_plays, play_effect, popcount3
 from simkit.rng import below
 
 BOT_RANDOM = 0
@@ -65,16 +91,20 @@ W_DENT_SQ = 3  # per unit of (dents after^2 - dents before^2): dents hurt more a
 W_SLED = 4  # for hitting a sled (no refill this turn)
 W_HAND = 5  # per distinct canine value left in hand
 W_RISK = 6  # per point the slowest next-turn speed exceeds a corner it would then enter
-N_WEIGHTS = 7
+W_DIE = 7  # per point of bonus dice kept for a later turn (R-23)
+W_BUILD = 8  # for adding a kennels' 5 to the deck; a third of it for the bothy (R-27)
+W_REPAIR = 9  # for a fifth dent that sends the sled to repair (R-25)
+N_WEIGHTS = 10
 
 GREEDY_PRESETS: dict[str, tuple[float, ...]] = {
-    "greedy": (1.0, 0.3, 2.5, 0.3, 1.0, 0.2, 1.5),
-    "greedy:cautious": (1.0, 0.3, 4.0, 0.6, 1.5, 0.3, 3.0),
-    "greedy:bold": (1.0, 0.2, 1.2, 0.1, 0.5, 0.1, 0.5),
+    "greedy": (1.0, 0.3, 2.5, 0.3, 1.0, 0.2, 1.5, 0.6, 1.5, 15.0),
+    "greedy:cautious": (1.0, 0.3, 4.0, 0.6, 1.5, 0.3, 3.0, 0.8, 1.5, 25.0),
+    "greedy:bold": (1.0, 0.2, 1.2, 0.1, 0.5, 0.1, 0.5, 0.4, 1.0, 10.0),
 }
+START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy")
 ELIMINATED = -1.0e6
-REACH = 16  # moves covered by the reach table: speed (at most 10) plus bonus (at most 5)
+REACH = 17  # moves covered by the reach table: speed (at most 10) plus bonus (at most 6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
 SIDES = 3  # reach table moves: straight only, or with drifts to the left, or to the right
 BOUND_MARGIN = 1e-6  # far above rounding in scores of a few hundred
@@ -166,35 +196,60 @@ def _slowest_next(hand, p, left, right, brake, brake_on):
 
 
 @njit(cache=True, inline="always")
-def _score(tab, prog, outs, o, dents, prm, w, hq, slowest):
-    """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn."""
+def _score(tab, prog, outs, o, dents, prm, w, hq, slowest, die, fives):
+    """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
+
+    ``die`` is the bonus dice on offer this turn (after step 2), ``fives`` the 5s still
+    set aside for the kennels.
+    """
     end = outs[o, O_END]
     coll = outs[o, O_COLL]
-    taken = outs[o, O_OVER]
-    if coll == C_WALL:
-        taken += prm[K_WALL_DENTS]
+    taken = outs[o, O_OVER] + outs[o, O_TD]
+    past = tab[end, S_PAST] != 0
+    if coll == C_WALL and (prm[K_DENTS_PAST] != 0 or not past):
+        taken += prm[K_WALL_DENTS]  # R-17; none past the finish line with R-26
     room = prm[K_DENT_LIMIT] - dents
-    if taken > room:
-        if tab[end, S_PAST] == 0:
+    if taken > room or coll == C_FIFTH:
+        if not past:
+            if prm[K_FIFTH_DENT] != 0:
+                return w[W_PROGRESS] * prog[end] - w[W_REPAIR]  # R-25: sits out
             return ELIMINATED + prog[end]  # R-18: out of the race
         taken = room  # R-18: past the finish the sled keeps its place
     after = dents + taken
     sc = w[W_PROGRESS] * prog[end] - w[W_INSIDE] * tab[end, S_TIE]
-    sc -= w[W_DENT] * taken + w[W_DENT_SQ] * (after * after - dents * dents)
+    trig = tab[end, S_TRIG]
+    if trig & T_CHAPEL:
+        sc += w[W_DENT] * dents + w[W_DENT_SQ] * dents * dents  # R-27: every dent goes
+    else:
+        sc -= w[W_DENT] * taken + w[W_DENT_SQ] * (after * after - dents * dents)
     if coll == C_SLED:
         sc -= w[W_SLED]
     sc += w[W_HAND] * hq
     lim = tab[end, S_NSAFE]
     if lim > 0 and slowest >= tab[end, S_DIST] and slowest > lim:
         sc -= w[W_RISK] * (slowest - lim)
+    if prm[K_BONUS_RULE] == BONUS_DICE:
+        kept = die if outs[o, O_BONUS] == 0 else 0  # R-23: spent once used
+        if coll == C_SLED:
+            kept = max(kept - prm[K_SLED_DIE_LOSS], 0)  # R-24
+        if trig & T_TAVERN:
+            kept = 2 if kept == 0 else min(kept + 2, prm[K_DIE_MAX])  # R-27
+        sc += w[W_DIE] * kept
+    if trig & T_KENNELS and fives > 0:
+        sc += w[W_BUILD]
+    if trig & T_BOTHY:
+        sc += w[W_BUILD] / 3.0
     return sc
 
 
 @njit(cache=True, inline="always")
 def greedy_choice(
-    tab, prog, safety, occ, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays, pattern
-):
-    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus taken).
+    tab, prog, safety, occ, trees, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays,
+    pattern, floor,
+):  # fmt: skip
+    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus distance,
+    score). Only scores above ``floor`` count (a start space already found as good skips
+    the rest); if none is, the score returned is ``floor``.
 
     The choice is the highest score, ties going to the earliest play in ``list_plays``
     order and then the earliest outcome. Plays are searched in order of an upper bound on
@@ -214,6 +269,16 @@ def greedy_choice(
     n_corners = safety.shape[0]
     use_safety = prm[K_SAFETY] != 0
     room = max(prm[K_DENT_LIMIT] - dents, 0)
+    partial = prm[K_BONUS_RULE] == BONUS_DICE
+    fives = st[p, ST_FIVES]
+    # Score terms that can raise a score above progress and hand: the dice kept, and what
+    # buildings give (the chapel also forgives this turn's dents).
+    extra = 0.0
+    if partial:
+        extra += w[W_DIE] * prm[K_DIE_MAX]
+    if prm[K_BUILDINGS] == 0:
+        lim = prm[K_DENT_LIMIT]
+        extra += w[W_DENT] * (lim + room) + w[W_DENT_SQ] * lim * lim + w[W_BUILD]
     bounds = np.empty(n_pl)
     order = np.empty(n_pl, np.int64)
     for i in range(n_pl):
@@ -253,6 +318,8 @@ def greedy_choice(
                 hq = _distinct(hand, p)
                 hand[p, v] += k
                 b = b + w[W_HAND] * hq
+                if extra > 0.0:
+                    b = b + extra
         bounds[i] = b
         j = i
         while j > 0 and bounds[order[j - 1]] < b:
@@ -262,7 +329,7 @@ def greedy_choice(
     n_nodes = 0
     n_outs = 0
     n_keys = 0
-    best = -np.inf
+    best = floor
     best_pl = 0
     best_o = -1
     for j in range(n_pl):
@@ -289,20 +356,10 @@ def greedy_choice(
                 continue
             lo = n_outs
             n_nodes, n_outs = outcomes(
-                tab,
-                safety,
-                occ,
-                start,
-                speed,
-                drift,
-                dcol,
-                bonus,
-                prm[K_SAFETY],
-                nodes,
-                n_nodes,
-                outs,
-                n_outs,
-            )
+                tab, safety, occ, trees, start, speed, drift, dcol, bonus, partial,
+                prm[K_SAFETY], room, prm[K_TREE_DENTS], prm[K_DENTS_PAST], nodes, n_nodes,
+                outs, n_outs,
+            )  # fmt: skip
             keys[n_keys, 0] = speed
             keys[n_keys, 1] = drift
             keys[n_keys, 2] = dcol
@@ -317,20 +374,24 @@ def greedy_choice(
         slowest = _slowest_next(hand, p, left, right, brake, brake_on)
         hand[p, v] += k
         for o in range(keys[kk, 4], keys[kk, 5]):
-            sc = _score(tab, prog, outs, o, dents, prm, w, hq, slowest)
+            sc = _score(tab, prog, outs, o, dents, prm, w, hq, slowest, bonus, fives)
             # Outcomes of one play come in order, so an equal score only wins for an
             # earlier play.
             if sc > best or (sc == best and i < best_pl):
                 best = sc
                 best_pl = i
                 best_o = o
+    if best_o < 0:
+        return 0, 0, 0, 0, floor
     npat = pattern_of(nodes, outs, best_o, pattern)
-    return plays[best_pl, 0], plays[best_pl, 1], npat, outs[best_o, O_BONUS]
+    return plays[best_pl, 0], plays[best_pl, 1], npat, outs[best_o, O_BONUS], best
 
 
 @njit(cache=True)
 def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
-    """A uniform legal play, a uniform drift pattern, bonus with probability 1/2."""
+    """A uniform legal play, a uniform drift pattern, then the bonus: all of it with
+    probability 1/2 (R-14), or a distance uniform in 0..dice (R-23). Returns (value, mask,
+    pattern length, bonus distance)."""
     n_pl = list_plays(hand, p, prm, plays)
     i = below(states, stream, n_pl)
     v = plays[i, 0]
@@ -348,7 +409,10 @@ def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
             pattern[j] = MV_STRAIGHT
     take = 0
     if bonus > 0:
-        take = below(states, stream, 2)
+        if prm[K_BONUS_RULE] == BONUS_DICE:
+            take = below(states, stream, bonus + 1)
+        else:
+            take = below(states, stream, 2) * bonus
     return v, mask, speed, take
 
 
@@ -368,4 +432,48 @@ def discard_choice(kind, hand, p, states, stream):
     for v in range(MAX_VALUE, -1, -1):
         if hand[p, v] > 0 and (best < 0 or hand[p, v] > hand[p, best]):
             best = v
+    return best
+
+
+@njit(cache=True)
+def bothy_choice(kind, hand, p, states, stream, out):
+    """Canine cards seat ``p`` discards at the bothy (R-27), as counts by value in ``out``."""
+    for v in range(MAX_VALUE + 1):
+        out[v] = 0
+        if kind == BOT_RANDOM:
+            for _ in range(hand[p, v]):
+                out[v] += below(states, stream, 2)
+        elif v == 0:
+            out[v] = hand[p, v]
+        elif hand[p, v] > 2:
+            out[v] = hand[p, v] - 2
+
+
+@njit(cache=True)
+def kennels_choice(kind, states, stream):
+    """Whether seat ``p`` adds a set-aside 5 to its deck at the kennels (R-27)."""
+    if kind == BOT_RANDOM:
+        return below(states, stream, 2) == 1
+    return True
+
+
+@njit(cache=True)
+def start_pair(kind, counts, states, stream):
+    """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero,
+    from the ``counts`` of its deck by value; -1 if it holds no pair."""
+    n = 0
+    best = -1
+    for v in range(1, MAX_VALUE + 1):
+        if counts[v] >= 2:
+            n += 1
+            if best < 0 or abs(v - START_PAIR) < abs(best - START_PAIR):
+                best = v
+    if n == 0 or kind != BOT_RANDOM:
+        return best
+    r = below(states, stream, n)
+    for v in range(1, MAX_VALUE + 1):
+        if counts[v] >= 2:
+            if r == 0:
+                return v
+            r -= 1
     return best

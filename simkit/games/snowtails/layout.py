@@ -178,6 +178,14 @@ MAX_DECK = 60
 MAX_PATH = 48  # longest movement path: speed 10 plus a bonus of at most the field size
 MAX_ROW = 16  # start-row spaces of an ST2 track
 
+# Rows of the per-race start array (one row per race of a season or tournament).
+SR_GRID = 0  # MAX_SEATS numbered start spaces, slot 1 first (-1: none)
+SR_NROW = MAX_SEATS  # number of start-row spaces
+SR_ROW = SR_NROW + 1  # MAX_ROW start-row spaces, left to right
+SR_BASE = SR_ROW + MAX_ROW  # first space of the race's track in the joined table
+SR_N = SR_BASE + 1  # spaces of the race's track
+SR_W = SR_N + 1
+
 
 def kernel_track(
     track: CompiledTrack, trees: bool = True, buildings: str = "walls"

@@ -2,10 +2,13 @@
 
 A sled with speed S and drift D makes S moves, D of them drifts (R-01). Which moves are
 drifts is the player's choice, constrained only by having to start drifting no later than
-when moves left = drifts left (ST1 "Moves their sled"). Rather than listing the C(S, D)
-patterns, ``outcomes`` searches the reachable (moves made, drifts made, space) states layer
-by layer and keeps the distinct end results: (end space, collision kind), plus the same
-after the optional straight bonus (R-14). A collision ends the movement (R-02, R-16, R-17).
+when moves left = drifts left (ST1 "Moves their sled", ST2 B.3). Rather than listing the
+C(S, D) patterns, ``outcomes`` searches the reachable (moves made, drifts made, space)
+states layer by layer and keeps the distinct end results: (end space, collision kind),
+plus the same after the optional straight bonus (R-14: all of it; R-23: any distance up to
+the dice). A collision with a wall, building or sled ends the movement (R-02, R-16, R-17,
+R-24); a tree is entered, removed and dents, and movement goes on (R-21) unless that dent
+is the fifth (R-25). Of two ways to the same state the one with fewer tree dents is kept.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 from numba import njit
 
 from simkit.games.snowtails.layout import (
+    C_FIFTH,
     C_NONE,
     C_SLED,
     C_WALL,
@@ -21,15 +25,18 @@ from simkit.games.snowtails.layout import (
     S_BLOCKED,
     S_CP,
     S_NEXT,
+    S_PAST,
 )
 
-# Node rows of the search: (moves made, drifts made, space, parent node, move kind).
+# Node rows of the search: (moves made, drifts made, space, parent node, move kind, tree
+# dents so far).
 N_M = 0
 N_D = 1
 N_SPACE = 2
 N_PARENT = 3
 N_KIND = 4
-N_COLS = 5
+N_TD = 5
+N_COLS = 6
 
 # Outcome rows.
 O_END = 0  # space where the sled stops
@@ -39,7 +46,10 @@ O_NODE = 3  # search node of the last move made (path reconstruction)
 O_ATTEMPT = 4  # kind of the move that collided (-1 if none)
 O_OVER = 5  # overspeed dents (R-15) for this outcome
 O_SPEED = 6  # speed including any bonus taken (R-14, R-15)
-O_COLS = 7
+O_TD = 7  # dents from trees entered (R-21)
+O_COLS = 8
+# O_BONUS holds the bonus distance moved (0: none); O_COLL C_FIFTH: a tree's dent was one
+# too many, the sled stops in that tree's space (R-25 / R-18).
 
 
 @njit(cache=True, inline="always")
@@ -48,8 +58,29 @@ def collision(tab, occ, target):
     if target < 0 or tab[target, S_BLOCKED] != 0:
         return C_WALL  # R-17: side of the track, a closed space or a building
     if occ[target] != 0:
-        return C_SLED  # R-16
+        return C_SLED  # R-16, R-24
     return C_NONE
+
+
+@njit(cache=True, inline="always")
+def enter(tab, occ, trees, target, td, room, tdent, dents_past):
+    """Moving into ``target`` with ``td`` tree dents so far: (collision, tree dents after).
+
+    R-21: a standing tree is entered (removed by the caller) and gives ``tdent`` dents,
+    but none past the finish line when ``dents_past`` is off (R-26). ``room`` is how many
+    more dents the sled can hold: beyond it the move is ``C_FIFTH`` (R-25, R-18), except
+    past the finish line, where the sled keeps its place (R-18).
+    """
+    c = collision(tab, occ, target)
+    if c != C_NONE:
+        return c, td
+    if trees[target] != 0 and tdent > 0:
+        past = tab[target, S_PAST] != 0
+        if dents_past or not past:
+            td += tdent
+            if td > room and not past:
+                return C_FIFTH, td
+    return C_NONE, td
 
 
 @njit(cache=True, inline="always")
@@ -70,10 +101,15 @@ def overspeed(tab, safety, start, end, speed, use_safety):
 
 
 @njit(cache=True, inline="always")
-def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind):
-    """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space)."""
+def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind, td):
+    """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space); if it
+    does with more tree dents, this way there replaces it (fewer dents, same options)."""
     for i in range(lo, n_nodes):
         if nodes[i, N_D] == d and nodes[i, N_SPACE] == space:
+            if td < nodes[i, N_TD]:
+                nodes[i, N_PARENT] = parent
+                nodes[i, N_KIND] = kind
+                nodes[i, N_TD] = td
             return n_nodes
     if n_nodes >= nodes.shape[0]:
         return n_nodes
@@ -82,19 +118,26 @@ def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind):
     nodes[n_nodes, N_SPACE] = space
     nodes[n_nodes, N_PARENT] = parent
     nodes[n_nodes, N_KIND] = kind
+    nodes[n_nodes, N_TD] = td
     return n_nodes + 1
 
 
 @njit(cache=True, inline="always")
 def _add_outcome(
-    tab, safety, outs, n_outs, lo, start, end, coll, bonus, node, attempt, speed, use_safety
-):
-    """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus).
+    tab, safety, outs, n_outs, lo, start, end, coll, bonus, node, attempt, speed, use_safety,
+    td,
+):  # fmt: skip
+    """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus);
+    one with fewer tree dents replaces it.
 
     The overspeed dents (R-15) are worked out only for a new outcome.
     """
     for i in range(lo, n_outs):
         if outs[i, O_END] == end and outs[i, O_COLL] == coll and outs[i, O_BONUS] == bonus:
+            if td < outs[i, O_TD]:
+                outs[i, O_NODE] = node
+                outs[i, O_ATTEMPT] = attempt
+                outs[i, O_TD] = td
             return n_outs
     if n_outs >= outs.shape[0]:
         return n_outs
@@ -105,69 +148,84 @@ def _add_outcome(
     outs[n_outs, O_ATTEMPT] = attempt
     outs[n_outs, O_OVER] = overspeed(tab, safety, start, end, speed, use_safety)
     outs[n_outs, O_SPEED] = speed
+    outs[n_outs, O_TD] = td
     return n_outs + 1
 
 
 @njit(cache=True, inline="always")
-def bonus_walk(tab, occ, start, bonus):
-    """Straight bonus movement after normal movement (R-14): (end space, collision)."""
-    cur = start
-    for _ in range(bonus):
-        t = tab[cur, S_NEXT]
-        c = collision(tab, occ, t)
-        if c != C_NONE:
-            return cur, c
-        cur = t
-    return cur, C_NONE
-
-
-@njit(cache=True, inline="always")
 def outcomes(
-    tab, safety, occ, start, speed, drift, dcol, bonus, use_safety, nodes, n_nodes, outs, n_outs
-):
+    tab, safety, occ, trees, start, speed, drift, dcol, bonus, partial, use_safety, room,
+    tdent, dents_past, nodes, n_nodes, outs, n_outs,
+):  # fmt: skip
     """Every distinct outcome of moving ``speed`` with ``drift`` drifts toward ``dcol``.
 
-    ``bonus`` > 0 adds, for each collision-free end, the outcome of taking the bonus.
+    ``bonus`` > 0 adds, for each end reached without a collision, the outcomes of the
+    bonus: all of it (R-14) or, with ``partial``, every distance 1..bonus (R-23). Tree
+    dents (R-21) count against ``room``, the dents the sled can still hold (``enter``).
     Appends nodes from ``n_nodes`` and outcomes from ``n_outs``; returns both new counts.
     """
     o_lo = n_outs
     root = n_nodes
-    n_nodes = _add_node(nodes, n_nodes, n_nodes, 0, 0, start, -1, -1)
+    n_nodes = _add_node(nodes, n_nodes, n_nodes, 0, 0, start, -1, -1, 0)
     lo, hi = root, n_nodes
     for m in range(speed):
         nxt = hi
         for i in range(lo, hi):
             d = nodes[i, N_D]
             cur = nodes[i, N_SPACE]
-            # Drift timing (ST1 "Moves their sled"): once moves left equal drifts left,
-            # every remaining move must drift.
+            td = nodes[i, N_TD]
+            # Drift timing (ST1 "Moves their sled", ST2 B.3): once moves left equal drifts
+            # left, every remaining move must drift.
             if speed - m > drift - d:
                 t = tab[cur, S_NEXT]
-                c = collision(tab, occ, t)
-                if c != C_NONE:
+                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+                if c == C_FIFTH:
+                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, t, c, 0, i,
+                                          MV_STRAIGHT, speed, use_safety, td2)  # fmt: skip
+                elif c != C_NONE:
                     # R-02: the sled stays where it was; the rest of the drift is lost.
                     n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
-                                          MV_STRAIGHT, speed, use_safety)  # fmt: skip
+                                          MV_STRAIGHT, speed, use_safety, td)  # fmt: skip
                 else:
-                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d, t, i, MV_STRAIGHT)
+                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d, t, i, MV_STRAIGHT, td2)
             if d < drift:
                 t = tab[cur, dcol]
-                c = collision(tab, occ, t)
-                if c != C_NONE:
+                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+                if c == C_FIFTH:
+                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, t, c, 0, i,
+                                          MV_DRIFT, speed, use_safety, td2)  # fmt: skip
+                elif c != C_NONE:
                     n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
-                                          MV_DRIFT, speed, use_safety)  # fmt: skip
+                                          MV_DRIFT, speed, use_safety, td)  # fmt: skip
                 else:
-                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d + 1, t, i, MV_DRIFT)
+                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d + 1, t, i, MV_DRIFT, td2)
         lo, hi = hi, n_nodes
     for i in range(lo, hi):
         end = nodes[i, N_SPACE]
+        td = nodes[i, N_TD]
         n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, end, C_NONE, 0, i, -1,
-                              speed, use_safety)  # fmt: skip
+                              speed, use_safety, td)  # fmt: skip
         if bonus > 0:
-            # R-14: optional, all or nothing, straight ahead; it counts toward R-15.
-            b_end, b_c = bonus_walk(tab, occ, end, bonus)
-            n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, b_end, b_c, 1, i, -1,
-                                  speed + bonus, use_safety)  # fmt: skip
+            # R-14: optional, all or nothing, straight ahead, counting toward R-15.
+            # R-23: any distance up to the dice, straight ahead.
+            cur = end
+            for j in range(1, bonus + 1):
+                t = tab[cur, S_NEXT]
+                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+                stop = cur
+                if c == C_FIFTH:
+                    stop = t
+                elif c == C_NONE:
+                    cur = t
+                    td = td2
+                    stop = t
+                if c != C_NONE or partial or j == bonus:
+                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, stop, c,
+                                          j if partial else bonus, i, -1,
+                                          speed + (j if partial else bonus), use_safety,
+                                          td2)  # fmt: skip
+                if c != C_NONE:
+                    break
     return n_nodes, n_outs
 
 
@@ -192,21 +250,26 @@ def pattern_of(nodes, outs, o, pattern):
 
 
 @njit(cache=True, inline="always")
-def walk(tab, occ, start, pattern, n, dcol, bonus, path):
+def walk(tab, occ, trees, start, pattern, n, dcol, bonus, path, room, tdent, dents_past):
     """Walk ``pattern`` (then ``bonus`` straight moves) from ``start``, stopping at a collision.
 
-    Writes the spaces visited to ``path`` (``path[0] = start``) and returns (number of
-    spaces in path, collision kind, index in path of the first bonus move or -1 when no
-    bonus movement was made).
+    Writes the spaces visited to ``path`` (``path[0] = start``; a ``C_FIFTH`` tree's space
+    is the last one) and returns (number of spaces in path, collision kind, index in path
+    of the first bonus move or -1 when no bonus movement was made). Trees are not removed
+    here: the caller does that along the path (R-21).
     """
     path[0] = start
     k = 1
     cur = start
+    td = 0
     for j in range(n):
         t = tab[cur, dcol] if pattern[j] == MV_DRIFT else tab[cur, S_NEXT]
-        c = collision(tab, occ, t)
+        c, td = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+        if c == C_FIFTH:
+            path[k] = t
+            return k + 1, c, -1
         if c != C_NONE:
-            return k, c, -1  # R-17: movement ends, so no bonus either
+            return k, c, -1  # R-17, R-24: movement ends, so no bonus either
         cur = t
         path[k] = cur
         k += 1
@@ -215,7 +278,10 @@ def walk(tab, occ, start, pattern, n, dcol, bonus, path):
     b0 = k
     for _ in range(bonus):
         t = tab[cur, S_NEXT]
-        c = collision(tab, occ, t)
+        c, td = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+        if c == C_FIFTH:
+            path[k] = t
+            return k + 1, c, b0
         if c != C_NONE:
             return k, c, b0
         cur = t

@@ -17,7 +17,7 @@ import numpy as np
 
 from simkit.errors import SimkitError, StateError
 from simkit.games.snowtails.bots import BOT_GREEDY
-from simkit.games.snowtails.engine import new_scratch, resolve_play
+from simkit.games.snowtails.engine import T_OUT, new_scratch, resolve_play
 from simkit.games.snowtails.layout import (
     C_SLED,
     C_WALL,
@@ -37,6 +37,7 @@ from simkit.games.snowtails.layout import (
     OUT,
     S_BLOCKED,
     S_PAST,
+    S_TREE,
     ST_BRAKE,
     ST_DECKN,
     ST_DENTS,
@@ -111,7 +112,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
     if not isinstance(sleds, list) or not 1 <= len(sleds) <= MAX_SEATS:
         raise StateError(f"state: sleds must be a list of 1 to {MAX_SEATS} sleds")
     turn = _int(state.get("turn", 0), "turn", 0, len(sleds) - 1)
-    tab = kernel_track(track)[0]
+    tab = kernel_track(track, variant.trees, variant.buildings)[0]
     scratch = new_scratch(track.n_spaces)
     st, hand, occ = scratch[0], scratch[1], scratch[4]
     colours = []
@@ -229,10 +230,10 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
     pos = parse_state(state, track)
     p = pos.turn
     variant = pos.variant
-    tab, _, safety, _ = kernel_track(pos.track)
+    tab, _, safety, _ = kernel_track(pos.track, variant.trees, variant.buildings)
     prm = variant.to_kernel()
     n_seats = MAX_SEATS
-    rank = int(race_position(tab, pos.st, n_seats, p))
+    rank = int(race_position(tab, pos.st, n_seats, p, prm))
     if pos.hand[p].sum() == 0:
         note = (
             "no canine cards in hand: the sled first takes a dent and draws up to the hand "
@@ -240,7 +241,8 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
         )
         return Moves(pos, rank, note, [])
     scratch = new_scratch(pos.track.n_spaces)
-    nodes, outs, plays, pattern = scratch[7], scratch[8], scratch[10], scratch[11]
+    nodes, outs, plays, pattern = scratch[8], scratch[9], scratch[11], scratch[12]
+    trees = tab[:, S_TREE].copy()
     n_pl = list_plays(pos.hand, p, prm, plays)
     bots = np.full(MAX_SEATS, BOT_GREEDY, dtype=np.int64)
     result = []
@@ -249,9 +251,11 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
         left, right, brake, speed, drift, dcol, raw, bonus = play_effect(
             pos.st, p, v, mask, prm, pos.round, rank
         )
+        room = variant.dent_limit - int(pos.st[p, ST_DENTS])
         _n_nodes, n_outs = outcomes(
-            tab, safety, pos.occ, pos.st[p, ST_SPACE], speed, drift, dcol, bonus,
-            prm[K_SAFETY], nodes, 0, outs, 0,
+            tab, safety, pos.occ, trees, pos.st[p, ST_SPACE], speed, drift, dcol, bonus,
+            variant.bonus_rule == "dice", prm[K_SAFETY], room, variant.tree_dents,
+            variant.dents_past_finish, nodes, 0, outs, 0,
         )  # fmt: skip
         found = []
         for o in range(n_outs):
@@ -263,6 +267,7 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
                     safety,
                     prm,
                     bots,
+                    trees,
                     v,
                     mask,
                     npat,
@@ -289,7 +294,7 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
     return Moves(pos, rank, "", result)
 
 
-def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, speed):
+def _resolve(pos, tab, safety, prm, bots, trees, v, mask, npat, take, pattern, rank, speed):
     """Carry out one play and pattern on a copy of the position with the engine's code."""
     p = pos.turn
     st, hand, occ = pos.st.copy(), pos.hand.copy(), pos.occ.copy()
@@ -301,10 +306,11 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
     heat = np.zeros((len(HEAT_KINDS), tab.shape[0]), dtype=np.int64)
     log = np.zeros((256, EV_WIDTH), dtype=np.int64)
     nlog = np.zeros(1, dtype=np.int64)
-    gone = resolve_play(
-        tab, safety, prm, bots, st, hand, disc, deck, occ, states, p, pos.round, rank, 0, v,
-        mask, npat, take, pattern.copy(), path, heat, log, nlog, True,
+    code = resolve_play(
+        tab, safety, prm, bots, st, hand, disc, deck, occ, trees.copy(), states, MAX_SEATS, p,
+        pos.round, rank, 0, v, mask, npat, take, pattern.copy(), path, heat, log, nlog, True,
     )  # fmt: skip
+    gone = code == T_OUT
     walked, moves_made, coll = [int(pos.st[p, ST_SPACE])], [], None
     over = wall = draws = 0
     taken = False
@@ -327,7 +333,7 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
         elif kind == EV_DISCARD:
             discards.append(int(row[2]))
         elif kind == EV_BONUS:
-            taken = bool(row[3])
+            taken = int(row[3]) > 0
     end = int(st[p, ST_SPACE])
     kept = hand[p].copy()
     kept[0] -= draws  # the dummy deck holds only 0s; drawn cards are unknown

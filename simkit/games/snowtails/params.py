@@ -265,12 +265,12 @@ class SnowTailsParams(Variant):
             raise ParamError(
                 f"{g}.set_aside is {self.set_aside} but the deck holds {self.deck[MAX_VALUE]} 5s"
             )
-        if self.dogs_from_deck and not self.experienced:
-            if self.dogs_start == 0 or self.deck[self.dogs_start] < 2:
-                raise ParamError(
-                    f"{g}.dogs_from_deck needs two cards of dogs_start = {self.dogs_start} "
-                    "(non-zero) in the deck"
-                )
+        pair_missing = self.dogs_start == 0 or self.deck[self.dogs_start] < 2
+        if self.dogs_from_deck and not self.experienced and pair_missing:
+            raise ParamError(
+                f"{g}.dogs_from_deck needs two cards of dogs_start = {self.dogs_start} "
+                "(non-zero) in the deck"
+            )
         if self.experienced and not self.dogs_from_deck:
             raise ParamError(f"{g}.experienced needs dogs_from_deck = true (ST2 A.5)")
         if self.races == 1 and self.race_tracks:

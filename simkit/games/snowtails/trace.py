@@ -19,9 +19,16 @@ from simkit.games.snowtails.layout import (
     C_SLED,
     DENT_NO_CANINE,
     DENT_OVERSPEED,
+    DENT_TREE,
+    DIE_ADJUST,
+    DIE_SLED,
+    DIE_TAVERN,
+    DIE_USED,
     EV_BONUS,
+    EV_BUILDING,
     EV_COLLIDE,
     EV_DENT,
+    EV_DIE,
     EV_DISCARD,
     EV_DRAW,
     EV_END,
@@ -31,11 +38,16 @@ from simkit.games.snowtails.layout import (
     EV_MOVE,
     EV_NO_CANINE,
     EV_OUT,
+    EV_PLACE,
     EV_PLAY,
+    EV_RACE,
+    EV_REJOIN,
+    EV_REPAIR,
     EV_RESHUFFLE,
     EV_ROUND,
     EV_STALL,
     EV_START,
+    EV_TREE,
     EV_TURN,
     EV_WIDTH,
     HEAT_KINDS,
@@ -46,11 +58,20 @@ from simkit.games.snowtails.layout import (
     MV_DRIFT,
     R_COLS,
     ST_COLS,
+    T_BOTHY,
+    T_CHAPEL,
+    T_KENNELS,
 )
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks.compiled import CompiledTrack
 
-COLOURS = ("yellow", "blue", "red", "green", "black")
+COLOURS = ("yellow", "blue", "red", "green", "black", "orange", "purple", "white")
+DIE_WHY = {
+    DIE_ADJUST: "balanced: set to race position (R-23)",
+    DIE_USED: "spent (R-23)",
+    DIE_SLED: "hit a sled (R-24)",
+    DIE_TAVERN: "tavern +2 (R-27)",
+}
 MOVE_NAMES = {0: "straight", MV_DRIFT: "drift", MV_BONUS: "bonus"}
 
 
@@ -71,25 +92,29 @@ def where_list(mask: int) -> list[str]:
 
 
 def run_logged(
-    track: CompiledTrack,
+    tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
     bots: tuple[str, ...],
     slots: tuple[int, ...],
     key: int,
 ) -> tuple[np.ndarray, Batch]:
-    """Play race ``key`` with the event log on: (events, one-race Batch)."""
-    inputs = kernel_inputs(track, variant, bots, slots)
+    """Play unit ``key`` (one track per race) with the event log on: (events, Batch)."""
+    if isinstance(tracks, CompiledTrack):
+        tracks = [tracks] * variant.races
+    inputs = kernel_inputs(tracks, variant, bots, slots)
+    n_spaces = inputs[0].shape[0]
     size = 4096
     while True:
-        scratch = new_scratch(track.n_spaces)
+        scratch = new_scratch(n_spaces)
         seat_out = np.zeros((1, len(slots), ST_COLS), dtype=np.int64)
         race_out = np.zeros((1, R_COLS), dtype=np.int64)
-        heat = np.zeros((len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
+        heat = np.zeros((len(HEAT_KINDS), n_spaces), dtype=np.int64)
         log = np.zeros((size, EV_WIDTH), dtype=np.int64)
         nlog = np.zeros(1, dtype=np.int64)
         play_race(*inputs, np.uint64(key), *scratch, seat_out[0], race_out[0], heat, log,
                   nlog, True)  # fmt: skip
         if nlog[0] <= size:
+            heat = heat[:, : tracks[0].n_spaces]
             return log[: nlog[0]].copy(), to_batch(seat_out, race_out, heat)
         size = int(nlog[0]) + 16
 
@@ -116,6 +141,8 @@ class Turn:
     drawn: list[int] = field(default_factory=list)
     discarded: list[int] = field(default_factory=list)
     out: bool = False
+    race: int = 1
+    die: int = 0
 
 
 @dataclass
@@ -130,28 +157,37 @@ class RaceTrace:
     result: Batch
     starts: list[dict[str, int]]
     turns: list[Turn]
+    title: str = "Snow Tails"
 
     def seat_name(self, p: int) -> str:
         return f"{COLOURS[p]} (seat {p}, {self.bots[p]})"
 
     def text(self) -> str:
         """The turn-by-turn log a player can check against the book."""
+        races = self.variant.races
+        unit = f"{races}-race {'tournament' if self.variant.carry_decks else 'season'}"
         lines = [
-            f"Snow Tails on '{self.track.name}', {len(self.bots)} sleds, race key {self.key}",
+            f"{self.title} on '{self.track.name}', {len(self.bots)} sleds, "
+            + (f"{unit}, " if races > 1 else "")
+            + f"race key {self.key}",
         ]
         for s in self.starts:
             lines.append(
                 f"  {self.seat_name(s['seat'])}: start slot {s['slot']} (space {s['space']}), "
                 f"dealt {s['dealt']} cards"
             )
-        current = 0
+        current = (0, 0)
         for t in self.turns:
-            if t.round != current:
-                current = t.round
-                lines.append(f"Round {current}")
+            if (t.race, t.round) != current:
+                if races > 1 and t.race != current[0]:
+                    lines.append(f"Race {t.race}")
+                current = (t.race, t.round)
+                lines.append(f"Round {t.round}")
+            where = "off the board" if t.space < 0 else f"at {t.space}"
+            die = f", dice {t.die}" if self.variant.bonus_rule == "dice" else ""
             lines.append(
-                f"  {COLOURS[t.seat]} (pos {t.position}) at {t.space}, dogs {t.dogs[0]}-"
-                f"{t.dogs[1]} brake {t.brake}, dents {t.dents}, hand {t.hand}"
+                f"  {COLOURS[t.seat]} (pos {t.position}) {where}, dogs {t.dogs[0]}-"
+                f"{t.dogs[1]} brake {t.brake}, dents {t.dents}{die}, hand {t.hand}"
             )
             for note in t.notes:
                 lines.append(f"    {note}")
@@ -165,8 +201,13 @@ class RaceTrace:
                     f"{pl['left']}+{pl['right']}-{pl['brake']} = speed {pl['speed']}, {dtxt}"
                 )
             if t.bonus is not None:
-                verb = "takes" if t.bonus["taken"] else "declines"
-                lines.append(f"    {verb} bonus +{t.bonus['size']}")
+                if self.variant.bonus_rule == "dice":
+                    moved = t.bonus["taken"]
+                    verb = f"uses {moved} of" if moved else "keeps"
+                    lines.append(f"    {verb} bonus dice {t.bonus['size']}")
+                else:
+                    verb = "takes" if t.bonus["taken"] else "declines"
+                    lines.append(f"    {verb} bonus +{t.bonus['size']}")
             if len(t.path) > 1:
                 steps = " ".join(m[0].upper() for m in t.moves)
                 lines.append(f"    path {' > '.join(map(str, t.path))}  [{steps}]")
@@ -182,6 +223,7 @@ class RaceTrace:
                 lines.append(f"    discards {t.discarded}")
         seats = self.result.seats
         lines.append(f"Result after {int(self.result.races['rounds'][0])} rounds")
+        per_race = ""
         order = np.argsort(seats["finish"][0])
         for p in order:
             status = (
@@ -189,18 +231,35 @@ class RaceTrace:
                 if seats["finished"][0, p]
                 else ("out" if seats["eliminated"][0, p] else "not finished")
             )
+            if races > 1:
+                per_race = (
+                    " ("
+                    + ", ".join(
+                        f"race {r}: {int(seats[f'race{r}_finish'][0, p])}."
+                        for r in range(1, races + 1)
+                    )
+                    + ")"
+                )
             lines.append(
                 f"  {int(seats['finish'][0, p])}. {self.seat_name(int(p))}: {status}, "
                 f"slot {int(seats['slot'][0, p])}, dents {int(seats['final_dents'][0, p])}, "
-                f"{int(seats['points'][0, p])} points"
+                f"{int(seats['points'][0, p])} points{per_race}"
             )
         return "\n".join(lines)
 
     def to_json(self) -> dict[str, Any]:
         """Machine-readable trace: every turn and the result rows."""
         seats = self.result.seats
+        # Keys of rules the variant does not play are left out.
+        drop = set()
+        if self.variant.races == 1:
+            drop.add("race")
+        if self.variant.bonus_rule != "dice":
+            drop.add("die")
+        if not self.variant.dogs_from_deck:
+            drop.add("pair")
         return {
-            "game": "snowtails",
+            "game": "mushmush" if self.title.startswith("Mush") else "snowtails",
             "track": self.track.name,
             "key": int(self.key),
             "bots": list(self.bots),
@@ -208,9 +267,13 @@ class RaceTrace:
                 k: (list(v) if isinstance(v, tuple) else v)
                 for k, v in self.variant.as_dict().items()
             },
-            "starts": self.starts,
+            "starts": [{k: v for k, v in s.items() if k not in drop} for s in self.starts],
             "turns": [
-                {k: v for k, v in t.__dict__.items() if v not in (None, [], False)}
+                {
+                    k: v
+                    for k, v in t.__dict__.items()
+                    if v not in (None, [], False) and k not in drop
+                }
                 | {"round": t.round, "seat": t.seat}
                 for t in self.turns
             ],
@@ -224,12 +287,23 @@ class RaceTrace:
         """Final positions and every sled's path, drawn on the track, to a PNG."""
         from simkit.tracks import draw
 
-        paths: dict[int, list[int]] = {s["seat"]: [s["space"]] for s in self.starts}
-        final: dict[int, int] = {s["seat"]: s["space"] for s in self.starts}
+        last = max((t.race for t in self.turns), default=1)
+        paths: dict[int, list[int]] = {}
+        final: dict[int, int] = {}
+        for s in self.starts:
+            if s.get("race", 1) == last and s["space"] >= 0:
+                paths[s["seat"]] = [s["space"]]
+                final[s["seat"]] = s["space"]
         for t in self.turns:
+            if t.race != last:
+                continue
+            paths.setdefault(t.seat, [])
+            if not paths[t.seat] and t.path:
+                paths[t.seat].append(t.path[0])
             if len(t.path) > 1:
                 paths[t.seat].extend(t.path[1:])
-            final[t.seat] = t.path[-1] if t.path else final[t.seat]
+            if t.path:
+                final[t.seat] = t.path[-1]
         out = self.result.seats["eliminated"][0]
         sleds = [(final[p], COLOURS[p], f"{p}{'x' if out[p] else ''}") for p in sorted(final)]
         fig = draw(
@@ -246,18 +320,42 @@ def parse_events(events: np.ndarray) -> tuple[list[dict[str, int]], list[Turn]]:
     starts: list[dict[str, int]] = []
     turns: list[Turn] = []
     t: Turn | None = None
+    race = 1
     for row in events:
         kind = int(row[0])
         a = [int(x) for x in row[1:]]
-        if kind == EV_START:
-            starts.append({"seat": a[0], "slot": a[1], "space": a[2], "dealt": a[3]})
+        if kind == EV_RACE:
+            race = a[0]
+            t = None
+        elif kind == EV_START:
+            starts.append(
+                {"seat": a[0], "slot": a[1], "space": a[2], "dealt": a[3], "race": race}
+                | {"pair": a[4], "die": a[5]}
+            )
         elif kind == EV_TURN:
-            t = Turn(a[1], a[0], a[2], a[3], (a[4], a[5]), a[6], a[7])
+            t = Turn(a[1], a[0], a[2], a[3], (a[4], a[5]), a[6], a[7], race=race)
             turns.append(t)
-        elif t is None or kind in (EV_ROUND, EV_FINISH, EV_END):
+        elif kind == EV_REJOIN or t is None or kind in (EV_ROUND, EV_FINISH, EV_END):
             continue
         elif kind == EV_HAND:
             t.hand = hand_list(a[1:7])
+            t.die = a[7]
+        elif kind == EV_PLACE:
+            t.notes.append(f"enters the board at start-row space {a[1]} (ST2 B)")
+            t.space = a[1]
+        elif kind == EV_TREE:
+            t.notes.append(f"crashes through the tree at {a[1]}: tree removed (R-21)")
+        elif kind == EV_DIE:
+            t.notes.append(f"bonus dice {a[1]} -> {a[2]}: {DIE_WHY.get(a[3], '')}")
+        elif kind == EV_REPAIR:
+            t.notes.append("fifth dent: dents back, new hand, sits out until last (R-25)")
+        elif kind == EV_BUILDING:
+            if a[1] == T_CHAPEL:
+                t.notes.append(f"chapel: drops {a[2]} dent(s) (R-27)")
+            elif a[1] == T_BOTHY:
+                t.notes.append(f"bothy: discards {a[2]} card(s) (R-27)")
+            elif a[1] == T_KENNELS:
+                t.notes.append(f"kennels: a 5 joins the deck, {a[2]} left aside (R-27)")
         elif kind == EV_NO_CANINE:
             t.notes.append("no canine card in hand (R-19)")
         elif kind == EV_STALL:
@@ -289,6 +387,8 @@ def parse_events(events: np.ndarray) -> tuple[list[dict[str, int]], list[Turn]]:
                 why = f"corner {a[2]} entered at speed {a[4]} over safety {a[3]} (R-15)"
             elif a[1] == DENT_NO_CANINE:
                 why = "no canine cards (R-19)"
+            elif a[1] == DENT_TREE:
+                why = "hit a tree (R-21)"
             else:
                 why = "hit the side (R-17)"
             t.dents_taken.append(
@@ -313,13 +413,22 @@ def parse_events(events: np.ndarray) -> tuple[list[dict[str, int]], list[Turn]]:
 
 
 def trace_race(
-    track: CompiledTrack,
+    tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
     bots: tuple[str, ...],
     slots: tuple[int, ...],
     key: int,
+    title: str = "Snow Tails",
 ) -> RaceTrace:
-    """Replay race ``key`` and return its trace."""
-    events, result = run_logged(track, variant, bots, slots, key)
+    """Replay unit ``key`` (one track per race) and return its trace.
+
+    Spaces in the trace of races after the first on another track are numbered in the
+    joined table (that track's spaces follow the first track's).
+    """
+    if isinstance(tracks, CompiledTrack):
+        tracks = [tracks] * variant.races
+    events, result = run_logged(tracks, variant, bots, slots, key)
     starts, turns = parse_events(events)
-    return RaceTrace(track, variant, tuple(bots), int(key), events, result, starts, turns)
+    return RaceTrace(
+        tracks[0], variant, tuple(bots), int(key), events, result, starts, turns, title
+    )
