@@ -319,7 +319,9 @@ def _outcome_bits(o: dict[str, Any], dice: bool) -> list[str]:
     bits = [f"end {o['end']}"]
     if o["bonus_taken"]:
         if dice:
-            bits.append(f"bonus dice: {o['bonus_distance']} moved (speed {o['speed']})")
+            moved, tried = o["bonus_distance"], o["bonus_tried"]
+            short = f" of {tried} tried" if moved < tried else ""
+            bits.append(f"bonus dice: {moved} moved{short} (speed {o['speed']})")
         else:
             bits.append(f"bonus taken (speed {o['speed']})")
     if o["trees_hit"]:
@@ -444,12 +446,13 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
     heat = np.zeros((len(HEAT_KINDS), tab.shape[0]), dtype=np.int64)
     log = np.zeros((256, EV_WIDTH), dtype=np.int64)
     nlog = np.zeros(1, dtype=np.int64)
+    trees = pos.trees.copy()
     code = resolve_play(
-        tab, safety, prm, bots, st, hand, disc, deck, occ, pos.trees.copy(), states, pos.n_seats,
+        tab, safety, prm, bots, st, hand, disc, deck, occ, trees, states, pos.n_seats,
         p, pos.round, rank, 0, v, mask, npat, take, pattern.copy(), path, heat, log, nlog, True,
     )  # fmt: skip
     walked, moves_made, coll = [int(pos.st[p, ST_SPACE])], [], None
-    over = wall = tree_dents = draws = distance = 0
+    over = wall = tree_dents = draws = tried = 0
     taken = False
     attempt = None
     discards, trees_hit, die_changes, buildings = [], [], [], []
@@ -475,7 +478,7 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
             discards.append(int(row[2]))
         elif kind == EV_BONUS:
             taken = int(row[3]) > 0
-            distance = int(row[3])
+            tried = int(row[3])
         elif kind == EV_DIE and int(row[4]) in DIE_REASONS:
             why = DIE_REASONS[int(row[4])]
             die_changes.append({"from": int(row[2]), "to": int(row[3]), "why": why})
@@ -491,10 +494,12 @@ def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, sp
         "collision": coll,
         "collided_move": attempt,
         "bonus_taken": taken,
-        "bonus_distance": distance,
+        "bonus_distance": moves_made.count("bonus"),  # spaces moved on the bonus
+        "bonus_tried": tried,  # the distance chosen (a collision can cut it short)
         "speed": speed,
         "trees_hit": trees_hit,
         "dents_tree": tree_dents,
+        "trees_after": np.flatnonzero(trees).tolist(),
         "dents_overspeed": over,
         "dents_wall": wall,
         "dents_after": int(st[p, ST_DENTS]),
