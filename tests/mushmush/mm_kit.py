@@ -82,3 +82,39 @@ def engine_play(position, v, mask, pattern, take=0):
         np.zeros((256, EV_WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64), True,
     )  # fmt: skip
     return int(code), st, occ, trees
+
+
+@dataclasses.dataclass
+class Unit:
+    """A unit (race or tournament) played with the log on, and its final arrays."""
+
+    tab: np.ndarray  # the joined space table of the unit's tracks
+    st: np.ndarray
+    hand: np.ndarray
+    disc: np.ndarray
+    deck: np.ndarray
+    trees: np.ndarray
+    seat_out: np.ndarray
+    race_out: np.ndarray
+    events: np.ndarray
+
+
+def run_unit(tracks, variant, bots, slots=None, key=1) -> Unit:
+    """Play one unit through ``play_race`` (tracing on), keeping deck and trees too."""
+    from simkit.games.snowtails.batch import kernel_inputs
+    from simkit.games.snowtails.engine import new_scratch, play_race
+    from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, R_COLS, ST_COLS
+
+    slots = slots or tuple(range(1, len(bots) + 1))
+    inputs = kernel_inputs(tracks, variant, tuple(bots), tuple(slots))
+    n = inputs[0].shape[0]
+    scratch = new_scratch(n)
+    seat_out = np.zeros((len(slots), ST_COLS), dtype=np.int64)
+    race_out = np.zeros(R_COLS, dtype=np.int64)
+    heat = np.zeros((len(HEAT_KINDS), n), dtype=np.int64)
+    log = np.zeros((200_000, EV_WIDTH), dtype=np.int64)
+    nlog = np.zeros(1, dtype=np.int64)
+    play_race(*inputs, np.uint64(key), *scratch, seat_out, race_out, heat, log, nlog, True)
+    assert nlog[0] <= log.shape[0]
+    st, hand, disc, deck, _occ, trees = scratch[:6]
+    return Unit(inputs[0], st, hand, disc, deck, trees, seat_out, race_out, log[: nlog[0]].copy())

@@ -1,0 +1,206 @@
+"""Whole Mush! Mush! races: invariants that must hold whenever a race stops (hypothesis
+draws the track, sleds, bots, key and a round limit, so a race can be cut at any round)."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as hs
+from mm_kit import run_unit
+from st_helpers import FAST
+
+from simkit.games.snowtails.layout import (
+    EV_BONUS,
+    EV_DIE,
+    EV_END,
+    EV_FINISH,
+    EV_HAND,
+    EV_MOVE,
+    EV_PLACE,
+    EV_REJOIN,
+    EV_REPAIR,
+    EV_ROUND,
+    EV_START,
+    EV_TREE,
+    EV_TURN,
+    FINISHED,
+    MV_BONUS,
+    R_TIMED_OUT,
+    R_TREES_LEFT,
+    REPAIR,
+    S_BLOCKED,
+    S_PAST,
+    S_TREE,
+    ST_DECKN,
+    ST_DIE,
+    ST_FINISH,
+    ST_FIVES,
+    ST_LCARD,
+    ST_LEFT,
+    ST_RCARD,
+    ST_RIGHT,
+    ST_SPACE,
+    ST_STATUS,
+)
+from simkit.games.snowtails.params import PRESETS
+from simkit.tracks import load
+
+# Track 1 (trees), 2 (bothy, tavern), 3 (kennels, chapel), 5 (all four), a tight corner.
+TRACKS = {
+    n: load(n)
+    for n in (
+        "mm1-old-faithful",
+        "mm2-tighter-than-i-thought",
+        "mm3-ever-decreasing-circles",
+        "mm5-what-goes-up",
+        "mm-lamont-spur",
+    )
+}
+BOTS = ["random", "greedy", "greedy:bold", "greedy:cautious"]
+MM = PRESETS["mushmush"]
+
+
+@hs.composite
+def race_case(draw):
+    name = draw(hs.sampled_from(sorted(TRACKS)))
+    n = draw(hs.integers(2, 8))
+    bots = tuple(draw(hs.sampled_from(BOTS)) for _ in range(n))
+    key = draw(hs.integers(0, 2**64 - 1))
+    rounds = draw(hs.sampled_from([10, 11, 13, 17, 200]))
+    experienced = draw(hs.booleans())
+    tree_dents = draw(hs.sampled_from([1, 1, 2]))
+    return name, bots, key, rounds, experienced, tree_dents
+
+
+@FAST
+@given(race_case())
+def test_mushmush_invariants_at_any_round(case):
+    name, bots, key, rounds, experienced, tree_dents = case
+    v = MM.replace(max_rounds=rounds, experienced=experienced, tree_dents=tree_dents)
+    u = run_unit(TRACKS[name], v, bots, key=key)
+    n = len(bots)
+    check_finish(u, n, v)
+    check_cards(u, n, v)
+    check_trees(u)
+    check_dice(u, n)
+    check_repairs(u)
+    check_board(u, n)
+    check_race_end(u, n, rounds)
+
+
+def check_finish(u, n, v):
+    # R-05 / ST2 D: every sled is placed, finish positions are a permutation; R-28 points.
+    fin = u.seat_out[:, ST_FINISH]
+    assert sorted(fin) == list(range(1, n + 1))
+    for p in range(n):
+        assert u.seat_out[p, 22] == v.points[fin[p] - 1]  # ST_POINTS, one race
+
+
+def check_cards(u, n, v):
+    # Cards are conserved (R-07, R-22): draw deck + hand + used + the two on the dogs +
+    # the 5s still set aside = the 20 of the deck; kennels never add a third 5 (ST2 F).
+    for p in range(n):
+        fives_aside = u.st[p, ST_FIVES]
+        assert 0 <= fives_aside <= v.set_aside
+        deck = u.deck[p, : u.st[p, ST_DECKN]]
+        dogs = [u.st[p, ST_LEFT]] * u.st[p, ST_LCARD] + [u.st[p, ST_RIGHT]] * u.st[p, ST_RCARD]
+        total = len(deck) + u.hand[p].sum() + u.disc[p].sum() + len(dogs) + fives_aside
+        assert total == sum(v.deck)
+        fives = (deck == 5).sum() + u.hand[p, 5] + u.disc[p, 5] + dogs.count(5)
+        assert fives + fives_aside == v.deck[5]  # never more than the deck's two
+
+
+def check_trees(u):
+    # R-21: trees only ever disappear: each tree hit stood there at the start and is hit
+    # once; the trees left are the others.
+    hit = [int(e[2]) for e in u.events if e[0] == EV_TREE]
+    assert len(hit) == len(set(hit))
+    start = np.flatnonzero(u.tab[:, S_TREE])
+    assert set(hit) <= set(start.tolist())
+    assert np.array_equal(np.flatnonzero(u.trees), np.setdiff1d(start, hit))
+    assert u.race_out[R_TREES_LEFT] == len(start) - len(hit)
+
+
+def check_dice(u, n):
+    # R-23 / R-24 / R-27: the bonus dice is always 0..6 and changes only as logged; a
+    # bonus moves at most the distance chosen, which is at most the dice.
+    die = {}
+    moved = taken = 0
+    for e in u.events:
+        k = e[0]
+        if k == EV_START:
+            die[int(e[1])] = int(e[6])
+        elif k == EV_HAND:
+            assert e[8] == die[int(e[1])]
+        elif k == EV_DIE:
+            assert e[2] == die[int(e[1])] and 0 <= e[3] <= 6
+            die[int(e[1])] = int(e[3])
+        elif k == EV_TURN:
+            assert moved <= taken
+            moved = taken = 0
+        elif k == EV_MOVE and e[4] == MV_BONUS:
+            moved += 1
+        elif k == EV_BONUS:
+            assert 0 <= e[3] <= e[2] <= 6
+            taken = int(e[3])
+        assert all(0 <= d <= 6 for d in die.values())
+    assert moved <= taken
+    for p in range(n):
+        assert u.st[p, ST_DIE] == die[p]
+
+
+def check_repairs(u):
+    # R-25: a sled sent to repair never moves (or takes a turn) until it rejoins.
+    away = set()
+    for e in u.events:
+        k, p = e[0], int(e[1])
+        if k == EV_REPAIR:
+            away.add(p)
+        elif k == EV_REJOIN:
+            assert p in away
+            away.discard(p)
+        elif k in (EV_MOVE, EV_TURN):
+            assert p not in away
+    for p in away:
+        assert u.st[p, ST_STATUS] in (REPAIR, FINISHED)
+
+
+def check_board(u, n):
+    # ST2 B: sleds may share a start-row space in round 1 only; from then on never two
+    # sleds on one space, and never on a closed space or a building.
+    where = {}
+    for e in u.events:
+        k = e[0]
+        if k == EV_START:
+            where[int(e[1])] = int(e[3])
+        elif k == EV_PLACE:
+            where[int(e[1])] = int(e[2])
+        elif k == EV_MOVE:
+            assert where[int(e[1])] == e[2]
+            where[int(e[1])] = int(e[3])
+            assert not u.tab[e[3], S_BLOCKED]
+        elif k == EV_ROUND and e[1] >= 2:
+            on = [s for s in where.values() if s >= 0]
+            assert len(on) == len(set(on)), f"round {e[1]}: {sorted(on)}"
+    for p in range(n):
+        assert u.st[p, ST_SPACE] == where[p]
+
+
+def check_race_end(u, n, rounds):
+    # R-05 / ST2 D: the race ends with the round in which the first sled crosses the line.
+    rnd = 0
+    crossed = None
+    for e in u.events:
+        if e[0] == EV_ROUND:
+            rnd = int(e[1])
+        elif e[0] == EV_MOVE and u.tab[e[3], S_PAST] and crossed is None:
+            crossed = rnd
+    end = next(int(e[1]) for e in u.events if e[0] == EV_END)
+    fin_rounds = {int(e[3]) for e in u.events if e[0] == EV_FINISH}
+    if u.race_out[R_TIMED_OUT]:
+        assert crossed is None and end == rounds
+        assert fin_rounds == set()
+    elif n == 2 and crossed is None:
+        assert fin_rounds == {end}  # R-25: a fifth dent in a 2-sled race ends it
+    else:
+        assert crossed == end and fin_rounds == {end}
