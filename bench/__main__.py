@@ -14,6 +14,7 @@ BENCHES = [
     "runner",
     "mush",
     "snowtails",
+    "mushmush",
     "mushroomwalk",
 ]  # module names under bench/, each with a main() that prints its rows
 

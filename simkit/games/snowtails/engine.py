@@ -242,7 +242,7 @@ def _draw_one(st, hand, disc, deck, p, states, log, nlog, trace):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refill(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace, draw):
     """ST1 "Return hand size to five cards": draw up to, or discard canine cards down to,
     the hand size; dents count toward it and are never discarded. ``draw`` False only
@@ -273,7 +273,7 @@ def _eliminate(st, occ, p, rnd, seq, heat, log, nlog, trace):
         _log(log, nlog, EV_OUT, p, space, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True)  # not inlined: a rare path with five call sites
 def _fifth(st, hand, disc, deck, occ, p, prm, bots, n_seats, rnd, seq, states, heat, log,
            nlog, trace):  # fmt: skip
     """One dent too many: out (R-18), or repair (R-25); returns the turn's ``T_*`` code."""
@@ -298,7 +298,7 @@ def _fifth(st, hand, disc, deck, occ, p, prm, bots, n_seats, rnd, seq, states, h
     return T_REPAIR
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _take_dents(tab, st, p, n, prm, log, nlog, trace, reason, corner, lim, speed, space):
     """Give seat ``p`` up to ``n`` dents for something at ``space``. Returns -1 if one more
     than the limit was due and the sled is not past the finish line (the caller applies
@@ -327,7 +327,7 @@ def _take_dents(tab, st, p, n, prm, log, nlog, trace, reason, corner, lim, speed
     return taken
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_die(st, p, value, why, log, nlog, trace):
     """Turn seat ``p``'s bonus dice to ``value`` (0: no bonus available), logging why."""
     if trace and value != st[p, ST_DIE]:
@@ -588,7 +588,7 @@ def resolve_play(
     return T_DONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _new_deck(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace):
     """A fresh set-up of seat ``p``'s cards (ST1 Setup, ST2 A.5): deck, dogs, hand."""
     counts = np.zeros(MAX_VALUE + 1, np.int64)
@@ -621,7 +621,7 @@ def _new_deck(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace):
     st[p, ST_DECKN] = n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _carry_deck(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace):
     """Between tournament races (R-28, ST2 E): dents back, the cards under the dogs
     shuffled onto the bottom of the draw deck, the hand back up to size."""
@@ -643,7 +643,7 @@ def _carry_deck(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace):
     _refill(st, hand, disc, deck, p, prm, bots, states, log, nlog, trace, True)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _setup_race(tab, starts, race, prm, slots, bots, st, hand, disc, deck, occ, trees, states,
                 order, log, nlog, trace):  # fmt: skip
     """Set up race ``race`` (0-based) of the unit: trees, start order, cards, dice."""
@@ -703,7 +703,7 @@ def _setup_race(tab, starts, race, prm, slots, bots, st, hand, disc, deck, occ, 
             _log(log, nlog, EV_START, p, slot, space, deal, st[p, ST_LEFT], st[p, ST_DIE], 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _rank(st, p, rank, rnd, occ, prm, log, nlog, trace):
     """Seat ``p`` has finished in place ``rank`` in round ``rnd`` (R-05)."""
     st[p, ST_STATUS] = FINISHED

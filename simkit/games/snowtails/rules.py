@@ -157,7 +157,7 @@ def ahead(tab, st, p, q, prm):
     return st[p, ST_ORDER] < st[q, ST_ORDER]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def race_order(tab, st, n_seats, racing_only, out, prm):
     """Seats in race order into ``out`` (R-03); eliminated sleds never count. Returns count.
 
@@ -177,7 +177,7 @@ def race_order(tab, st, n_seats, racing_only, out, prm):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def race_position(tab, st, n_seats, p, prm):
     """Seat ``p``'s race position (R-04): 1 + sleds ahead of it still in the race
     (finished and repairing sleds count, eliminated ones do not)."""
