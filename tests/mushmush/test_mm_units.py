@@ -78,7 +78,7 @@ def test_tournament_points_starts_and_decks(key):
     # race 2 and 3 start in reverse finishing order; decks carry over; most points win,
     # ties to the better place in the final race.
     n = 3 + key % 6
-    bots = ("greedy", "random", "greedy:bold", "greedy:cautious")[:4] * 2
+    bots = ("greedy", "random", "greedy:bold", "greedy:cautious") * 2
     v = TOURNAMENT
     u = run_unit(TOURNAMENT_TRACKS, v, bots[:n], key=int(race_keys(9, 0, np.arange(key + 1))[-1]))
     out = u.seat_out
