@@ -158,6 +158,7 @@ class RaceTrace:
     starts: list[dict[str, int]]
     turns: list[Turn]
     title: str = "Snow Tails"
+    tracks: list[CompiledTrack] = field(default_factory=list)  # one per race of the unit
 
     def seat_name(self, p: int) -> str:
         return f"{COLOURS[p]} (seat {p}, {self.bots[p]})"
@@ -172,15 +173,22 @@ class RaceTrace:
             + f"race key {self.key}",
         ]
         for s in self.starts:
+            if races > 1 and s["race"] > 1:
+                continue  # later races' starts are shown with their race
+            where = f"space {s['space']}" if s["space"] >= 0 else "enters from the start row"
+            dice = f", bonus dice {s['die']}" if self.variant.bonus_rule == "dice" else ""
             lines.append(
-                f"  {self.seat_name(s['seat'])}: start slot {s['slot']} (space {s['space']}), "
-                f"dealt {s['dealt']} cards"
+                f"  {self.seat_name(s['seat'])}: start slot {s['slot']} ({where}), "
+                f"dealt {s['dealt']} cards{dice}"
             )
         current = (0, 0)
         for t in self.turns:
             if (t.race, t.round) != current:
                 if races > 1 and t.race != current[0]:
-                    lines.append(f"Race {t.race}")
+                    order = sorted(
+                        (s["slot"], COLOURS[s["seat"]]) for s in self.starts if s["race"] == t.race
+                    )
+                    lines.append(f"Race {t.race}: start order " + ", ".join(c for _, c in order))
                 current = (t.race, t.round)
                 lines.append(f"Round {t.round}")
             where = "off the board" if t.space < 0 else f"at {t.space}"
@@ -304,15 +312,34 @@ class RaceTrace:
                 paths[t.seat].extend(t.path[1:])
             if t.path:
                 final[t.seat] = t.path[-1]
+        # The last race's track, and where its spaces start in the joined table.
+        track, base = race_track(self.tracks or [self.track], last)
+        for p in paths:
+            paths[p] = [s - base for s in paths[p]]
         out = self.result.seats["eliminated"][0]
-        sleds = [(final[p], COLOURS[p], f"{p}{'x' if out[p] else ''}") for p in sorted(final)]
+        sleds = [
+            (final[p] - base, COLOURS[p], f"{p}{'x' if out[p] else ''}") for p in sorted(final)
+        ]
         fig = draw(
-            self.track,
+            track,
             sleds=sleds,
             paths=[(paths[p], COLOURS[p]) for p in sorted(paths)],
-            title=f"{self.track.title}: race key {self.key}",
+            title=f"{track.title}: race key {self.key}",
         )
         fig.savefig(path, dpi=110)
+
+
+def race_track(tracks: list[CompiledTrack], race: int) -> tuple[CompiledTrack, int]:
+    """Race ``race``'s track (1-based; the last one for races beyond the list) and its
+    first space in the joined table (``batch.joined_tables`` lists each track once)."""
+    bases: dict[str, int] = {}
+    base = 0
+    for t in tracks:
+        if t.name not in bases:
+            bases[t.name] = base
+            base += t.n_spaces
+    t = tracks[min(race, len(tracks)) - 1]
+    return t, bases[t.name]
 
 
 def parse_events(events: np.ndarray) -> tuple[list[dict[str, int]], list[Turn]]:
@@ -430,5 +457,6 @@ def trace_race(
     events, result = run_logged(tracks, variant, bots, slots, key)
     starts, turns = parse_events(events)
     return RaceTrace(
-        tracks[0], variant, tuple(bots), int(key), events, result, starts, turns, title
-    )
+        tracks[0], variant, tuple(bots), int(key), events, result, starts, turns, title,
+        list(tracks),
+    )  # fmt: skip
