@@ -1,0 +1,79 @@
+"""Golden Mush! Mush! races and CLI outputs, checked in under tests/golden/mushmush/.
+
+After an intended rule change: ``make golden``, review the diff, commit it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.games.snowtails.golden import (
+    MM_CASES,
+    MM_CLI_CASES,
+    MM_GOLDEN,
+    MM_STATE_EXAMPLE,
+    MM_TOUR_TRACKS,
+    cli_output,
+    mm_trace_case,
+)
+
+
+@pytest.mark.parametrize("case", MM_CASES, ids=[c[0] for c in MM_CASES])
+def test_golden_trace(case):
+    want = json.loads((MM_GOLDEN / f"{case[0]}.json").read_text())
+    got = json.loads(json.dumps(mm_trace_case(case)))
+    assert got["result"] == want["result"]
+    assert got == want
+
+
+@pytest.mark.parametrize("case", MM_CLI_CASES, ids=[c[0] for c in MM_CLI_CASES])
+def test_golden_cli_output(case):
+    name, args = case
+    assert cli_output(args) == (MM_GOLDEN / name).read_text()
+
+
+def run(*args):
+    return CliRunner().invoke(main, list(args))
+
+
+@pytest.mark.parametrize("tournament", [False, True], ids=["race", "tournament"])
+def test_race_json_and_png(tmp_path, tournament):
+    # `simkit race --game mushmush` traces a race or a 3-race tournament (ST2 E) as JSON
+    # and draws the last race on its own track.
+    extra = []
+    if tournament:
+        tracks = json.dumps(MM_TOUR_TRACKS)
+        extra = ["--preset", "mushmush-tournament", "--set", f"race_tracks={tracks}"]
+    png = tmp_path / "race.png"
+    res = run(
+        "race", "--game", "mushmush", "-n", "5", "-s", "3", *extra, "--json", "--png", str(png)
+    )
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output[: res.output.rindex("}") + 1])
+    assert data["game"] == "mushmush" and data["track"] == "mm1-old-faithful"
+    assert sorted(data["result"]["seats"]["finish"]) == [1, 2, 3, 4, 5]
+    races = {t.get("race", 1) for t in data["turns"]}
+    assert races == ({1, 2, 3} if tournament else {1})
+    assert all(0 <= t.get("die", 0) <= 6 for t in data["turns"])  # 0 is left out
+    assert png.stat().st_size > 10_000
+
+
+def test_moves_cli_json_for_a_mushmush_position(tmp_path):
+    res = run("moves", str(MM_STATE_EXAMPLE), "--json")
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert data["race_position"] == 3  # the repairing red sled still counts (R-04)
+    assert data["die"] == 2 and 25 not in data["trees"]
+    plays = {(p["cards"][0], tuple(p["onto"])) for p in data["plays"]}
+    assert all(len(onto) <= 2 and "brake" not in onto for _, onto in plays)  # ST2 B.1
+    state = json.loads(MM_STATE_EXAMPLE.read_text())
+    state["turn"] = 2
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(state))
+    res = run("moves", str(path))
+    assert res.exit_code == 1
+    assert res.output.startswith("Error: state: turn names sleds[2], which is repairing")
