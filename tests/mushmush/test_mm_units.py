@@ -105,6 +105,7 @@ def test_tournament_points_starts_and_decks(key):
         elif e[0] == EV_START:
             slots[race, int(e[1])] = int(e[2])
             assert race == 1 or e[4] == 0  # later races deal no new hand: decks carried
+            assert e[6] == v.bonus_dice_start[e[2] - 1]  # dice by start slot, each race
         elif e[0] == EV_TURN and (race, int(e[1])) not in first_turn:
             first_turn[race, int(e[1])] = int(e[8])  # dents at the first turn of a race
     for r in (1, 2):
