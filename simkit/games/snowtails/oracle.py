@@ -12,7 +12,7 @@ unknown (the deck is hidden), so the oracle reports how many would be drawn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -160,6 +160,28 @@ def _trees(state: Mapping[str, Any], tab: np.ndarray, track: CompiledTrack) -> n
     return trees
 
 
+def _sled_values(sled, where, variant, dice, st, hand, i) -> None:
+    """Dogs, brake, dents, dice, set-aside 5s and hand of sled ``i`` into the arrays."""
+    dogs = sled["dogs"]
+    if not isinstance(dogs, list) or len(dogs) != 2:
+        raise StateError(f"state: {where}.dogs must be [left, right]")
+    st[i, ST_LEFT] = _int(dogs[0], f"{where}.dogs[0]", 0, MAX_VALUE)
+    st[i, ST_RIGHT] = _int(dogs[1], f"{where}.dogs[1]", 0, MAX_VALUE)
+    brake = sled.get("brake", variant.brake_start)
+    st[i, ST_BRAKE] = _int(brake, f"{where}.brake", 0, MAX_VALUE)
+    st[i, ST_LCARD] = st[i, ST_RCARD] = 1
+    st[i, ST_DENTS] = _int(sled.get("dents", 0), f"{where}.dents", 0, variant.dent_limit)
+    die = _int(sled.get("die", 0), f"{where}.die", 0, DIE_MAX if dice else 0)
+    st[i, ST_DIE] = die  # R-23: 0 = no bonus available
+    fives = sled.get("fives", variant.set_aside)
+    st[i, ST_FIVES] = _int(fives, f"{where}.fives", 0, variant.set_aside)  # R-27
+    cards = sled["hand"]
+    if not isinstance(cards, list) or len(cards) > 12:
+        raise StateError(f"state: {where}.hand must be a list of card values")
+    for j, v in enumerate(cards):
+        hand[i, _int(v, f"{where}.hand[{j}]", 0, MAX_VALUE)] += 1
+
+
 def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Position:
     """Validate the JSON position; ``StateError`` names the first bad key.
 
@@ -187,6 +209,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
     st, hand, occ = scratch[0], scratch[1], scratch[4]
     colours = []
     holder: dict[int, int] = {}
+    start_row = {int(x) for x in track.start_row} if variant.start_rule == "row" else set()
     for i, sled in enumerate(sleds):
         where = f"sleds[{i}]"
         if not isinstance(sled, dict):
@@ -199,31 +222,24 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
         for key in needed:
             if key not in sled:
                 raise StateError(f"state: {where} is missing '{key}'")
+        if sled["space"] is None and rnd == 1 and variant.start_rule == "row":
+            # ST2 B: not on the board yet; it enters on a start-row space in its turn.
+            if sled.get("finished") or sled.get("repairing"):
+                raise StateError(f"state: {where} is not on the board yet (space null)")
+            st[i, ST_SPACE] = -1
+            _sled_values(sled, where, variant, dice, st, hand, i)
+            st[i, ST_ORDER] = st[i, ST_SLOT] = i + 1  # start order: list order
+            colours.append(str(sled.get("colour", COLOURS[i])))
+            continue
         space = _int(sled["space"], f"{where}.space", 0, track.n_spaces - 1)
         if tab[space, S_BLOCKED]:
             raise StateError(f"state: {where}.space {space} is closed or under a building")
-        if space in holder:
+        if space in holder and not (rnd == 1 and space in start_row):
+            # ST2 B: only in the first round may sleds share a start-row space.
             raise StateError(f"state: {where}.space {space} already holds sled {holder[space]}")
         if trees[space]:
             raise StateError(f"state: {where}.space {space} holds a standing tree (R-21)")
-        dogs = sled["dogs"]
-        if not isinstance(dogs, list) or len(dogs) != 2:
-            raise StateError(f"state: {where}.dogs must be [left, right]")
-        st[i, ST_LEFT] = _int(dogs[0], f"{where}.dogs[0]", 0, MAX_VALUE)
-        st[i, ST_RIGHT] = _int(dogs[1], f"{where}.dogs[1]", 0, MAX_VALUE)
-        brake = sled.get("brake", variant.brake_start)
-        st[i, ST_BRAKE] = _int(brake, f"{where}.brake", 0, MAX_VALUE)
-        st[i, ST_LCARD] = st[i, ST_RCARD] = 1
-        st[i, ST_DENTS] = _int(sled.get("dents", 0), f"{where}.dents", 0, variant.dent_limit)
-        die = _int(sled.get("die", 0), f"{where}.die", 0, DIE_MAX if dice else 0)
-        st[i, ST_DIE] = die  # R-23: 0 = no bonus available
-        fives = sled.get("fives", variant.set_aside)
-        st[i, ST_FIVES] = _int(fives, f"{where}.fives", 0, variant.set_aside)  # R-27
-        cards = sled["hand"]
-        if not isinstance(cards, list) or len(cards) > 12:
-            raise StateError(f"state: {where}.hand must be a list of card values")
-        for j, v in enumerate(cards):
-            hand[i, _int(v, f"{where}.hand[{j}]", 0, MAX_VALUE)] += 1
+        _sled_values(sled, where, variant, dice, st, hand, i)
         finished = _bool(sled.get("finished", False), f"{where}.finished")
         if finished and not tab[space, S_PAST]:
             raise StateError(f"state: {where} is finished but space {space} is before the line")
@@ -236,7 +252,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
         st[i, ST_ORDER] = st[i, ST_SLOT] = i + 1
         st[i, ST_STATUS] = FINISHED if finished else (REPAIR if repairing else 0)
         if not (finished and variant.lift_finished):
-            occ[space] = 1  # a repairing sled stays on its space (R-25)
+            occ[space] += 1  # a repairing sled stays on its space (R-25)
             holder[space] = i
         colours.append(str(sled.get("colour", COLOURS[i])))
     for i in range(len(sleds), MAX_SEATS):
@@ -279,7 +295,12 @@ class Moves:
         dice = pos.variant.bonus_rule == "dice"
         lines = [
             f"{pos.colours[p]} to play, round {pos.round}, race position {self.race_position}, "
-            f"on '{pos.track.name}' at space {int(pos.st[p, ST_SPACE])}"
+            f"on '{pos.track.name}' "
+            + (
+                f"at space {int(pos.st[p, ST_SPACE])}"
+                if pos.st[p, ST_SPACE] >= 0
+                else "off the board: it enters on a start-row space (ST2 B)"
+            )
             + (f", bonus dice {int(pos.st[p, ST_DIE])}" if dice else "")
         ]
         standing = np.flatnonzero(pos.trees).tolist()
@@ -289,8 +310,10 @@ class Moves:
             lines.append(self.note)
         for n, play in enumerate(self.plays, 1):
             side = f" {play['drift_side']}" if play["drift"] else ""
+            enter = f"enter at {play['enter']}, " if play["enter"] is not None else ""
             lines.append(
-                f"{n}. {len(play['cards'])}x{play['cards'][0]} on {'+'.join(play['onto'])}: "
+                f"{n}. {enter}{len(play['cards'])}x{play['cards'][0]} on "
+                f"{'+'.join(play['onto'])}: "
                 f"dogs {play['dogs'][0]}-{play['dogs'][1]} brake {play['brake']}, "
                 f"speed {play['speed']} drift {play['drift']}{side}" + _offer_text(play, dice)
             )
@@ -381,6 +404,26 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
                 "hand after drawing to list its plays"
             )
         return Moves(pos, rank, note, [])
+    here = int(pos.st[p, ST_SPACE])
+    result = []
+    if here >= 0:
+        result = _plays(pos, tab, safety, prm, rank, None)
+    else:
+        # ST2 B: it enters on a start-row space, a free one if there is one.
+        row = [int(x) for x in pos.track.start_row]
+        free = [x for x in row if pos.occ[x] == 0]
+        for x in free or row:
+            st, occ = pos.st.copy(), pos.occ.copy()
+            st[p, ST_SPACE] = x
+            occ[x] += 1
+            result += _plays(replace(pos, st=st, occ=occ), tab, safety, prm, rank, x)
+    return Moves(pos, rank, "", result)
+
+
+def _plays(pos, tab, safety, prm, rank, enter):
+    """Every play from the turn sled's space, each with its outcomes resolved."""
+    p = pos.turn
+    variant = pos.variant
     scratch = new_scratch(pos.track.n_spaces)
     nodes, outs, plays, pattern = scratch[8], scratch[9], scratch[11], scratch[12]
     n_pl = list_plays(pos.hand, p, prm, plays)
@@ -400,25 +443,14 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
         found = []
         for o in range(n_outs):
             npat = pattern_of(nodes, outs, o, pattern)
+            take, total = int(outs[o, O_BONUS]), int(outs[o, O_SPEED])
             found.append(
-                _resolve(
-                    pos,
-                    tab,
-                    safety,
-                    prm,
-                    bots,
-                    v,
-                    mask,
-                    npat,
-                    int(outs[o, O_BONUS]),
-                    pattern,
-                    rank,
-                    int(outs[o, O_SPEED]),
-                )
+                _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, total)
             )
         onto = where_list(mask)
         result.append(
             {
+                "enter": enter,
                 "cards": [v] * len(onto),
                 "onto": onto,
                 "dogs": [int(left), int(right)],
@@ -431,7 +463,7 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
                 "outcomes": found,
             }
         )
-    return Moves(pos, rank, "", result)
+    return result
 
 
 def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, speed):
