@@ -16,6 +16,7 @@ from simkit.games.snowtails.layout import (
     EV_FINISH,
     EV_HAND,
     EV_MOVE,
+    EV_OUT,
     EV_PLACE,
     EV_REJOIN,
     EV_REPAIR,
@@ -165,13 +166,17 @@ def check_repairs(u):
         assert u.st[p, ST_STATUS] in (REPAIR, FINISHED)
 
 
-def check_board(u, n):
+def check_board(u, n, lift=True):
     # ST2 B: sleds may share a start-row space in round 1 only; from then on never two
-    # sleds on one space, and never on a closed space or a building.
+    # sleds on one space, and never on a closed space or a building. Sleds out of the race
+    # (R-18) leave the board, and so do finished ones with lift_finished.
     where = {}
+    gone = set()
     for e in u.events:
         k = e[0]
-        if k == EV_START:
+        if k == EV_OUT or (k == EV_FINISH and lift):
+            gone.add(int(e[1]))
+        elif k == EV_START:
             where[int(e[1])] = int(e[3])
         elif k == EV_PLACE:
             where[int(e[1])] = int(e[2])
@@ -180,7 +185,7 @@ def check_board(u, n):
             where[int(e[1])] = int(e[3])
             assert not u.tab[e[3], S_BLOCKED]
         elif k == EV_ROUND and e[1] >= 2:
-            on = [s for s in where.values() if s >= 0]
+            on = [s for p, s in where.items() if s >= 0 and p not in gone]
             assert len(on) == len(set(on)), f"round {e[1]}: {sorted(on)}"
     for p in range(n):
         assert u.st[p, ST_SPACE] == where[p]
@@ -204,3 +209,47 @@ def check_race_end(u, n, rounds):
         assert fin_rounds == {end}  # R-25: a fifth dent in a 2-sled race ends it
     else:
         assert crossed == end and fin_rounds == {end}
+
+
+@hs.composite
+def mixed_case(draw):
+    """Mush! Mush! with single rules switched back to Snow Tails' (issue 6: ST2 with a
+    brake, without bonus dice, out on the fifth dent...), or Snow Tails with ST2 ones."""
+    base = draw(hs.sampled_from(["mushmush", "snowtails"]))
+    v = PRESETS[base]
+    changes = {}
+    if draw(hs.booleans()):
+        changes |= {"brake": True, "brake_start": 1, "max_cards": 3}
+    changes["bonus_rule"] = draw(hs.sampled_from(["position", "none", "dice"]))
+    changes["fifth_dent"] = draw(hs.sampled_from(["out", "repair"]))
+    changes["race_end"] = draw(hs.sampled_from(["all", "round"]))
+    changes["tie_break"] = draw(hs.sampled_from(["inside", "speed"]))
+    changes["buildings"] = draw(hs.sampled_from(["effects", "walls", "none"]))
+    changes["trees"] = draw(hs.booleans())
+    changes["start_rule"] = "row"
+    changes["max_rounds"] = draw(hs.sampled_from([12, 200]))
+    if base == "snowtails":
+        changes |= {"extra_cards": (0,) * 8, "safety_speeds": False}
+    name = draw(hs.sampled_from(sorted(TRACKS)))
+    n = draw(hs.integers(2, 6))
+    bots = tuple(draw(hs.sampled_from(BOTS)) for _ in range(n))
+    return name, v.replace(**changes), bots, draw(hs.integers(0, 2**64 - 1))
+
+
+@FAST
+@given(mixed_case())
+def test_mixed_rules_keep_the_invariants(case):
+    # Every rule is its own switch: any mix still conserves cards, keeps the dice in range,
+    # never shares a space after round 1 and places every sled once.
+    name, v, bots, key = case
+    u = run_unit(TRACKS[name], v, bots, key=key)
+    n = len(bots)
+    assert sorted(u.seat_out[:, ST_FINISH]) == list(range(1, n + 1))
+    check_cards(u, n, v)
+    check_trees(u)
+    if v.bonus_rule == "dice":
+        check_dice(u, n)
+    check_repairs(u)
+    check_board(u, n)
+    if not v.trees:
+        assert not [e for e in u.events if e[0] == EV_TREE]
