@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as hs
 from mm_kit import run_unit
+from st_helpers import FAST
 
 from simkit.games.snowtails.batch import run_batch
 from simkit.games.snowtails.layout import (
@@ -31,6 +34,7 @@ BOTS5 = ("greedy", "random", "greedy:bold", "greedy:cautious", "greedy")
 MM1 = load("mm1-old-faithful")
 NUT = load("nutcracker")
 TOURNAMENT_TRACKS = [MM1, load("mm2-tighter-than-i-thought"), load("mm3-ever-decreasing-circles")]
+TRACK_NAMES = {t.name: t for t in [*TOURNAMENT_TRACKS, load("mm5-what-goes-up"), NUT]}
 TOURNAMENT = PRESETS["mushmush-tournament"].replace(
     race_tracks=("mm2-tighter-than-i-thought", "mm3-ever-decreasing-circles")
 )
@@ -81,6 +85,28 @@ def test_tournament_points_starts_and_decks(key):
     bots = ("greedy", "random", "greedy:bold", "greedy:cautious") * 2
     v = TOURNAMENT
     u = run_unit(TOURNAMENT_TRACKS, v, bots[:n], key=int(race_keys(9, 0, np.arange(key + 1))[-1]))
+    check_tournament(u, v, n)
+
+
+@FAST
+@given(
+    hs.lists(hs.sampled_from(sorted(TRACK_NAMES)), min_size=3, max_size=3),
+    hs.integers(2, 8),
+    hs.integers(0, 2**64 - 1),
+    hs.booleans(),
+)
+def test_any_tournament_keeps_its_rules(names, n, key, experienced):
+    # The same checks on any three tracks (a track may repeat), 2-8 sleds, either start.
+    v = PRESETS["mushmush-tournament"].replace(
+        race_tracks=tuple(names[1:]), experienced=experienced
+    )
+    bots = ("greedy", "random", "greedy:bold", "greedy:cautious") * 2
+    u = run_unit([TRACK_NAMES[x] for x in names], v, bots[:n], key=key)
+    check_tournament(u, v, n)
+
+
+def check_tournament(u, v, n):
+    """ST2 E / R-28 on a finished tournament unit ``u`` of ``n`` sleds."""
     out = u.seat_out
     fin = out[:, ST_RACE_FIN : ST_RACE_FIN + 3]
     pts = out[:, ST_RACE_PTS : ST_RACE_PTS + 3]
