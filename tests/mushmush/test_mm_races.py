@@ -253,3 +253,23 @@ def test_mixed_rules_keep_the_invariants(case):
     check_board(u, n)
     if not v.trees:
         assert not [e for e in u.events if e[0] == EV_TREE]
+
+
+def test_places_are_the_race_order_when_the_round_ends():
+    # ST2 D: positions by race order at the end of the crossing round, past the line
+    # included: the first sled across can still be overtaken in that round (the book's
+    # example: yellow crosses first, blue passes her and wins).
+    from simkit.games.snowtails.rules import race_order
+    from simkit.rng import race_keys
+
+    track = TRACKS["mm1-old-faithful"]
+    overtaken = 0
+    for key in race_keys(8, 0, np.arange(60)):
+        u = run_unit(track, MM, ("greedy", "greedy:bold", "random", "greedy:cautious") * 2,
+                     key=int(key))  # fmt: skip
+        out = np.zeros(16, dtype=np.int64)
+        n = race_order(u.tab, u.st, 8, False, out, MM.to_kernel())
+        assert [int(u.seat_out[p, ST_FINISH]) for p in out[:n]] == list(range(1, 9))
+        first = next(int(e[1]) for e in u.events if e[0] == EV_MOVE and u.tab[e[3], S_PAST])
+        overtaken += u.seat_out[first, ST_FINISH] != 1
+    assert overtaken > 0
