@@ -71,7 +71,7 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
         occ[s] = i + 2
     nodes = np.zeros((8192, N_COLS), dtype=np.int64)
     outs = np.zeros((2048, O_COLS), dtype=np.int64)
-    _, n = outcomes(tab, safety, occ, NO_TREES, start, speed, drift, dcol, bonus, False, 1, 9,
+    _, n = outcomes(tab, safety, occ, NO_TREES, start, speed, drift, dcol, bonus, 0, 1, 9,
                     1, True, nodes, 0, outs, 0)  # fmt: skip
     got = {(int(outs[o, O_END]), int(outs[o, O_COLL]), int(outs[o, O_BONUS])) for o in range(n)}
     assert len(got) == n  # distinct

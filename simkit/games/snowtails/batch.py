@@ -32,6 +32,7 @@ from simkit.games.snowtails.layout import (
     S_LEFT,
     S_NEXT,
     S_RIGHT,
+    S_TRIG,
     SR_BASE,
     SR_GRID,
     SR_N,
@@ -65,7 +66,7 @@ from simkit.games.snowtails.layout import (
     ST_TURNS,
     kernel_track,
 )
-from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
+from simkit.games.snowtails.params import K_TRIG_KINDS, MAX_RACES, SnowTailsParams
 from simkit.tracks.compiled import CompiledTrack
 
 SEAT_COLUMNS: dict[str, Column] = {
@@ -242,12 +243,15 @@ def kernel_inputs(
         tracks = [tracks] * variant.races
     tab, prog, safety, starts = joined_tables(tracks, variant)
     kinds, weights = bot_arrays(bots)
+    prm = variant.to_kernel()
+    # The greedy bot's bound counts a building's gain only where one stands (T_* bits).
+    prm[K_TRIG_KINDS] = np.bitwise_or.reduce(tab[:, S_TRIG])
     return (
         tab,
         progress_with_reach(tab, prog),
         safety,
         starts,
-        variant.to_kernel(),
+        prm,
         np.asarray(slots, dtype=np.int64),
         kinds,
         weights,

@@ -66,7 +66,6 @@ from simkit.games.snowtails.movement import (
 from simkit.games.snowtails.params import (
     K_BONUS_RULE,
     K_BRAKE_ON,
-    K_BUILDINGS,
     K_DENT_LIMIT,
     K_DENTS_PAST,
     K_DIE_MAX,
@@ -74,6 +73,7 @@ from simkit.games.snowtails.params import (
     K_SAFETY,
     K_SLED_DIE_LOSS,
     K_TREE_DENTS,
+    K_TRIG_KINDS,
     K_WALL_DENTS,
     MAX_VALUE,
 )
@@ -269,16 +269,22 @@ def greedy_choice(
     n_corners = safety.shape[0]
     use_safety = prm[K_SAFETY] != 0
     room = max(prm[K_DENT_LIMIT] - dents, 0)
-    partial = prm[K_BONUS_RULE] == BONUS_DICE
+    partial = 0
+    if prm[K_BONUS_RULE] == BONUS_DICE:
+        partial = 2 if prunable and w[W_PROGRESS] > 0 else 1  # movement.outcomes
     fives = st[p, ST_FIVES]
-    # Score terms that can raise a score above progress and hand: the dice kept, and what
-    # buildings give (the chapel also forgives this turn's dents).
+    # Score terms that can raise a score above progress and hand: what the buildings on
+    # the unit's tracks give (the chapel also forgives this turn's dents), and, per play,
+    # the dice kept (below).
+    trig = prm[K_TRIG_KINDS]
     extra = 0.0
-    if partial:
-        extra += w[W_DIE] * prm[K_DIE_MAX]
-    if prm[K_BUILDINGS] == 0:
-        lim = prm[K_DENT_LIMIT]
-        extra += w[W_DENT] * (lim + room) + w[W_DENT_SQ] * lim * lim + w[W_BUILD]
+    if trig & T_CHAPEL:
+        extra += w[W_DENT] * (dents + room) + w[W_DENT_SQ] * dents * dents
+    if trig & T_KENNELS and fives > 0:
+        extra += w[W_BUILD]
+    if trig & T_BOTHY:
+        extra += w[W_BUILD] / 3.0
+    tavern = 2 if trig & T_TAVERN else 0
     bounds = np.empty(n_pl)
     order = np.empty(n_pl, np.int64)
     for i in range(n_pl):
@@ -320,6 +326,8 @@ def greedy_choice(
                 b = b + w[W_HAND] * hq
                 if extra > 0.0:
                     b = b + extra
+                if partial:
+                    b = b + w[W_DIE] * min(bonus + tavern, prm[K_DIE_MAX])
         bounds[i] = b
         j = i
         while j > 0 and bounds[order[j - 1]] < b:

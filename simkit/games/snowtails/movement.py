@@ -25,7 +25,10 @@ from simkit.games.snowtails.layout import (
     S_BLOCKED,
     S_CP,
     S_NEXT,
+    S_NSAFE,
     S_PAST,
+    S_TIE,
+    S_TRIG,
 )
 
 # Node rows of the search: (moves made, drifts made, space, parent node, move kind, tree
@@ -160,7 +163,9 @@ def outcomes(
     """Every distinct outcome of moving ``speed`` with ``drift`` drifts toward ``dcol``.
 
     ``bonus`` > 0 adds, for each end reached without a collision, the outcomes of the
-    bonus: all of it (R-14) or, with ``partial``, every distance 1..bonus (R-23). Tree
+    bonus: all of it (R-14, ``partial`` 0) or every distance 1..bonus (R-23, ``partial``
+    1); ``partial`` 2 (the greedy bot, whose weights are all >= 0) leaves out a distance
+    whose next one is strictly better for its score. Tree
     dents (R-21) count against ``room``, the dents the sled can still hold (``enter``).
     Appends nodes from ``n_nodes`` and outcomes from ``n_outs``; returns both new counts.
     """
@@ -219,7 +224,26 @@ def outcomes(
                     cur = t
                     td = td2
                     stop = t
-                if c != C_NONE or partial or j == bonus:
+                emit = c != C_NONE or partial != 0 or j == bonus
+                if partial == 2 and c == C_NONE and j < bonus:
+                    # Skip a distance the next one strictly beats for the greedy score: one
+                    # more space of progress with nothing else different (no collision or
+                    # tree dent next, no building trigger here, no worse tie-break lane, no
+                    # safety speed or finish line in between).
+                    t2 = tab[t, S_NEXT]
+                    c2, td3 = enter(tab, occ, trees, t2, td, room, tdent, dents_past)
+                    if (
+                        c2 == C_NONE
+                        and td3 == td
+                        and tab[t, S_TRIG] == 0
+                        and tab[t2, S_TIE] <= tab[t, S_TIE]
+                        and tab[t, S_NSAFE] == 0
+                        and tab[t2, S_NSAFE] == 0
+                        and tab[t, S_PAST] == tab[t2, S_PAST]
+                        and (use_safety == 0 or tab[start, S_CP] == tab[t2, S_CP])
+                    ):
+                        emit = False
+                if emit:
                     n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, stop, c,
                                           j if partial else bonus, i, -1,
                                           speed + (j if partial else bonus), use_safety,

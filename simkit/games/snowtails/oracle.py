@@ -437,7 +437,7 @@ def _plays(pos, tab, safety, prm, rank, enter):
         )
         _n_nodes, n_outs = outcomes(
             tab, safety, pos.occ, pos.trees, pos.st[p, ST_SPACE], speed, drift, dcol, bonus,
-            variant.bonus_rule == "dice", prm[K_SAFETY], room, variant.tree_dents,
+            int(variant.bonus_rule == "dice"), prm[K_SAFETY], room, variant.tree_dents,
             variant.dents_past_finish, nodes, 0, outs, 0,
         )  # fmt: skip
         found = []
