@@ -51,7 +51,7 @@ STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
 	mushmush-st1-vs-st2 mushmush-compensation mushmush-tournament
 STUDY_OPTS ?=
 
-reports: setup  ## every study in scenarios/ but demo (6-10 min here): reports/<study>/
+reports: setup  ## every study in scenarios/ but demo (8-12 min here): reports/<study>/
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
