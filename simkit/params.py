@@ -8,15 +8,22 @@ A game declares its parameters once (DESIGN §1, STYLE "variant parameters")::
 
 ``Variant`` validates every value on construction, so an instance is always legal; presets
 are instances, and a variant is a preset plus overrides (``preset.replace(**overrides)``).
-Kernels never see this object: each game turns it into flat numbers (``to_kernel``).
+Kernels never see this object. Each field declares what it puts into the kernel's record
+(``kernel=``, worked out from its default when not given), and ``Variant.kernel_dtype``
+builds the record's layout from the fields in declaration order: no offset is numbered by
+hand, in any game. ``to_kernel`` fills one record, ``from_kernel`` reads it back (a test
+round-trips every field of every game). Kernels read fields by name (``prm.hand_size``).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Self
+
+import numpy as np
 
 from simkit.errors import ParamError
 
@@ -31,6 +38,7 @@ def param(
     length: int | tuple[int, int] | None = None,
     source: str = "",
     elem: str | None = None,
+    kernel: bool = True,
 ) -> Any:
     """Declare one variant parameter.
 
@@ -42,6 +50,11 @@ def param(
         length: exact length, or (min, max), for tuple parameters.
         source: where the default comes from (rulebook section or ruling, e.g. "R-11").
         elem: element kind ("int", "str", ...) of a tuple parameter whose default is empty.
+        kernel: False for a parameter the kernels never read (it acts before them, e.g. on
+            the track table, or names a file). Otherwise it becomes one record field: a
+            number as int64/float64, a bool as int64 0/1, a named option as the int64 index
+            of its value in ``choices``, a tuple as an array of its longest length (zeros
+            after its entries) plus ``<name>_n``, its length, when that can vary.
     """
     meta = {
         "doc": doc,
@@ -51,6 +64,7 @@ def param(
         "length": length,
         "source": source,
         "elem": elem,
+        "kernel": kernel,
     }
     return dataclasses.field(default=default, metadata=meta)
 
@@ -161,3 +175,97 @@ class Variant:
                 }
             )
         return rows
+
+    # --- the kernel record: its layout is computed from the fields, never numbered ---
+
+    @classmethod
+    def kernel_dtype(cls) -> np.dtype:
+        """The record layout kernels read this game's parameters from (see ``param``)."""
+        return _kernel_dtype(cls)
+
+    def to_kernel(self) -> np.ndarray:
+        """A one-element structured array holding this variant (kernels take ``[0]``)."""
+        rec = np.zeros(1, dtype=self.kernel_dtype())
+        for f, name, length in _kernel_fields(type(self)):
+            value = getattr(self, f.name)
+            if length is None:
+                rec[name] = _encode(f, value)
+            else:
+                rec[name][0, : len(value)] = [_encode(f, v) for v in value]
+                if f"{name}_n" in rec.dtype.names:
+                    rec[f"{name}_n"] = len(value)
+        return rec
+
+    @classmethod
+    def from_kernel(cls, rec: np.ndarray) -> dict[str, Any]:
+        """The parameter values a kernel record holds (the inverse of ``to_kernel``)."""
+        out: dict[str, Any] = {}
+        r = rec[0] if rec.shape else rec
+        for f, name, length in _kernel_fields(cls):
+            if length is None:
+                out[f.name] = _decode(f, r[name], f.default)
+            else:
+                n = int(r[f"{name}_n"]) if f"{name}_n" in rec.dtype.names else length
+                proto = f.default[0] if f.default else 0
+                out[f.name] = tuple(_decode(f, x, proto) for x in r[name][:n])
+        return out
+
+
+def _length_range(f: dataclasses.Field) -> tuple[int, int]:
+    length = f.metadata.get("length")
+    if length is None:
+        n = len(f.default)
+        return n, n
+    return (length, length) if isinstance(length, int) else length
+
+
+@functools.cache
+def _kernel_fields(cls: type) -> tuple[tuple[dataclasses.Field, str, int | None], ...]:
+    """(field, record name, array length or None) of every parameter the kernel reads."""
+    rows = []
+    for f in dataclasses.fields(cls):
+        if not f.metadata.get("kernel", True):
+            continue
+        kind = _kind(f.default)
+        elem = f.metadata.get("elem") if kind == "tuple" and not f.default else None
+        if kind == "tuple":
+            elem = elem or _kind(f.default[0])
+        if (kind == "str" or elem == "str") and f.metadata.get("choices") is None:
+            raise TypeError(f"{cls.__name__}.{f.name}: free text cannot go to a kernel; "
+                            "declare kernel=False")  # fmt: skip
+        rows.append((f, f.name, _length_range(f)[1] if kind == "tuple" else None))
+    return tuple(rows)
+
+
+@functools.cache
+def _kernel_dtype(cls: type) -> np.dtype:
+    fields: list[tuple] = []
+    for f, name, length in _kernel_fields(cls):
+        proto = (f.default[0] if f.default else 0) if length is not None else f.default
+        base = np.float64 if isinstance(proto, float) else np.int64
+        if length is None:
+            fields.append((name, base))
+        else:
+            fields.append((name, base, (length,)))
+            lo, hi = _length_range(f)
+            if lo != hi:
+                fields.append((f"{name}_n", np.int64))
+    return np.dtype(fields, align=True)
+
+
+def _encode(f: dataclasses.Field, value: Any) -> Any:
+    choices = f.metadata.get("choices")
+    if choices is not None:
+        return list(choices).index(value)
+    return int(value) if isinstance(value, bool) else value
+
+
+def _decode(f: dataclasses.Field, raw: Any, proto: Any) -> Any:
+    choices = f.metadata.get("choices")
+    if choices is not None:
+        return choices[int(raw)]
+    if isinstance(proto, bool):
+        return bool(raw)
+    if isinstance(proto, float):
+        return float(raw)
+    return int(raw)

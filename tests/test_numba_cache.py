@@ -1,4 +1,4 @@
-"""numba's cache is keyed on all of simkit's sources, so an edit never runs stale kernels."""
+"""numba's cache is keyed on every kernel source, so an edit never runs stale kernels."""
 
 import os
 import subprocess
@@ -8,15 +8,25 @@ from pathlib import Path
 from simkit import _numba_cache
 
 
-def test_hash_changes_with_any_source_file(tmp_path):
+def test_hash_changes_with_any_kernel_source(tmp_path):
     pkg = tmp_path / "pkg"
-    (pkg / "sub").mkdir(parents=True)
-    (pkg / "a.py").write_text("x = 1\n")
-    (pkg / "sub" / "rules.py").write_text("def f():\n    return 1\n")
+    (pkg / "games" / "sub").mkdir(parents=True)
+    (pkg / "cli").mkdir()
+    (pkg / "rng.py").write_text("x = 1\n")
+    (pkg / "games" / "sub" / "rules.py").write_text("def f():\n    return 1\n")
     before = _numba_cache.source_hash(pkg)
     assert _numba_cache.source_hash(pkg) == before
-    (pkg / "sub" / "rules.py").write_text("def f():\n    return 2\n")
+    (pkg / "cli" / "report.py").write_text("y = 2\n")  # no kernel reads the CLI
+    assert _numba_cache.source_hash(pkg) == before
+    (pkg / "games" / "sub" / "rules.py").write_text("def f():\n    return 2\n")
     assert _numba_cache.source_hash(pkg) != before
+
+
+def test_every_kernel_module_is_hashed():
+    pkg = Path(_numba_cache.__file__).parent
+    covered = set(_numba_cache.kernel_files())
+    kernels = {p for p in pkg.rglob("*.py") if "@njit" in p.read_text()}
+    assert kernels and kernels <= covered, sorted(str(p) for p in kernels - covered)
 
 
 def test_numba_uses_the_hashed_directory(tmp_path):

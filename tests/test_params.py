@@ -2,6 +2,7 @@
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 
 from simkit.errors import ParamError
@@ -55,3 +56,74 @@ def test_bad_values_name_the_parameter_and_the_fix(overrides, message):
     with pytest.raises(ParamError) as err:
         Toy().replace(**overrides)
     assert str(err.value) == message
+
+
+@dataclass(frozen=True)
+class Sized(Variant):
+    game = "sized"
+    table: tuple = param((1, 2), "per-slot values", lo=0, hi=9, length=(2, 4))
+    weights: tuple = param((0.5, 1.5), "weights", lo=0.0, hi=2.0, length=2)
+    name: str = param("x", "a file name", kernel=False)
+
+
+def test_kernel_layout_is_computed_from_the_fields():
+    dt = Toy.kernel_dtype()
+    assert dt.names == ("hand_size", "extra", "rate", "bonus", "rule")
+    assert dt["extra"].shape == (5,) and dt["rate"].base == np.float64
+    rec = Toy().replace(rule="st2", extra=[1, 2, 3, 4, 5]).to_kernel()
+    assert rec.shape == (1,) and rec["rule"][0] == 1 and list(rec["extra"][0]) == [1, 2, 3, 4, 5]
+    # A tuple whose length varies carries its length; free text stays out of the kernel.
+    assert Sized.kernel_dtype().names == ("table", "table_n", "weights")
+    rec = Sized(table=(7, 8, 9)).to_kernel()
+    assert list(rec["table"][0]) == [7, 8, 9, 0] and rec["table_n"][0] == 3
+
+
+def test_free_text_needs_kernel_false():
+    @dataclass(frozen=True)
+    class Bad(Variant):
+        game = "bad"
+        path: str = param("a.toml", "a path")
+
+    with pytest.raises(TypeError, match="kernel=False"):
+        Bad.kernel_dtype()
+
+
+def _changed(v):
+    """{field: v with that field changed to another legal value} where one exists."""
+    import dataclasses
+
+    out = {}
+    for f in dataclasses.fields(v):
+        m, value = f.metadata, getattr(v, f.name)
+        if not m.get("kernel", True):
+            continue
+        if m.get("choices") is not None:
+            cands = [c for c in m["choices"] if c != value]
+        elif isinstance(value, bool):
+            cands = [not value]
+        elif isinstance(value, tuple):
+            hi = m.get("hi")
+            cands = [tuple(hi if hi is not None and x != hi else x for x in value)] if value else []
+        else:
+            cands = [x for x in (m.get("hi"), m.get("lo")) if x is not None and x != value]
+        for c in cands:
+            try:
+                out[f.name] = v.replace(**{f.name: c})
+                break
+            except ParamError:  # a cross-field check refused this value
+                continue
+    return out
+
+
+def test_every_kernel_field_of_every_game_round_trips():
+    from simkit.games import get, names
+
+    checked = 0
+    for game in names():
+        for v in get(game).presets.values():
+            for w in [v, *_changed(v).values()]:
+                rec = Variant.to_kernel(w)
+                back = type(w).from_kernel(rec)
+                assert back == {k: getattr(w, k) for k in back}, (game, w)
+                checked += 1
+    assert checked > 50

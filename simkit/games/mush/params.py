@@ -25,7 +25,12 @@ class MushParams(Variant):
 
     game = "mush"
 
-    route: str = param("standard", "route: a shipped route name or a TOML path", source="R-40")
+    route: str = param(
+        "standard",
+        "route: a shipped route name or a TOML path",
+        source="R-40",
+        kernel=False,  # compiled into the route arrays (route.py)
+    )
     dogs: int = param(8, "dogs per sled (one die each while uncovered)", lo=1, hi=12, source="text")
     dog_faces: tuple = param(
         (4, 3, 2),

@@ -159,7 +159,10 @@ class SnowTailsParams(Variant):
         0, "bonus dice points lost for hitting a sled", lo=0, hi=6, source="R-24"
     )
     trees: bool = param(
-        True, "the track's trees are in play (else removed before the race)", source="R-21"
+        True,
+        "the track's trees are in play (else removed before the race)",
+        source="R-21",
+        kernel=False,  # acts on the track table (layout.kernel_track)
     )
     tree_dents: int = param(1, "dents for entering a tree's space", lo=0, hi=5, source="R-21")
     buildings: str = param(
@@ -167,6 +170,7 @@ class SnowTailsParams(Variant):
         "the track's buildings: effects (ST2 F), walls only, or none (removed)",
         choices=BUILDING_RULES,
         source="ST2 F, R-27",
+        kernel=False,  # acts on the track table (layout.kernel_track)
     )
     no_canine_dent: bool = param(
         True, "a turn begun without canine cards takes a dent", source="R-19"
@@ -226,6 +230,7 @@ class SnowTailsParams(Variant):
         length=(0, MAX_RACES - 1),
         source="ST2 E",
         elem="str",
+        kernel=False,  # the unit's tracks are joined into one table (batch.joined_tables)
     )
     carry_decks: bool = param(
         False,
