@@ -8,11 +8,20 @@ from __future__ import annotations
 
 
 class SimkitError(Exception):
-    """Base class: a problem with the user's input, with a message that says how to fix it."""
+    """Base class: a problem with the user's input, with a message that says how to fix it.
+
+    ``key`` names what the problem is about when one input is to blame (a parameter, or a
+    cell axis such as ``players``, ``bots``, ``slots``, ``track``), so callers that know
+    where the input came from (a scenario file) can point there without parsing messages.
+    """
+
+    def __init__(self, message: str = "", *, key: str | None = None):
+        super().__init__(message)
+        self.key = key
 
 
 class ParamError(SimkitError):
-    """A variant parameter is unknown, of the wrong type, or out of bounds."""
+    """A variant parameter is unknown, of the wrong type, or out of bounds (``key``: its name)."""
 
 
 class TrackError(SimkitError):
@@ -43,7 +52,7 @@ class ScenarioError(SimkitError):
         if key is not None:
             where.append(f"key '{key}'")
         prefix = ", ".join(where)
-        super().__init__(f"{prefix}: {message}" if prefix else message)
+        super().__init__(f"{prefix}: {message}" if prefix else message, key=key)
         self.reason = message
 
 

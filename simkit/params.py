@@ -95,10 +95,18 @@ class Variant:
         self.check()
 
     def check(self) -> None:
-        """Cross-parameter checks; games override and raise ``ParamError``."""
+        """Cross-parameter checks; games override and raise ``ParamError`` with ``key``."""
 
     @classmethod
     def _coerce(cls, f: dataclasses.Field, value: Any) -> Any:
+        try:
+            return cls._coerce_field(f, value)
+        except ParamError as exc:
+            exc.key = f.name
+            raise
+
+    @classmethod
+    def _coerce_field(cls, f: dataclasses.Field, value: Any) -> Any:
         name = f"{cls.game}.{f.name}"
         meta = f.metadata
         default = f.default
@@ -147,8 +155,24 @@ class Variant:
             if key not in known:
                 close = difflib.get_close_matches(key, known, n=1)
                 hint = f" (did you mean '{close[0]}'?)" if close else ""
-                raise ParamError(f"{self.game}: unknown parameter '{key}'{hint}")
+                raise ParamError(f"{self.game}: unknown parameter '{key}'{hint}", key=key)
         return dataclasses.replace(self, **overrides)  # type: ignore[type-var]
+
+    @classmethod
+    def resolve(
+        cls, presets: Mapping[str, Self], preset: str, overrides: Mapping[str, Any] | None = None
+    ) -> Self:
+        """The variant ``preset`` plus ``overrides``: the one place a variant is built from
+        user input (CLI, scenarios, positions). Errors name the key: ``preset`` or the
+        parameter."""
+        if preset not in presets:
+            known = ", ".join(sorted(presets))
+            msg = f"{cls.game}: unknown preset '{preset}' (known: {known})"
+            raise ParamError(msg, key="preset")
+        if overrides is not None and not isinstance(overrides, Mapping):
+            msg = f"{cls.game}: overrides must be a table of parameter = value"
+            raise ParamError(msg, key="set")
+        return presets[preset].replace(**dict(overrides or {}))
 
     def as_dict(self) -> dict[str, Any]:
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}  # type: ignore[arg-type]

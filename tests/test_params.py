@@ -127,3 +127,16 @@ def test_every_kernel_field_of_every_game_round_trips():
                 assert back == {k: getattr(w, k) for k in back}, (game, w)
                 checked += 1
     assert checked > 50
+
+
+def test_errors_carry_the_parameter_they_are_about():
+    with pytest.raises(ParamError) as bad:
+        Toy().replace(hand_size=99)
+    assert bad.value.key == "hand_size"
+    with pytest.raises(ParamError) as unknown:
+        Toy().replace(hand_sise=5)
+    assert unknown.value.key == "hand_sise" and "did you mean 'hand_size'" in str(unknown.value)
+    with pytest.raises(ParamError) as preset:
+        Toy.resolve({"book": Toy()}, "nope")
+    assert preset.value.key == "preset"
+    assert Toy.resolve({"book": Toy()}, "book", {"rate": 1}).rate == 1.0

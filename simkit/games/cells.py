@@ -30,12 +30,7 @@ def build_cell(
     ``bots`` may be one bot name for every seat or one per seat; default ``greedy``.
     """
     g = get(game)
-    preset = preset or g.default_preset
-    if preset not in g.presets:
-        raise SimkitError(
-            f"{game}: unknown preset '{preset}' (known: {', '.join(sorted(g.presets))})"
-        )
-    variant = g.presets[preset].replace(**dict(overrides or {}))
+    variant = g.params.resolve(g.presets, preset or g.default_preset, overrides)
     n = g.default_players if players is None else int(players)
     if not g.min_players <= n <= g.max_players:
         raise SimkitError(

@@ -162,11 +162,14 @@ class MushParams(Variant):
     def check(self) -> None:
         for name in ("rest_checkpoint", "rest_town"):
             if len(getattr(self, name)) % 2:
-                raise ParamError(f"mush.{name} must list (dogs, tokens) pairs (an even count)")
+                raise ParamError(
+                    f"mush.{name} must list (dogs, tokens) pairs (an even count)", key=name
+                )
         if max(self.dog_faces) > self.die_sides:
             raise ParamError(
                 f"mush.dog_faces must be at most die_sides={self.die_sides} "
-                f"(got {list(self.dog_faces)})"
+                f"(got {list(self.dog_faces)})",
+                key="dog_faces",
             )
 
     def limits(self, players: int) -> tuple[int, int, int]:
@@ -179,7 +182,8 @@ class MushParams(Variant):
         if sum(self.limits(players)) < players:
             raise ParamError(
                 f"mush.training_limits allow {sum(self.limits(players))} trainings for "
-                f"{players} players; raise the limits for {players} players"
+                f"{players} players; raise the limits for {players} players",
+                key="training_limits",
             )
 
     def to_kernel(self) -> np.ndarray:

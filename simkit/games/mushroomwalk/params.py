@@ -115,27 +115,32 @@ class MushroomWalkParams(Variant):
         if self.deal > self.hand_limit:
             raise ParamError(
                 f"mushroomwalk.deal={self.deal} does not fit hand_limit={self.hand_limit}; "
-                "deal at most hand_limit cards"
+                "deal at most hand_limit cards",
+                key="deal",
             )
         if self.poison_limit > self.hand_limit:
             raise ParamError(
                 f"mushroomwalk.poison_limit={self.poison_limit} must not exceed "
-                f"hand_limit={self.hand_limit} (it is the lower limit)"
+                f"hand_limit={self.hand_limit} (it is the lower limit)",
+                key="poison_limit",
             )
         if len(self.stick_costs) != self.forest_size:
             raise ParamError(
                 f"mushroomwalk.stick_costs must have forest_size={self.forest_size} entries "
-                f"(got {len(self.stick_costs)})"
+                f"(got {len(self.stick_costs)})",
+                key="stick_costs",
             )
         if self.deck_size() < self.forest_size:
             raise ParamError(
                 f"mushroomwalk: the forest deck has {self.deck_size()} cards, fewer than "
-                f"forest_size={self.forest_size}; raise the card counts"
+                f"forest_size={self.forest_size}; raise the card counts",
+                key="mushroom_cards",
             )
         if self.deck_size() > L.MAX_DECK:
             raise ParamError(
                 f"mushroomwalk: the forest deck has {self.deck_size()} cards, more than "
-                f"{L.MAX_DECK}; lower the card counts"
+                f"{L.MAX_DECK}; lower the card counts",
+                key="mushroom_cards",
             )
 
     def forest_counts(self) -> tuple[int, ...]:

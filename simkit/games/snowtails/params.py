@@ -265,25 +265,30 @@ class SnowTailsParams(Variant):
         g = self.game
         total = sum(self.deck)
         if total < 1 or total > 60:
-            raise ParamError(f"{g}.deck must hold 1 to 60 cards (got {total})")
+            raise ParamError(f"{g}.deck must hold 1 to 60 cards (got {total})", key="deck")
         if self.set_aside > self.deck[MAX_VALUE]:
             raise ParamError(
-                f"{g}.set_aside is {self.set_aside} but the deck holds {self.deck[MAX_VALUE]} 5s"
+                f"{g}.set_aside is {self.set_aside} but the deck holds {self.deck[MAX_VALUE]} 5s",
+                key="set_aside",
             )
         pair_missing = self.dogs_start == 0 or self.deck[self.dogs_start] < 2
         if self.dogs_from_deck and not self.experienced and pair_missing:
             raise ParamError(
                 f"{g}.dogs_from_deck needs two cards of dogs_start = {self.dogs_start} "
-                "(non-zero) in the deck"
+                "(non-zero) in the deck",
+                key="dogs_from_deck",
             )
         if self.experienced and not self.dogs_from_deck:
-            raise ParamError(f"{g}.experienced needs dogs_from_deck = true (ST2 A.5)")
+            raise ParamError(
+                f"{g}.experienced needs dogs_from_deck = true (ST2 A.5)", key="experienced"
+            )
         if self.races == 1 and self.race_tracks:
-            raise ParamError(f"{g}.race_tracks needs races > 1")
+            raise ParamError(f"{g}.race_tracks needs races > 1", key="race_tracks")
         if len(self.race_tracks) > self.races - 1:
             raise ParamError(
                 f"{g}.race_tracks names {len(self.race_tracks)} tracks for "
-                f"{self.races - 1} later races"
+                f"{self.races - 1} later races",
+                key="race_tracks",
             )
 
     def to_kernel(self) -> np.ndarray:
