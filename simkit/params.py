@@ -274,7 +274,13 @@ def _kernel_dtype(cls: type) -> np.dtype:
             lo, hi = _length_range(f)
             if lo != hi:
                 fields.append((f"{name}_n", np.int64))
-    return np.dtype(fields, align=True)
+    return record_dtype(fields)
+
+
+def record_dtype(fields: list[tuple]) -> np.dtype:
+    """An aligned structured dtype whose elements are ``np.record``: fields read as
+    attributes (``rec.hand_size``) in Python too, so kernels also run with the JIT off."""
+    return np.dtype((np.record, np.dtype(fields, align=True)))
 
 
 def _encode(f: dataclasses.Field, value: Any) -> Any:

@@ -50,71 +50,93 @@ def lane_index(track: CompiledTrack, s: int) -> tuple[int, int]:
 
 def engine_play(position, v, mask, pattern, take=0):
     """Seat ``position.turn`` plays ``v`` onto ``mask`` and moves by ``pattern`` (move
-    kinds, the colliding attempt last) through the engine's ``resolve_play``; returns
-    (turn code, st, occ, trees) after the turn."""
-    from simkit.games.snowtails.bots import BOT_GREEDY
-    from simkit.games.snowtails.engine import resolve_play
+    kinds, the colliding attempt last) through the engine's ``position.apply``, to the end
+    of the turn (greedy takes its later choices); returns (turn code, position after)."""
+    from simkit.games.snowtails.bots import choose
     from simkit.games.snowtails.layout import (
-        EV_WIDTH,
-        HEAT_KINDS,
-        MAX_DECK,
-        MAX_SEATS,
-        ST_DECKN,
-        kernel_track,
+        PH_PLAY,
+        PL_BITS,
+        PL_ENTER,
+        PL_KIND,
+        PL_MASK,
+        PL_NPAT,
+        PL_TAKE,
+        PL_VALUE,
+        WORK,
     )
-    from simkit.games.snowtails.rules import race_position
+    from simkit.games.snowtails.position import apply
 
-    pos = position
-    var = pos.variant
-    tab, _, safety, _ = kernel_track(pos.track, var.trees, var.buildings)
-    prm = var.to_kernel()
-    st, hand, occ, trees = pos.st.copy(), pos.hand.copy(), pos.occ.copy(), pos.trees.copy()
-    p = pos.turn
-    st[p, ST_DECKN] = 40
-    pat = np.zeros(64, dtype=np.int64)
-    pat[: len(pattern)] = pattern
-    code = resolve_play(
-        tab, safety, prm, np.full(MAX_SEATS, BOT_GREEDY, dtype=np.int64), st, hand,
-        np.zeros_like(hand), np.zeros((MAX_SEATS, MAX_DECK), dtype=np.int64), occ, trees,
-        np.zeros(1 + 2 * MAX_SEATS, dtype=np.uint64), pos.n_seats, p, pos.round,
-        race_position(tab, pos.st, pos.n_seats, p, prm), 0, v, mask, len(pattern), take, pat,
-        np.zeros(64, dtype=np.int64), np.zeros((len(HEAT_KINDS), tab.shape[0]), np.int64),
-        np.zeros((256, EV_WIDTH), dtype=np.int64), np.zeros(1, dtype=np.int64), True,
-    )  # fmt: skip
-    return int(code), st, occ, trees
+    cfg = position.cfga[0]
+    after = position.positions.copy()
+    works = np.zeros(1, dtype=WORK)
+    works["halt"] = 1
+    play = works["play"][0]
+    play[PL_KIND] = PH_PLAY
+    play[PL_ENTER] = -1
+    play[PL_VALUE] = v
+    play[PL_MASK] = mask
+    play[PL_BITS] = sum(1 << j for j, kind in enumerate(pattern) if kind == 1)
+    play[PL_NPAT] = len(pattern)
+    play[PL_TAKE] = take
+    apply(cfg, after[0], works[0])
+    if int(after["turns_done"][0]) == 0:
+        from simkit.games.snowtails.batch import reach_table
+
+        n = position.track.n_spaces
+        reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
+        while int(after["turns_done"][0]) == 0:
+            choose(cfg, reach, after[0], works[0])
+            apply(cfg, after[0], works[0])
+    return int(after["t_code"][0]), after[0]
 
 
 @dataclasses.dataclass
 class Unit:
-    """A unit (race or tournament) played with the log on, and its final arrays."""
+    """A unit (race or tournament) played with the log on: its final position, result
+    record and events, and the joined space table of its tracks."""
 
-    tab: np.ndarray  # the joined space table of the unit's tracks
-    st: np.ndarray
-    hand: np.ndarray
-    disc: np.ndarray
-    deck: np.ndarray
-    trees: np.ndarray
-    seat_out: np.ndarray
-    race_out: np.ndarray
+    tab: np.ndarray
+    cfg: np.void  # layout.cell_dtype
+    pos: np.void  # layout.POSITION
+    res: np.void  # layout.RESULT
     events: np.ndarray
+
+    def trees_standing(self) -> np.ndarray:
+        """Spaces where a tree still stands (R-21)."""
+        from simkit.games.snowtails.layout import S_TREE
+
+        ids = self.tab[:, S_TREE]
+        return np.array([s for s in np.flatnonzero(ids >= 0) if self.pos["trees"][ids[s]]])
 
 
 def run_unit(tracks, variant, bots, slots=None, key=1) -> Unit:
-    """Play one unit through ``play_race`` (tracing on), keeping deck and trees too."""
-    from simkit.games.snowtails.batch import kernel_inputs
-    from simkit.games.snowtails.engine import new_scratch, play_race
-    from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, R_COLS, ST_COLS
+    """Play one unit through the position API (tracing on)."""
+    from simkit.games.snowtails.batch import cell_inputs
+    from simkit.games.snowtails.trace import play_logged
 
+    if not isinstance(tracks, list):
+        tracks = [tracks] * variant.races
     slots = slots or tuple(range(1, len(bots) + 1))
-    inputs = kernel_inputs(tracks, variant, tuple(bots), tuple(slots))
-    n = inputs[0].shape[0]
-    scratch = new_scratch(n)
-    seat_out = np.zeros((len(slots), ST_COLS), dtype=np.int64)
-    race_out = np.zeros(R_COLS, dtype=np.int64)
-    heat = np.zeros((len(HEAT_KINDS), n), dtype=np.int64)
-    log = np.zeros((200_000, EV_WIDTH), dtype=np.int64)
-    nlog = np.zeros(1, dtype=np.int64)
-    play_race(*inputs, np.uint64(key), *scratch, seat_out, race_out, heat, log, nlog, True)
-    assert nlog[0] <= log.shape[0]
-    st, hand, disc, deck, _occ, trees = scratch[:6]
-    return Unit(inputs[0], st, hand, disc, deck, trees, seat_out, race_out, log[: nlog[0]].copy())
+    cfga, _ = cell_inputs(tracks, variant, tuple(bots), tuple(slots))
+    events, positions, res, _ = play_logged(tracks, variant, tuple(bots), tuple(slots), key)
+    tab = cfga["tab"][0, : int(cfga["n_spaces"][0])].astype(np.int64)
+    return Unit(tab, cfga[0], positions[0], res[0], events)
+
+
+def race_setup(track, variant, seats):
+    """(cell record, position) with sled ``p`` at ``seats[p] = (space, (left, right))``, in
+    start order; for race-order tests (``rules.race_order``, ``rules.race_position``)."""
+    from simkit.games.snowtails.batch import cell_inputs
+    from simkit.games.snowtails.layout import OUT, POSITION
+
+    n = len(seats)
+    cfga, _ = cell_inputs(track, variant, ("greedy",) * n, tuple(range(1, n + 1)))
+    positions = np.zeros(1, dtype=POSITION)
+    pos = positions[0]
+    pos["n_seats"] = n
+    pos["status"][n:] = OUT
+    for p, (s, dogs) in enumerate(seats):
+        pos["space"][p] = s
+        pos["left"][p], pos["right"][p] = dogs
+        pos["order"][p] = p + 1
+    return cfga[0], pos

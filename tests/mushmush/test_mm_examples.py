@@ -10,22 +10,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mm_kit import engine_play, find_play, lane_index, sled, state, with_trees
+from mm_kit import engine_play, find_play, lane_index, race_setup, sled, state, with_trees
 from st_trackkit import build, space
 
 from simkit.errors import StateError
-from simkit.games.snowtails.engine import T_DONE, new_scratch
 from simkit.games.snowtails.layout import (
     M_LEFT,
     MV_STRAIGHT,
-    OUT,
+    S_LEVEL,
     S_TIE,
-    ST_DIE,
-    ST_LEFT,
-    ST_ORDER,
-    ST_RIGHT,
-    ST_SPACE,
-    ST_STATUS,
+    T_DONE,
     kernel_track,
 )
 from simkit.games.snowtails.oracle import moves, parse_state
@@ -186,11 +180,12 @@ def test_glenn_ploughs_into_iona():
         assert o["draws"] == 1  # R-24: refill to five
     # The engine's own turn (five straight moves, the fifth into her) leaves Iona as she was.
     position = parse_state(pos, STRAIGHT)
-    code, st, occ, _ = engine_play(position, 4, M_LEFT, [MV_STRAIGHT] * 5)
+    code, after = engine_play(position, 4, M_LEFT, [MV_STRAIGHT] * 5)
     assert code == T_DONE
-    assert np.array_equal(st[1], position.st[1])
-    assert occ[at(3, 5)] == 1 and occ[at(3, 4)] == 1 and occ[at(3, 0)] == 0
-    assert (st[0, ST_SPACE], st[0, ST_DIE]) == (at(3, 4), 3)
+    for field in ("space", "left", "right", "dents", "die", "hand"):
+        assert np.array_equal(after[field][1], position.pos[field][1])
+    assert list(after["space"][:2]) == [at(3, 4), at(3, 5)]  # her space, and his behind it
+    assert (after["space"][0], after["die"][0]) == (at(3, 4), 3)
 
 
 def test_race_order_example():
@@ -212,23 +207,18 @@ def test_race_order_example():
         "orange": (where(3, 3), (3, 2)),
     }
     tab = kernel_track(t, True, "effects")[0]
-    levels = {c: tab[s, 4] for c, (s, _) in seats.items()}
+    levels = {c: tab[s, S_LEVEL] for c, (s, _) in seats.items()}
     assert levels["yellow"] == levels["black"] and levels["red"] == levels["orange"]
-    prm = PRESETS["mushmush"].to_kernel()
-    st = new_scratch(t.n_spaces)[0]
     names = list(seats)
-    for p, c in enumerate(names):
-        s, dogs = seats[c]
-        st[p, ST_SPACE], st[p, ST_LEFT], st[p, ST_RIGHT] = s, dogs[0], dogs[1]
-        st[p, ST_ORDER] = p + 1
-    st[len(names) :, ST_STATUS] = OUT
+    cfg, pos = race_setup(t, PRESETS["mushmush"], [seats[c] for c in names])
     out = np.zeros(16, dtype=np.int64)
-    n = race_order(tab, st, len(names), False, out, prm)
+    n = race_order(cfg, pos, False, out)
     assert [names[i] for i in out[:n]] == ["blue", "black", "yellow", "green", "orange", "red"]
-    assert [race_position(tab, st, len(names), p, prm) for p in range(6)] == [1, 3, 2, 4, 6, 5]
+    assert [race_position(cfg, pos, p) for p in range(6)] == [1, 3, 2, 4, 6, 5]
     # ST1's tie-break (inside of the coming corner, R-03) ignores speed: the level pairs
     # go by the track's inside flag instead.
-    n = race_order(tab, st, len(names), False, out, PRESETS["snowtails"].to_kernel())
+    cfg, pos = race_setup(t, PRESETS["snowtails"], [seats[c] for c in names])
+    n = race_order(cfg, pos, False, out)
     st1 = [names[i] for i in out[:n]]
     inside = {c: tab[seats[c][0], S_TIE] for c in names}
     for a, b in (("black", "yellow"), ("orange", "red")):
@@ -256,15 +246,10 @@ def test_race_end_example():
     (g,) = clean(find_play(third, 2, ["left"]))  # 2+2 = 4: short of the line
     assert not g["past_finish"]
     green["space"] = g["end"]
-    tab = kernel_track(t)[0]
-    prm = PRESETS["mushmush"].to_kernel()
-    st = new_scratch(t.n_spaces)[0]
-    for p, s in enumerate((yellow, blue, green)):
-        st[p, ST_SPACE], st[p, ST_LEFT], st[p, ST_RIGHT] = s["space"], *s["dogs"]
-        st[p, ST_ORDER] = p + 1
-    st[3:, ST_STATUS] = OUT
+    seats = [(s["space"], tuple(s["dogs"])) for s in (yellow, blue, green)]
+    cfg, pos = race_setup(t, PRESETS["mushmush"], seats)
     out = np.zeros(16, dtype=np.int64)
-    n = race_order(tab, st, 3, False, out, prm)
+    n = race_order(cfg, pos, False, out)
     assert [int(x) for x in out[:n]] == [1, 0, 2]  # blue 1st, yellow 2nd, green 3rd
 
 

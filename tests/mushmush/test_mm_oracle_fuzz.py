@@ -15,8 +15,8 @@ from simkit.tracks import load
 
 TRACK = load("mm5-what-goes-up")
 TAB = kernel_track(TRACK, True, "effects")[0]
-OPEN = [s for s in range(TRACK.n_spaces) if not TAB[s, S_BLOCKED] and not TAB[s, S_TREE]]
-TREES = np.flatnonzero(TAB[:, S_TREE]).tolist()
+OPEN = [s for s in range(TRACK.n_spaces) if not TAB[s, S_BLOCKED] and TAB[s, S_TREE] < 0]
+TREES = np.flatnonzero(TAB[:, S_TREE] >= 0).tolist()
 
 
 @hs.composite

@@ -40,7 +40,7 @@ def turns(u, n):
     v = PRESETS["mushmush"]
     space, dogs, die, fives, slot = {}, {}, {}, {}, {}
     repairing = set()
-    trees = set(np.flatnonzero(u.tab[:, S_TREE]).tolist())
+    trees = set(np.flatnonzero(u.tab[:, S_TREE] >= 0).tolist())
     cur = None
     for e in u.events:
         k, p = int(e[0]), int(e[1])

@@ -26,22 +26,10 @@ from simkit.games.snowtails.layout import (
     EV_TURN,
     FINISHED,
     MV_BONUS,
-    R_TIMED_OUT,
-    R_TREES_LEFT,
     REPAIR,
     S_BLOCKED,
     S_PAST,
     S_TREE,
-    ST_DECKN,
-    ST_DIE,
-    ST_FINISH,
-    ST_FIVES,
-    ST_LCARD,
-    ST_LEFT,
-    ST_RCARD,
-    ST_RIGHT,
-    ST_SPACE,
-    ST_STATUS,
 )
 from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
@@ -91,23 +79,24 @@ def test_mushmush_invariants_at_any_round(case):
 
 def check_finish(u, n, v):
     # R-05 / ST2 D: every sled is placed, finish positions are a permutation; R-28 points.
-    fin = u.seat_out[:, ST_FINISH]
+    fin = u.res["finish"][:n]
     assert sorted(fin) == list(range(1, n + 1))
     for p in range(n):
-        assert u.seat_out[p, 22] == v.points[fin[p] - 1]  # ST_POINTS, one race
+        assert u.res["points"][p] == v.points[fin[p] - 1]  # one race
 
 
 def check_cards(u, n, v):
     # Cards are conserved: draw deck + hand + used + the two on the dogs +
     # the 5s still set aside = the 20 of the deck; kennels never add a third 5 (ST2 F).
     for p in range(n):
-        fives_aside = u.st[p, ST_FIVES]
+        fives_aside = u.pos["fives"][p]
         assert 0 <= fives_aside <= v.set_aside
-        deck = u.deck[p, : u.st[p, ST_DECKN]]
-        dogs = [u.st[p, ST_LEFT]] * u.st[p, ST_LCARD] + [u.st[p, ST_RIGHT]] * u.st[p, ST_RCARD]
-        total = len(deck) + u.hand[p].sum() + u.disc[p].sum() + len(dogs) + fives_aside
+        deck = u.pos["deck"][p, : u.pos["deckn"][p]]
+        dogs = [u.pos["left"][p]] * u.pos["lcard"][p] + [u.pos["right"][p]] * u.pos["rcard"][p]
+        held = u.pos["hand"][p].sum() + u.pos["disc"][p].sum()
+        total = len(deck) + held + len(dogs) + fives_aside
         assert total == sum(v.deck)
-        fives = (deck == 5).sum() + u.hand[p, 5] + u.disc[p, 5] + dogs.count(5)
+        fives = (deck == 5).sum() + u.pos["hand"][p, 5] + u.pos["disc"][p, 5] + dogs.count(5)
         assert fives + fives_aside == v.deck[5]  # never more than the deck's two
 
 
@@ -116,10 +105,10 @@ def check_trees(u):
     # once; the trees left are the others.
     hit = [int(e[2]) for e in u.events if e[0] == EV_TREE]
     assert len(hit) == len(set(hit))
-    start = np.flatnonzero(u.tab[:, S_TREE])
+    start = np.flatnonzero(u.tab[:, S_TREE] >= 0)
     assert set(hit) <= set(start.tolist())
-    assert np.array_equal(np.flatnonzero(u.trees), np.setdiff1d(start, hit))
-    assert u.race_out[R_TREES_LEFT] == len(start) - len(hit)
+    assert np.array_equal(u.trees_standing(), np.setdiff1d(start, hit))
+    assert u.res["trees_left"] == len(start) - len(hit)
 
 
 def check_dice(u, n):
@@ -147,7 +136,7 @@ def check_dice(u, n):
         assert all(0 <= d <= 6 for d in die.values())
     assert moved <= taken
     for p in range(n):
-        assert u.st[p, ST_DIE] == die[p]
+        assert u.pos["die"][p] == die[p]
 
 
 def check_repairs(u):
@@ -163,7 +152,7 @@ def check_repairs(u):
         elif k in (EV_MOVE, EV_TURN):
             assert p not in away
     for p in away:
-        assert u.st[p, ST_STATUS] in (REPAIR, FINISHED)
+        assert u.pos["status"][p] in (REPAIR, FINISHED)
 
 
 def check_board(u, n, lift=True):
@@ -188,7 +177,7 @@ def check_board(u, n, lift=True):
             on = [s for p, s in where.items() if s >= 0 and p not in gone]
             assert len(on) == len(set(on)), f"round {e[1]}: {sorted(on)}"
     for p in range(n):
-        assert u.st[p, ST_SPACE] == where[p]
+        assert u.pos["space"][p] == where[p]
 
 
 def check_race_end(u, n, rounds):
@@ -202,7 +191,7 @@ def check_race_end(u, n, rounds):
             crossed = rnd
     end = next(int(e[1]) for e in u.events if e[0] == EV_END)
     fin_rounds = {int(e[3]) for e in u.events if e[0] == EV_FINISH}
-    if u.race_out[R_TIMED_OUT]:
+    if u.res["timed_out"]:
         assert crossed is None and end == rounds
         assert fin_rounds == set()
     elif n == 2 and crossed is None:
@@ -244,7 +233,7 @@ def test_mixed_rules_keep_the_invariants(case):
     name, v, bots, key = case
     u = run_unit(TRACKS[name], v, bots, key=key)
     n = len(bots)
-    assert sorted(u.seat_out[:, ST_FINISH]) == list(range(1, n + 1))
+    assert sorted(u.res["finish"][:n]) == list(range(1, n + 1))
     check_cards(u, n, v)
     check_trees(u)
     if v.bonus_rule == "dice":
@@ -268,8 +257,8 @@ def test_places_are_the_race_order_when_the_round_ends():
         u = run_unit(track, MM, ("greedy", "greedy:bold", "random", "greedy:cautious") * 2,
                      key=int(key))  # fmt: skip
         out = np.zeros(16, dtype=np.int64)
-        n = race_order(u.tab, u.st, 8, False, out, MM.to_kernel())
-        assert [int(u.seat_out[p, ST_FINISH]) for p in out[:n]] == list(range(1, 9))
+        n = race_order(u.cfg, u.pos, False, out)
+        assert [int(u.res["finish"][p]) for p in out[:n]] == list(range(1, 9))
         first = next(int(e[1]) for e in u.events if e[0] == EV_MOVE and u.tab[e[3], S_PAST])
-        overtaken += u.seat_out[first, ST_FINISH] != 1
+        overtaken += u.res["finish"][first] != 1
     assert overtaken > 0

@@ -4,11 +4,10 @@ R-27), the finish line (R-26), the fifth dent (R-25) and tight corners (R-29).""
 from __future__ import annotations
 
 import numpy as np
-from mm_kit import find_play, sled, state, with_trees
+from mm_kit import find_play, race_setup, sled, state, with_trees
 from st_trackkit import build, space
 
-from simkit.games.snowtails.engine import new_scratch
-from simkit.games.snowtails.layout import OUT, ST_ORDER, ST_SPACE, ST_STATUS, kernel_track
+from simkit.games.snowtails.layout import S_TIGHT_IN, kernel_track
 from simkit.games.snowtails.oracle import moves
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.rules import race_order
@@ -140,16 +139,14 @@ def test_tight_corner_inside_lane_goes_first():
     t = load("mm-lamont-spur")
     tab = kernel_track(t)[0]
     inside, outer = 55, 53  # lane 4 (inside, level 16) and lane 3 (level 22), one corner
-    assert tab[inside, 14] == 1 and tab[outer, 14] == 0 and t.segment[55] == t.segment[53]
-    st = new_scratch(t.n_spaces)[0]
-    st[0, ST_SPACE], st[1, ST_SPACE] = outer, inside
-    st[0, ST_ORDER], st[1, ST_ORDER] = 1, 2
-    st[2:, ST_STATUS] = OUT
+    assert tab[inside, S_TIGHT_IN] == 1 and tab[outer, S_TIGHT_IN] == 0
+    assert t.segment[55] == t.segment[53]
+    seats = [(outer, (2, 2)), (inside, (2, 2))]
     out = np.zeros(16, dtype=np.int64)
-    race_order(tab, st, 2, False, out, PRESETS["mushmush"].to_kernel())
+    race_order(*race_setup(t, PRESETS["mushmush"], seats), False, out)
     assert list(out[:2]) == [1, 0]
-    off = PRESETS["mushmush"].replace(tight_corner_order=False).to_kernel()
-    race_order(tab, st, 2, False, out, off)
+    off = PRESETS["mushmush"].replace(tight_corner_order=False)
+    race_order(*race_setup(t, off, seats), False, out)
     assert list(out[:2]) == [0, 1]
 
 

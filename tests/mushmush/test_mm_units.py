@@ -15,14 +15,6 @@ from simkit.games.snowtails.layout import (
     EV_RACE,
     EV_START,
     EV_TURN,
-    ST_DECKN,
-    ST_FINISH,
-    ST_FIVES,
-    ST_LCARD,
-    ST_POINTS,
-    ST_RACE_FIN,
-    ST_RACE_PTS,
-    ST_RCARD,
     T_KENNELS,
 )
 from simkit.games.snowtails.params import PRESETS
@@ -107,15 +99,15 @@ def test_any_tournament_keeps_its_rules(names, n, key, experienced):
 
 def check_tournament(u, v, n):
     """ST2 E / R-28 on a finished tournament unit ``u`` of ``n`` sleds."""
-    out = u.seat_out
-    fin = out[:, ST_RACE_FIN : ST_RACE_FIN + 3]
-    pts = out[:, ST_RACE_PTS : ST_RACE_PTS + 3]
+    res = u.res
+    fin = res["race_fin"][:n, :3]
+    pts = res["race_pts"][:n, :3]
     for r in range(3):
         assert sorted(fin[:, r]) == list(range(1, n + 1))  # every race a permutation
         assert [v.points[f - 1] for f in fin[:, r]] == pts[:, r].tolist()
-    assert (pts.sum(axis=1) == out[:, ST_POINTS]).all()
-    total = out[:, ST_POINTS]
-    rank = out[:, ST_FINISH]
+    assert (pts.sum(axis=1) == res["points"][:n]).all()
+    total = res["points"][:n]
+    rank = res["finish"][:n]
     assert sorted(rank) == list(range(1, n + 1))
     for p in range(n):
         for q in range(n):
@@ -141,12 +133,12 @@ def check_tournament(u, v, n):
     # Cards carried over: the 20 are all still there after three races, and the kennels
     # added at most the two set-aside 5s over the whole tournament.
     for p in range(n):
-        held = u.st[p, ST_DECKN] + u.hand[p].sum() + u.disc[p].sum()
-        held += u.st[p, ST_LCARD] + u.st[p, ST_RCARD] + u.st[p, ST_FIVES]
+        held = u.pos["deckn"][p] + u.pos["hand"][p].sum() + u.pos["disc"][p].sum()
+        held += u.pos["lcard"][p] + u.pos["rcard"][p] + u.pos["fives"][p]
         assert held == sum(v.deck)
         kennels = sum(1 for e in u.events if e[0] == EV_BUILDING and e[1] == p
                       and e[2] == T_KENNELS)  # fmt: skip
-        assert kennels == v.set_aside - u.st[p, ST_FIVES] <= 2
+        assert kennels == v.set_aside - u.pos["fives"][p] <= 2
 
 
 def test_same_results_on_one_and_two_threads():

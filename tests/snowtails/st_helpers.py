@@ -1,4 +1,4 @@
-"""Run one race through the kernel and keep everything a test wants to look at."""
+"""Run one race through the position API and keep everything a test wants to look at."""
 
 from __future__ import annotations
 
@@ -8,10 +8,17 @@ from dataclasses import dataclass
 import numpy as np
 from hypothesis import settings
 
-from simkit.games.snowtails.batch import kernel_inputs
-from simkit.games.snowtails.engine import new_scratch, play_race
-from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, R_COLS, ST_COLS
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.layout import (
+    FINISHED,
+    FL_TURN,
+    OUT,
+    PH_PLAY,
+    POSITION,
+    WORK,
+)
 from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.trace import play_logged
 
 # Hypothesis settings for these tests only (SIMKIT_ST_EXAMPLES=300 for a thorough run).
 FAST = settings(max_examples=int(os.environ.get("SIMKIT_ST_EXAMPLES", "25")), deadline=None)
@@ -19,29 +26,49 @@ FAST = settings(max_examples=int(os.environ.get("SIMKIT_ST_EXAMPLES", "25")), de
 
 @dataclass
 class Finished:
-    st: np.ndarray
-    hand: np.ndarray
-    disc: np.ndarray
-    occ: np.ndarray
-    seat_out: np.ndarray
-    race_out: np.ndarray
+    """A played race: its final position, its result record and its events."""
+
+    pos: np.void  # layout.POSITION
+    res: np.void  # layout.RESULT
     events: np.ndarray
+    occ: np.ndarray  # sleds blocking each space at the end (derived as the engine does)
+
+
+def occupancy(pos, variant: SnowTailsParams, n_spaces: int) -> np.ndarray:
+    """Sleds blocking each space (``rules.sled_at``, counted)."""
+    occ = np.zeros(n_spaces, dtype=np.int64)
+    for p in range(int(pos["n_seats"])):
+        s, status = int(pos["space"][p]), int(pos["status"][p])
+        lifted = status == FINISHED and variant.lift_finished
+        if s >= 0 and status != OUT and not lifted:
+            occ[s] += 1
+    return occ
 
 
 def run_one(track, variant=None, bots=("greedy",) * 4, slots=None, key=1) -> Finished:
     variant = variant or SnowTailsParams()
     slots = slots or tuple(range(1, len(bots) + 1))
-    inputs = kernel_inputs(track, variant, tuple(bots), tuple(slots))
-    scratch = new_scratch(track.n_spaces)
-    seat_out = np.zeros((len(slots), ST_COLS), dtype=np.int64)
-    race_out = np.zeros(R_COLS, dtype=np.int64)
-    heat = np.zeros((len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
-    log = np.zeros((100_000, EV_WIDTH), dtype=np.int64)
-    nlog = np.zeros(1, dtype=np.int64)
-    play_race(*inputs, np.uint64(key), *scratch, seat_out, race_out, heat, log, nlog, True)
-    assert nlog[0] <= log.shape[0]
-    st, hand, disc, _, occ = scratch[:5]
-    return Finished(st, hand, disc, occ, seat_out, race_out, log[: nlog[0]].copy())
+    tracks = [track] * variant.races
+    events, positions, res, _ = play_logged(tracks, variant, tuple(bots), tuple(slots), key)
+    return Finished(positions[0], res[0], events, occupancy(positions[0], variant, track.n_spaces))
+
+
+def hand_position(track, variant, n, bots=None):
+    """A blank position of ``n`` seats on ``track`` at the start of seat 0's turn in round
+    2 (the caller places the sleds): (cell record array, reach table, positions, works)."""
+    bots = bots or ("greedy",) * n
+    cfga, reach = cell_inputs(track, variant, tuple(bots), tuple(range(1, n + 1)))
+    positions = np.zeros(1, dtype=POSITION)
+    pos = positions[0]
+    pos["n_seats"] = n
+    pos["status"][n:] = OUT
+    pos["order"][:n] = np.arange(1, n + 1)
+    pos["rnd"] = 2
+    pos["flow"] = FL_TURN
+    pos["phase"] = PH_PLAY
+    works = np.zeros(1, dtype=WORK)
+    works["tracing"] = 1
+    return cfga, reach, positions, works
 
 
 def sled(space, dogs, brake, hand, dents=0, colour=None, finished=False):

@@ -28,15 +28,6 @@ from simkit.games.snowtails.layout import (
     S_LEFT,
     S_NEXT,
     S_RIGHT,
-    ST_DECKN,
-    ST_DENTS,
-    ST_FINISH,
-    ST_LCARD,
-    ST_POINTS,
-    ST_RCARD,
-    ST_SLOT,
-    ST_SPACE,
-    ST_STATUS,
     kernel_track,
 )
 from simkit.games.snowtails.params import SnowTailsParams
@@ -80,23 +71,22 @@ def test_invariants_hold_at_any_round(case):
     v = SnowTailsParams(max_rounds=rounds, lift_finished=lift)
     r = run_one(track, v, bots, key=key)
     n = len(bots)
-    st_ = r.st[:n]
     # Finish positions are a permutation (R-05).
-    assert sorted(r.seat_out[:, ST_FINISH]) == list(range(1, n + 1))
+    assert sorted(r.res["finish"][:n]) == list(range(1, n + 1))
     if rounds == 200 and lift:
         # Every race ends on its own (finished sleds left on a short run-off may block it
         # for good, which is why lift_finished is the default).
-        assert r.race_out[3] == 0
+        assert r.res["timed_out"] == 0
     spaces = []
     for p in range(n):
-        status = st_[p, ST_STATUS]
+        status = r.pos["status"][p]
         if status == OUT:
             continue
         # Cards are conserved: deck + hand + the cards on the dogs + used cards = 20.
-        total = st_[p, ST_DECKN] + r.hand[p].sum() + st_[p, ST_LCARD] + st_[p, ST_RCARD]
-        assert total + r.disc[p].sum() == sum(v.deck)
-        assert 0 <= st_[p, ST_DENTS] <= v.dent_limit  # R-18
-        s = st_[p, ST_SPACE]
+        total = r.pos["deckn"][p] + r.pos["hand"][p].sum() + r.pos["lcard"][p] + r.pos["rcard"][p]
+        assert total + r.pos["disc"][p].sum() == sum(v.deck)
+        assert 0 <= r.pos["dents"][p] <= v.dent_limit  # R-18
+        s = r.pos["space"][p]
         assert s >= 0 and not tab[s, S_BLOCKED]
         if status == RACING or not lift:
             spaces.append(s)
@@ -162,11 +152,11 @@ def test_slots_are_a_random_permutation_per_race():
     seen = {
         (p, s)
         for key in range(40)
-        for p, s in enumerate(run_one(TRACKS["oval"], key=key).seat_out[:, ST_SLOT])
+        for p, s in enumerate(run_one(TRACKS["oval"], key=key).res["slot"][:4])
     }
     assert seen == {(p, s) for p in range(4) for s in range(1, 5)}
     r = run_one(TRACKS["oval"], bots=("random",) * 3, slots=(1, 3, 5), key=9)
-    assert sorted(r.seat_out[:, ST_SLOT]) == [1, 3, 5]
+    assert sorted(r.res["slot"][:3]) == [1, 3, 5]
 
 
 def test_ranks_and_points():
@@ -178,13 +168,13 @@ def test_ranks_and_points():
         fin = [(int(e[3]), int(e[2])) for e in r.events if e[0] == EV_FINISH]
         assert [pos for _, pos in sorted(fin)] == sorted(pos for _, pos in fin)
         for p in range(4):
-            status, finish = r.seat_out[p, ST_STATUS], r.seat_out[p, ST_FINISH]
+            status, finish = r.res["status"][p], r.res["finish"][p]
             expected = (5, 3, 2, 1)[finish - 1] if status == FINISHED else 0
-            assert r.seat_out[p, ST_POINTS] == expected
-        outs = [p for p in range(4) if r.seat_out[p, ST_STATUS] == OUT]
+            assert r.res["points"][p] == expected
+        outs = [p for p in range(4) if r.res["status"][p] == OUT]
         n_fin = 4 - len(outs)
-        order = sorted(outs, key=lambda p: -r.seat_out[p, 12])  # ST_OUT_SEQ, last out first
-        assert [r.seat_out[p, ST_FINISH] for p in order] == list(range(n_fin + 1, 5))
+        order = sorted(outs, key=lambda p: -r.pos["out_seq"][p])  # last out first
+        assert [r.res["finish"][p] for p in order] == list(range(n_fin + 1, 5))
 
 
 @pytest.mark.parametrize("key", range(5))
@@ -195,82 +185,49 @@ def test_reshuffle_keeps_dog_cards(key):
     r = run_one(TRACKS["nutcracker"], v, bots=("greedy",) * 3, key=key)
     assert any(e[0] == 16 for e in r.events)  # EV_RESHUFFLE happened
     for p in range(3):
-        if r.st[p, ST_STATUS] != OUT:
-            total = r.st[p, ST_DECKN] + r.hand[p].sum() + r.disc[p].sum()
-            assert total + r.st[p, ST_LCARD] + r.st[p, ST_RCARD] == 12
+        if r.pos["status"][p] != OUT:
+            total = r.pos["deckn"][p] + r.pos["hand"][p].sum() + r.pos["disc"][p].sum()
+            assert total + r.pos["lcard"][p] + r.pos["rcard"][p] == 12
 
 
 def _turn_with_no_canine(dents):
-    """Seat 0 starts its turn holding only dents (R-19), on the oval, alone."""
-    from simkit.games.snowtails.batch import kernel_inputs
-    from simkit.games.snowtails.engine import _turn, new_scratch
-    from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, ST_BRAKE, ST_LEFT, ST_RIGHT
+    """Seat 0 starts its turn holding only dents (R-19), on the oval, alone; its turn is
+    played through the position API. Returns (turn code, position, events)."""
+    from st_helpers import hand_position
+
+    from simkit.games.snowtails.bots import choose
+    from simkit.games.snowtails.position import apply
+    from simkit.games.snowtails.race import advance
 
     track = TRACKS["oval"]
-    tab, prog, safety, starts, prm, _, bots, weights = kernel_inputs(
-        track, SnowTailsParams(), ("greedy",), (1,)
-    )
-    (st_, hand, disc, deck, occ, trees, states, _, nodes, outs, keys, plays, pattern, pattern2,
-     path) = new_scratch(track.n_spaces)  # fmt: skip
-    for p in range(1, 8):
-        st_[p, ST_STATUS] = OUT
-    s0 = int(starts[0, 0])
-    st_[0, ST_SPACE] = s0
-    occ[s0] = 1
-    st_[0, ST_LEFT] = st_[0, ST_RIGHT] = st_[0, ST_BRAKE] = 3
-    st_[0, ST_DENTS] = dents
-    deck[0, :20] = np.repeat(np.arange(1, 6), 4)
-    st_[0, ST_DECKN] = 20
-    heat = np.zeros((len(HEAT_KINDS), track.n_spaces), dtype=np.int64)
-    log = np.zeros((200, EV_WIDTH), dtype=np.int64)
-    nlog = np.zeros(1, dtype=np.int64)
-    out = _turn(
-        tab,
-        prog,
-        safety,
-        starts,
-        0,
-        prm,
-        bots,
-        weights,
-        st_,
-        hand,
-        disc,
-        deck,
-        occ,
-        trees,
-        states,
-        5,
-        0,
-        4,
-        1,
-        nodes,
-        outs,
-        keys,
-        plays,
-        pattern,
-        pattern2,
-        path,
-        heat,
-        log,
-        nlog,
-        True,
-    )
-    return out, st_, hand, log[: nlog[0]]
+    cfga, reach, positions, works = hand_position(track, SnowTailsParams(), 1)
+    pos, wk, cfg = positions[0], works[0], cfga[0]
+    pos["space"][0] = cfga["grid"][0, 0, 0]
+    pos["left"][0] = pos["right"][0] = pos["brake"][0] = 3
+    pos["dents"][0] = dents
+    pos["deck"][0, :20] = np.repeat(np.arange(1, 6), 4)
+    pos["deckn"][0] = 20
+    pos["round_n"] = 1
+    works["halt"] = 1
+    advance(cfg, pos, wk)
+    while positions["turns_done"][0] == 0:
+        choose(cfg, reach, pos, wk)
+        apply(cfg, pos, wk)
+    return int(pos["t_code"]), pos, works["log"][0, : int(works["nlog"][0])]
 
 
 def test_no_canine_card_takes_a_dent_draws_and_plays():
     # ST1 "Special Rule" / R-19: take a dent, draw up to 5 (dents count), play normally.
-    out, st_, hand, events = _turn_with_no_canine(dents=2)
-    assert out == 0 and st_[0, ST_DENTS] == 3
+    out, pos, events = _turn_with_no_canine(dents=2)
+    assert out == 0 and pos["dents"][0] == 3
     kinds = [int(e[0]) for e in events]
     assert 5 in kinds and EV_PLAY in kinds  # EV_NO_CANINE, then a play
     assert kinds.index(5) < kinds.index(EV_PLAY)
-    assert hand[0].sum() + st_[0, ST_DENTS] == 5  # refilled after the turn
+    assert pos["hand"][0].sum() + pos["dents"][0] == 5  # refilled after the turn
 
 
 def test_no_canine_card_fifth_dent_is_out():
     # R-19: "this can be a 5th" dent: the sled is out (R-18) before playing.
-    out, st_, _, events = _turn_with_no_canine(dents=4)
-    assert out == 1 and st_[0, ST_STATUS] == OUT
+    out, pos, events = _turn_with_no_canine(dents=4)
+    assert out == 1 and pos["status"][0] == OUT
     assert EV_PLAY not in [int(e[0]) for e in events]

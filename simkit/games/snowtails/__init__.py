@@ -1,9 +1,10 @@
 """Snow Tails: the sled race with dog cards, on the compiled tracks (the ``snowtails`` game).
 
 One engine for the Snow Tails family (DESIGN §1): ``params`` (variant knobs and presets),
-``rules``/``movement``/``engine`` (numba kernels of every rule), ``bots``, ``batch``
-(parallel simulation), ``trace`` (one race, turn by turn) and ``oracle`` (every legal play
-from a position). Rules: ``docs/rules-snowtails.md``.
+``layout`` (the records), ``position`` (the steppable position every caller uses, over
+``race``/``turn``/``movement``/``rules``: numba kernels of every rule), ``bots``, ``batch``
+(many races on threads), ``trace`` (one race, turn by turn) and ``oracle`` (every legal play
+from a position). Rules: ``docs/rules-snowtails.md``; positions: ``docs/positions.md``.
 """
 
 from __future__ import annotations
@@ -125,8 +126,9 @@ class SnowTailsGame:
         A unit is one race, or a whole season / tournament (``races``). No rule of the
         family depends on a race's index, so ``race_indices`` is not used.
         """
-        return run_batch(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), keys,
-                         threads)  # fmt: skip
+        return run_batch(
+            unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), keys, threads
+        )
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay race ``key`` with the event log on (see ``trace.RaceTrace``)."""

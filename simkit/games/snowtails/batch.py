@@ -1,72 +1,52 @@
-"""Many races at once: a parallel loop over blocks of races, one kernel call per batch.
+"""Many units at once: blocks of races on a pool of threads, each stepping positions.
 
-Races are split into blocks independent of the thread count; each ``prange`` iteration
-plays one block with its own scratch arrays and its own row of heat counts, so results
-are bit-identical for any number of threads (DESIGN §4).
+Races are split into blocks independent of the thread count; each block is played by one
+``nogil`` kernel call with its own position and work records and its own heat counts, so
+results are bit-identical for any number of threads (DESIGN §4). Threads take blocks as
+they come free (races differ in length, and other processes may hold a core). A race is
+stepped as every caller steps it: ``position.new``, then the seat to move's bot ``choose``
+and ``position.apply`` until the unit is over.
+
+Why threads and not ``prange``: a parallel kernel costs numba a second optimisation of the
+whole engine (10-15 s of CPU on a cold cache, measured), for the same speed.
 """
 
 from __future__ import annotations
 
-import numba
-import numpy as np
-from numba import njit, prange
+import os
+from concurrent.futures import ThreadPoolExecutor
 
+import numpy as np
+from numba import njit
+
+from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
-from simkit.games.snowtails.bots import bot_arrays, progress_with_reach
-from simkit.games.snowtails.engine import new_scratch, play_race
+from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, choose, reach_table
 from simkit.games.snowtails.layout import (
-    EV_WIDTH,
     FINISHED,
+    FL_DONE,
     HEAT_KINDS,
+    MAX_CORNERS,
     MAX_ROW,
     MAX_SEATS,
+    MAX_SPACES,
+    MAX_TREES,
+    MAX_WEIGHTS,
     OUT,
-    R_COLS,
-    R_ELIMINATIONS,
-    R_LEAD_CHANGES,
-    R_LEADER1_WON,
-    R_ROUNDS,
-    R_TIMED_OUT,
-    R_TREES_LEFT,
+    POSITION,
+    RESULT,
     S_CP,
     S_LEFT,
     S_NEXT,
     S_RIGHT,
+    S_TREE,
     S_TRIG,
-    SR_BASE,
-    SR_GRID,
-    SR_N,
-    SR_NROW,
-    SR_ROW,
-    SR_W,
-    ST_BONUS_USED,
-    ST_BOTHY,
-    ST_CHAPEL,
-    ST_COLL_SLED,
-    ST_COLL_WALL,
-    ST_COLS,
-    ST_DENTS,
-    ST_DENTS_TAKEN,
-    ST_DIE,
-    ST_FIN_ROUND,
-    ST_FINISH,
-    ST_KENNELS,
-    ST_NO_CANINE,
-    ST_OUT_ROUND,
-    ST_OVERSPEED,
-    ST_POINTS,
-    ST_RACE_FIN,
-    ST_RACE_PTS,
-    ST_REPAIRS,
-    ST_RESHUFFLES,
-    ST_SLOT,
-    ST_STATUS,
-    ST_TAVERN,
-    ST_TREES,
-    ST_TURNS,
+    WORK,
+    cell_dtype,
     kernel_track,
 )
-from simkit.games.snowtails.params import K_TRIG_KINDS, MAX_RACES, SnowTailsParams
+from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
+from simkit.games.snowtails.position import apply, new, result
 from simkit.tracks.compiled import CompiledTrack
 
 SEAT_COLUMNS: dict[str, Column] = {
@@ -117,145 +97,143 @@ RACE_COLUMNS: dict[str, Column] = {
     "trees_left": Column("int16", "trees still standing when the (last) race ended (R-21)"),
 }
 
+# Table column -> field of ``layout.RESULT``.
 _SEAT_SOURCE = {
-    "slot": ST_SLOT,
-    "finish": ST_FINISH,
-    "points": ST_POINTS,
-    "dents_taken": ST_DENTS_TAKEN,
-    "overspeed_dents": ST_OVERSPEED,
-    "final_dents": ST_DENTS,
-    "collisions_wall": ST_COLL_WALL,
-    "collisions_sled": ST_COLL_SLED,
-    "bonus_used": ST_BONUS_USED,
-    "no_canine_turns": ST_NO_CANINE,
-    "reshuffles": ST_RESHUFFLES,
-    "turns": ST_TURNS,
-    "finish_round": ST_FIN_ROUND,
-    "eliminated_round": ST_OUT_ROUND,
-    "trees_hit": ST_TREES,
-    "repairs": ST_REPAIRS,
-    "final_die": ST_DIE,
-    "chapel_visits": ST_CHAPEL,
-    "bothy_visits": ST_BOTHY,
-    "kennels_fives": ST_KENNELS,
-    "tavern_visits": ST_TAVERN,
-    **{f"race{r}_finish": ST_RACE_FIN + r - 1 for r in range(1, MAX_RACES + 1)},
-    **{f"race{r}_points": ST_RACE_PTS + r - 1 for r in range(1, MAX_RACES + 1)},
+    "slot": "slot",
+    "finish": "finish",
+    "points": "points",
+    "dents_taken": "dents_taken",
+    "overspeed_dents": "overspeed",
+    "final_dents": "dents",
+    "collisions_wall": "coll_wall",
+    "collisions_sled": "coll_sled",
+    "bonus_used": "bonus_used",
+    "no_canine_turns": "no_canine",
+    "reshuffles": "reshuffles",
+    "turns": "turns",
+    "finish_round": "fin_round",
+    "eliminated_round": "out_round",
+    "trees_hit": "trees_hit",
+    "repairs": "repairs",
+    "final_die": "die",
+    "chapel_visits": "chapel",
+    "bothy_visits": "bothy",
+    "kennels_fives": "kennels",
+    "tavern_visits": "tavern",
 }
 _RACE_SOURCE = {
-    "rounds": R_ROUNDS,
-    "lead_changes": R_LEAD_CHANGES,
-    "leader_after_round1_won": R_LEADER1_WON,
-    "timed_out": R_TIMED_OUT,
-    "eliminations": R_ELIMINATIONS,
-    "trees_left": R_TREES_LEFT,
+    "rounds": "total_rounds",
+    "lead_changes": "lead_changes",
+    "leader_after_round1_won": "won",
+    "timed_out": "timed_out",
+    "eliminations": "eliminations",
+    "trees_left": "trees_left",
 }
 
 
-@njit(cache=True, parallel=True)
-def _simulate(tab, prog, safety, start, prm, slots, bots, weights, keys, n_blocks, seat_out,
-              race_out, heat):  # fmt: skip
-    n = keys.shape[0]
-    for b in prange(n_blocks):
-        lo = b * n // n_blocks
-        hi = (b + 1) * n // n_blocks
-        (st, hand, disc, deck, occ, trees, states, order, nodes, outs, okeys, plays, pattern,
-         pattern2, path) = new_scratch(tab.shape[0])  # fmt: skip
-        log = np.zeros((1, EV_WIDTH), np.int64)
-        nlog = np.zeros(1, np.int64)
-        # Block-local copies of the read-only inputs: every kernel call touches its
-        # arguments' reference counts, and threads sharing one array would contend for them.
-        tab_b = tab.copy()
-        prog_b = prog.copy()
-        safety_b = safety.copy()
-        start_b = start.copy()
-        prm_b = prm.copy()
-        slots_b = slots.copy()
-        bots_b = bots.copy()
-        weights_b = weights.copy()
-        heat_b = np.zeros((heat.shape[1], heat.shape[2]), np.int64)
-        for r in range(lo, hi):
-            play_race(
-                tab_b, prog_b, safety_b, start_b, prm_b, slots_b, bots_b, weights_b, keys[r],
-                st, hand, disc, deck, occ, trees, states, order, nodes, outs, okeys, plays,
-                pattern, pattern2, path, seat_out[r], race_out[r], heat_b, log, nlog, False,
-            )  # fmt: skip
-        heat[b] = heat_b
+@njit(cache=True, nogil=True)
+def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
+    """Races ``lo..hi-1`` with one position and one work record (one-element arrays the
+    caller owns: a record taken from an array allocated here would outlive its memory),
+    adding to ``heat``: every decision taken by its seat's bot."""
+    cfg = cfga[0]
+    pos = positions[0]
+    wk = works[0]
+    wk.tracing = 0
+    wk.nlog = 0
+    wk.halt = 0
+    wk.heat_on = 1
+    n = cfg.n_spaces
+    wk.heat[:, :n] = 0
+    for r in range(lo, hi):
+        new(cfg, pos, wk, keys[r])
+        while pos.flow != FL_DONE:
+            choose(cfg, reach, pos, wk)
+            apply(cfg, pos, wk)
+        result(cfg, pos, results[r])
+    heat[:, :] = wk.heat[:, :n]
 
 
-def joined_tables(
-    tracks: list[CompiledTrack], variant: SnowTailsParams
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """One kernel table for the races' tracks: each distinct track once, its space and
-    corner indices shifted past the ones before; the start array has a row per race.
-
-    Returns (space table, progress, corner safety, starts); the first track's spaces come
-    first, so its heat counts are the first ``tracks[0].n_spaces`` entries.
-    """
-    parts: dict[str, tuple[int, tuple]] = {}
-    base = corners = 0
-    tabs, progs, safeties = [], [], []
+def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:
+    """The unit's tracks as one space table in the cell record ``rec``: each distinct track
+    once, its space, corner and tree indices shifted past the ones before; start spaces,
+    place in the table and trees per race. The first track's spaces come first, so its
+    heat counts are the first ``tracks[0].n_spaces`` entries."""
+    parts: dict[str, tuple[int, int, int, CompiledTrack, np.ndarray]] = {}
+    base = corners = trees = 0
     for t in tracks:
         if t.name in parts:
             continue
         tab, prog, safety, grid = kernel_track(t, variant.trees, variant.buildings)
+        n_trees = int((tab[:, S_TREE] >= 0).sum())
+        if base + t.n_spaces > MAX_SPACES or corners + len(safety) > MAX_CORNERS:
+            raise SimkitError(
+                f"snowtails: the unit's tracks hold more than {MAX_SPACES} spaces or "
+                f"{MAX_CORNERS} corners",
+                key="track",
+            )
+        if trees + n_trees > MAX_TREES or len(t.start_row) > MAX_ROW:
+            raise SimkitError(
+                f"snowtails: track '{t.name}' has more than {MAX_TREES} trees or "
+                f"{MAX_ROW} start-row spaces",
+                key="track",
+            )
         for col in (S_NEXT, S_LEFT, S_RIGHT):
             ok = tab[:, col] >= 0
             tab[ok, col] += base
         tab[:, S_CP] += corners
-        parts[t.name] = (base, (t, grid))
-        tabs.append(tab)
-        progs.append(prog)
-        safeties.append(safety)
+        tab[tab[:, S_TREE] >= 0, S_TREE] += trees
+        rec["tab"][0, base : base + t.n_spaces] = tab
+        rec["prog"][0, base : base + t.n_spaces] = prog
+        rec["safety"][0, corners : corners + len(safety)] = safety
+        parts[t.name] = (base, trees, trees + n_trees, t, grid)
         base += t.n_spaces
         corners += len(safety)
-    starts = np.full((len(tracks), SR_W), -1, dtype=np.int64)
+        trees += n_trees
+    rec["n_spaces"] = base
+    rec["n_corners"] = corners
+    rec["grid"] = -1
     for r, t in enumerate(tracks):
-        b, (track, grid) = parts[t.name]
+        b, lo, hi, track, grid = parts[t.name]
         for i, s in enumerate(grid[:MAX_SEATS]):
-            starts[r, SR_GRID + i] = s + b if s >= 0 else -1
-        row = [int(s) + b for s in track.start_row][:MAX_ROW]
-        starts[r, SR_NROW] = len(row)
-        starts[r, SR_ROW : SR_ROW + len(row)] = row
-        starts[r, SR_BASE] = b
-        starts[r, SR_N] = track.n_spaces
-    return (
-        np.ascontiguousarray(np.concatenate(tabs)),
-        np.ascontiguousarray(np.concatenate(progs)),
-        np.ascontiguousarray(np.concatenate(safeties)),
-        starts,
-    )
+            rec["grid"][0, r, i] = s + b if s >= 0 else -1
+        row = [int(s) + b for s in track.start_row]
+        rec["n_row"][0, r] = len(row)
+        rec["row"][0, r, : len(row)] = row
+        rec["track_base"][0, r] = b
+        rec["track_size"][0, r] = track.n_spaces
+        rec["tree_lo"][0, r] = lo
+        rec["tree_hi"][0, r] = hi
 
 
-def kernel_inputs(
+def cell_inputs(
     tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
     bots: tuple[str, ...],
     slots: tuple[int, ...],
-) -> tuple:
-    """Everything ``play_race`` needs besides the key and scratch, as kernel arrays.
+) -> tuple[np.ndarray, np.ndarray]:
+    """(cell record as a one-element array, greedy reach table): what every kernel reads.
 
-    ``tracks`` has one track per race of the unit (``unit_tracks``). The progress
-    array carries the greedy bot's reach table after its one entry per space
-    (``bots.progress_with_reach``).
+    ``tracks`` has one track per race of the unit (``unit_tracks``).
     """
     if isinstance(tracks, CompiledTrack):
         tracks = [tracks] * variant.races
-    tab, prog, safety, starts = joined_tables(tracks, variant)
+    rec = np.zeros(1, dtype=cell_dtype(type(variant)))
+    params = variant.to_kernel()
+    for name in params.dtype.names:
+        rec[name] = params[name]
+    joined_tables(tracks, variant, rec)
+    n = rec["n_spaces"][0]
+    tab = rec["tab"][0, :n].astype(np.int64)
     kinds, weights = bot_arrays(bots)
-    prm = variant.to_kernel()
+    assert N_WEIGHTS <= MAX_WEIGHTS
+    rec["n_seats"] = len(slots)
+    rec["slots"][0, : len(slots)] = slots
+    rec["bots"][0, : len(bots)] = kinds
+    rec["weights"][0, : len(bots), :N_WEIGHTS] = weights
     # The greedy bot's bound counts a building's gain only where one stands (T_* bits).
-    prm[K_TRIG_KINDS] = np.bitwise_or.reduce(tab[:, S_TRIG])
-    return (
-        tab,
-        progress_with_reach(tab, prog),
-        safety,
-        starts,
-        prm,
-        np.asarray(slots, dtype=np.int64),
-        kinds,
-        weights,
-    )
+    rec["trig_kinds"] = np.bitwise_or.reduce(tab[:, S_TRIG])
+    return rec, reach_table(tab, rec["prog"][0, :n])
 
 
 def run_batch(
@@ -273,40 +251,45 @@ def run_batch(
     if isinstance(tracks, CompiledTrack):
         tracks = [tracks] * variant.races
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
-    inputs = kernel_inputs(tracks, variant, bots, slots)
-    n, players = len(keys), len(slots)
+    cfga, reach = cell_inputs(tracks, variant, bots, slots)
+    n = len(keys)
     n_blocks = max(1, min(n, 64))
-    seat_out = np.zeros((n, players, ST_COLS), dtype=np.int64)
-    race_out = np.zeros((n, R_COLS), dtype=np.int64)
-    heat = np.zeros((n_blocks, len(HEAT_KINDS), inputs[0].shape[0]), dtype=np.int64)
-    before = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-    try:
-        if n > 0:
-            # Blocks go to whichever thread is free (races differ in length and other
-            # processes may hold a core); results do not depend on which thread plays a block.
-            with numba.parallel_chunksize(1):
-                _simulate(*inputs, keys, n_blocks, seat_out, race_out, heat)
-    finally:
-        numba.set_num_threads(before)
-    return to_batch(seat_out, race_out, heat.sum(axis=0)[:, : tracks[0].n_spaces])
+    results = np.zeros(n, dtype=RESULT)
+    heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
+
+    def play(b: int) -> None:
+        lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
+        positions = np.empty(1, dtype=POSITION)  # position.new clears every field
+        works = np.empty(1, dtype=WORK)
+        _block(cfga, reach, keys, lo, hi, results, heat[b], positions, works)
+
+    workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
+    if workers == 1:
+        for b in range(n_blocks):
+            play(b)
+    else:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(play, range(n_blocks)))
+    return to_batch(results, len(slots), heat.sum(axis=0)[:, : tracks[0].n_spaces])
 
 
-def to_batch(seat_out: np.ndarray, race_out: np.ndarray, heat: np.ndarray) -> Batch:
-    """Typed columns from the kernel's int64 rows."""
+def to_batch(results: np.ndarray, players: int, heat: np.ndarray) -> Batch:
+    """Typed columns from the kernel's result records."""
     seats = {}
     for name, col in SEAT_COLUMNS.items():
         if name == "finished":
-            values = seat_out[:, :, ST_STATUS] == FINISHED
+            values = results["status"][:, :players] == FINISHED
         elif name == "eliminated":
-            values = seat_out[:, :, ST_STATUS] == OUT
+            values = results["status"][:, :players] == OUT
+        elif name.startswith("race") and name[4].isdigit():
+            r = int(name[4]) - 1
+            field = "race_fin" if name.endswith("finish") else "race_pts"
+            values = results[field][:, :players, r]
         else:
-            values = seat_out[:, :, _SEAT_SOURCE[name]]
+            values = results[_SEAT_SOURCE[name]][:, :players]
         seats[name] = values.astype(col.dtype)
     races = {
-        name: race_out[:, _RACE_SOURCE[name]].astype(col.dtype)
-        for name, col in RACE_COLUMNS.items()
+        name: results[_RACE_SOURCE[name]].astype(col.dtype) for name, col in RACE_COLUMNS.items()
     }
     heat_cols = {kind: heat[i].astype(np.int64) for i, kind in enumerate(HEAT_KINDS)}
     return Batch(seats=seats, races=races, heat=heat_cols)

@@ -1,15 +1,18 @@
-"""Bots: the policies that choose a seat's play, drift pattern, bonus and discards.
+"""Bots: the policies that take a seat's decisions, one play at a time (``choose``).
 
-``random`` picks uniformly among the legal plays (value and where the cards go), then a
-uniformly random drift pattern (each of the C(speed, drift) patterns equally likely) and
-takes an available bonus with probability 1/2; discards are uniform among its canine cards.
+``random`` picks uniformly at each decision: a card play among the legal ones (value and
+where the cards go), then a uniformly random drift pattern (each of the C(speed, drift)
+patterns equally likely), and an available bonus with probability 1/2 (R-14) or a distance
+uniform in 0..dice (R-23); a start-row space uniformly among the free ones; a uniformly
+chosen card to discard; each card at the bothy with probability 1/2; the kennels with
+probability 1/2; a uniformly chosen starting pair.
 
 ``greedy`` looks one turn ahead: for every legal play it finds every distinct movement
 outcome (``movement.outcomes``: each end space, collision and bonus choice) and scores the
 resulting position (``_score``). Discards keep variety: drop a copy of the value held most.
 For speed it skips the search of a play whose upper bound on any outcome's score (from the
-track's reach table, ``progress_with_reach``) cannot beat the best found: the choice is the
-one the full search would make.
+track's reach table, ``reach_table``) cannot beat the best found: the choice is the one the
+full search would make.
 
 Mush! Mush! decisions (ST2): the bonus dice distance is part of the outcome search (every
 distance 1..dice, R-23) and scored with the value of a dice kept for later; ending a turn
@@ -17,13 +20,11 @@ on a building's trigger space is scored by what the building gives (R-27); trees
 their dents like any other, so a path through a tree is taken only when it scores best.
 Greedy always uses the chapel and tavern, adds a kennels' 5 while one is set aside, and at
 the bothy discards its 0s and any copies beyond two of a value; an experienced sled
-(ST2 A.5) starts on 3s. ``random`` chooses each of these uniformly (bothy: each card with
-probability 1/2), a start-row space uniformly among the free ones, and a bonus distance
-uniformly in 0..dice.
+(ST2 A.5) starts on 3s.
 
 Bots see only what a player sees: the board, every sled's dogs, brake, dents and bonus
-dice, and their own hand. Neither looks at any deck's order (their own included) nor at
-other hands.
+dice, and their own hand (``position.observe``). Neither looks at any deck's order (their
+own included) nor at other hands.
 """
 
 from __future__ import annotations
@@ -35,8 +36,26 @@ from simkit.games.snowtails.layout import (
     C_FIFTH,
     C_SLED,
     C_WALL,
-    MV_DRIFT,
-    MV_STRAIGHT,
+    N_VALUES,
+    O_BONUS,
+    O_COLL,
+    O_END,
+    O_OVER,
+    O_TD,
+    PH_BOTHY,
+    PH_DISCARD,
+    PH_KENNELS,
+    PH_PAIR,
+    PH_PLAY,
+    PL_BITS,
+    PL_COUNTS,
+    PL_ENTER,
+    PL_KIND,
+    PL_MASK,
+    PL_NPAT,
+    PL_TAKE,
+    PL_VALUE,
+    PLAY_W,
     S_CP,
     S_DIST,
     S_LEFT,
@@ -46,38 +65,21 @@ from simkit.games.snowtails.layout import (
     S_RIGHT,
     S_TIE,
     S_TRIG,
-    ST_DENTS,
-    ST_FIVES,
-    ST_SPACE,
     T_BOTHY,
     T_CHAPEL,
     T_KENNELS,
     T_TAVERN,
 )
-from simkit.games.snowtails.movement import (
-    O_BONUS,
-    O_COLL,
-    O_END,
-    O_OVER,
-    O_TD,
-    outcomes,
-    pattern_of,
+from simkit.games.snowtails.movement import outcomes, pattern_bits
+from simkit.games.snowtails.rules import (
+    BONUS_DICE,
+    list_plays,
+    pair_count,
+    play_effect,
+    popcount3,
+    sled_at,
 )
-from simkit.games.snowtails.params import (
-    K_BONUS_RULE,
-    K_BRAKE_ON,
-    K_DENT_LIMIT,
-    K_DENTS_PAST,
-    K_DIE_MAX,
-    K_FIFTH_DENT,
-    K_SAFETY,
-    K_SLED_DIE_LOSS,
-    K_TREE_DENTS,
-    K_TRIG_KINDS,
-    K_WALL_DENTS,
-    MAX_VALUE,
-)
-from simkit.games.snowtails.rules import BONUS_DICE, list_plays, play_effect, popcount3
+from simkit.games.snowtails.turn import bot_stream
 from simkit.rng import below
 
 BOT_RANDOM = 0
@@ -110,18 +112,17 @@ SIDES = 3  # reach table moves: straight only, or with drifts to the left, or to
 BOUND_MARGIN = 1e-6  # far above rounding in scores of a few hundred
 
 
-def progress_with_reach(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
-    """Progress per space, followed by the reach table the greedy bot bounds plays with.
+def reach_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
+    """The reach table the greedy bot bounds plays with, flattened.
 
-    Entry ``n + ((s * REACH + k) * SIDES + side) * CORNERS + j`` is the most progress of
-    any space within ``k`` moves of space ``s`` that lies ``j`` corner entry lines past
-    ``s`` (the last column: ``j`` or more), -inf if none does. Moves are straight ahead,
-    and for ``side`` 1 or 2 also drifts to the left or right (walls and sleds ignored).
-    No outcome of a play moving ``k`` spaces at most, drifting only to its side, ends
-    further along than that, and one that crosses ``j`` lines takes at least their
-    overspeed dents (R-15). Where the track's tie-break column could raise a score
-    (negative values) the bound is infinite; if a move could cross a line backwards, lines
-    are not told apart.
+    Entry ``((s * REACH + k) * SIDES + side) * CORNERS + j`` is the most progress of any
+    space within ``k`` moves of space ``s`` that lies ``j`` corner entry lines past ``s``
+    (the last column: ``j`` or more), -inf if none does. Moves are straight ahead, and for
+    ``side`` 1 or 2 also drifts to the left or right (walls and sleds ignored). No outcome
+    of a play moving ``k`` spaces at most, drifting only to its side, ends further along
+    than that, and one that crosses ``j`` lines takes at least their overspeed dents
+    (R-15). Where the track's tie-break column could raise a score (negative values) the
+    bound is infinite; if a move could cross a line backwards, lines are not told apart.
     """
     n = tab.shape[0]
     cp = tab[:, S_CP]
@@ -146,7 +147,7 @@ def progress_with_reach(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
             reach[..., 1:] = -np.inf
     if (tab[:, S_TIE] < 0).any():
         reach[:] = np.inf
-    return np.concatenate([prog, reach.ravel()])
+    return np.ascontiguousarray(reach.ravel())
 
 
 def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
@@ -162,22 +163,41 @@ def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return kinds, weights
 
 
-@njit(cache=True, inline="always")
-def _distinct(hand, p):
+@njit(cache=True)
+def entry_spaces(cfg, pos, out):
+    """The start-row spaces a sled entering the board may take (ST2 B): a free one while
+    there is one (sleds start one at a time). Returns the count written to ``out``."""
+    r = pos.race
+    n_row = cfg.n_row[r]
     n = 0
-    for v in range(MAX_VALUE + 1):
-        if hand[p, v] > 0:
+    for i in range(n_row):
+        s = cfg.row[r, i]
+        if not sled_at(cfg, pos, s):
+            out[n] = s
+            n += 1
+    if n == 0:
+        for i in range(n_row):
+            out[i] = cfg.row[r, i]
+        n = n_row
+    return n
+
+
+@njit(cache=True)
+def _distinct(pos, p):
+    n = 0
+    for v in range(N_VALUES):
+        if pos.hand[p, v] > 0:
             n += 1
     return n
 
 
-@njit(cache=True, inline="always")
-def _slowest_next(hand, p, left, right, brake, brake_on):
+@njit(cache=True)
+def _slowest_next(pos, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
     found = False
-    for v in range(MAX_VALUE + 1):
-        if hand[p, v] == 0:
+    for v in range(N_VALUES):
+        if pos.hand[p, v] == 0:
             continue
         nl = min(left, v)
         nr = min(right, v)
@@ -195,28 +215,40 @@ def _slowest_next(hand, p, left, right, brake, brake_on):
     return max(best, 0)
 
 
-@njit(cache=True, inline="always")
-def _score(tab, prog, outs, o, dents, prm, w, hq, slowest, die, fives):
+@njit(cache=True)
+def _dice_kept(cfg, wk, o, coll, trig, die):
+    """The bonus dice a sled keeps after outcome ``o`` (R-23, R-24, R-27)."""
+    kept = die if wk.outs[o, O_BONUS] == 0 else 0  # R-23: spent once used
+    if coll == C_SLED:
+        kept = max(kept - cfg.sled_collision_die, 0)  # R-24
+    if trig & T_TAVERN:
+        kept = 2 if kept == 0 else min(kept + 2, cfg.bonus_dice_max)  # R-27
+    return kept
+
+
+@njit(cache=True)
+def _score(cfg, wk, o, dents, w, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
     ``die`` is the bonus dice on offer this turn (after step 2), ``fives`` the 5s still
     set aside for the kennels.
     """
-    end = outs[o, O_END]
-    coll = outs[o, O_COLL]
-    taken = outs[o, O_OVER] + outs[o, O_TD]
+    tab = cfg.tab
+    end = wk.outs[o, O_END]
+    coll = wk.outs[o, O_COLL]
+    taken = wk.outs[o, O_OVER] + wk.outs[o, O_TD]
     past = tab[end, S_PAST] != 0
-    if coll == C_WALL and (prm[K_DENTS_PAST] != 0 or not past):
-        taken += prm[K_WALL_DENTS]  # R-17; none past the finish line with R-26
-    room = prm[K_DENT_LIMIT] - dents
+    if coll == C_WALL and (cfg.dents_past_finish != 0 or not past):
+        taken += cfg.wall_dents  # R-17; none past the finish line with R-26
+    room = cfg.dent_limit - dents
     if taken > room or coll == C_FIFTH:
         if not past:
-            if prm[K_FIFTH_DENT] != 0:
-                return w[W_PROGRESS] * prog[end] - w[W_REPAIR]  # R-25: sits out
-            return ELIMINATED + prog[end]  # R-18: out of the race
+            if cfg.fifth_dent != 0:
+                return w[W_PROGRESS] * cfg.prog[end] - w[W_REPAIR]  # R-25: sits out
+            return ELIMINATED + cfg.prog[end]  # R-18: out of the race
         taken = room  # R-18: past the finish the sled keeps its place
     after = dents + taken
-    sc = w[W_PROGRESS] * prog[end] - w[W_INSIDE] * tab[end, S_TIE]
+    sc = w[W_PROGRESS] * cfg.prog[end] - w[W_INSIDE] * tab[end, S_TIE]
     trig = tab[end, S_TRIG]
     if trig & T_CHAPEL:
         sc += w[W_DENT] * dents + w[W_DENT_SQ] * dents * dents  # R-27: every dent goes
@@ -228,13 +260,8 @@ def _score(tab, prog, outs, o, dents, prm, w, hq, slowest, die, fives):
     lim = tab[end, S_NSAFE]
     if lim > 0 and slowest >= tab[end, S_DIST] and slowest > lim:
         sc -= w[W_RISK] * (slowest - lim)
-    if prm[K_BONUS_RULE] == BONUS_DICE:
-        kept = die if outs[o, O_BONUS] == 0 else 0  # R-23: spent once used
-        if coll == C_SLED:
-            kept = max(kept - prm[K_SLED_DIE_LOSS], 0)  # R-24
-        if trig & T_TAVERN:
-            kept = 2 if kept == 0 else min(kept + 2, prm[K_DIE_MAX])  # R-27
-        sc += w[W_DIE] * kept
+    if cfg.bonus_rule == BONUS_DICE:
+        sc += w[W_DIE] * _dice_kept(cfg, wk, o, coll, trig, die)
     if trig & T_KENNELS and fives > 0:
         sc += w[W_BUILD]
     if trig & T_BOTHY:
@@ -242,41 +269,11 @@ def _score(tab, prog, outs, o, dents, prm, w, hq, slowest, die, fives):
     return sc
 
 
-@njit(cache=True, inline="always")
-def greedy_choice(
-    tab, prog, safety, occ, trees, st, hand, p, prm, rnd, pos, w, nodes, outs, keys, plays,
-    pattern, floor,
-):  # fmt: skip
-    """Best play and outcome by ``_score``: (value, mask, pattern length, bonus distance,
-    score). Only scores above ``floor`` count (a start space already found as good skips
-    the rest); if none is, the score returned is ``floor``.
-
-    The choice is the highest score, ties going to the earliest play in ``list_plays``
-    order and then the earliest outcome. Plays are searched in order of an upper bound on
-    their scores (``progress_with_reach``), and once no remaining bound can beat the best
-    score found, the rest are skipped: the choice is the same as searching every play.
-    """
-    n_pl = list_plays(hand, p, prm, plays)
-    start = st[p, ST_SPACE]
-    dents = st[p, ST_DENTS]
-    brake_on = prm[K_BRAKE_ON] != 0
-    n_spaces = tab.shape[0]
-    prunable = True
-    for j in range(N_WEIGHTS):
-        if w[j] < 0:
-            prunable = False  # the bound assumes every penalty lowers the score
-    st_cp = tab[start, S_CP]
-    n_corners = safety.shape[0]
-    use_safety = prm[K_SAFETY] != 0
-    room = max(prm[K_DENT_LIMIT] - dents, 0)
-    partial = 0
-    if prm[K_BONUS_RULE] == BONUS_DICE:
-        partial = 2 if prunable and w[W_PROGRESS] > 0 else 1  # movement.outcomes
-    fives = st[p, ST_FIVES]
-    # Score terms that can raise a score above progress and hand: what the buildings on
-    # the unit's tracks give (the chapel also forgives this turn's dents), and, per play,
-    # the dice kept (below).
-    trig = prm[K_TRIG_KINDS]
+@njit(cache=True)
+def _building_gain(cfg, w, dents, room, fives):
+    """The most the buildings on the unit's tracks can add to a score (``greedy``'s bound):
+    the chapel also forgives this turn's dents."""
+    trig = cfg.trig_kinds
     extra = 0.0
     if trig & T_CHAPEL:
         extra += w[W_DENT] * (dents + room) + w[W_DENT_SQ] * dents * dents
@@ -284,105 +281,149 @@ def greedy_choice(
         extra += w[W_BUILD]
     if trig & T_BOTHY:
         extra += w[W_BUILD] / 3.0
-    tavern = 2 if trig & T_TAVERN else 0
-    bounds = np.empty(n_pl)
-    order = np.empty(n_pl, np.int64)
+    return extra
+
+
+@njit(cache=True)
+def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra):
+    """An upper bound on the score of any outcome of card play ``i`` (``wk.plays`` row).
+
+    Every term of the score but progress, dents and hand only lowers it, so no outcome
+    scores above the best, over the corner lines j it may cross, of the progress within
+    reach less the dents crossing them surely costs (at the speed without bonus; R-15,
+    capped at what the sled can still take, R-18), plus the hand term, what buildings give
+    and the dice kept.
+    """
+    v = wk.plays[i, 0]
+    mask = wk.plays[i, 1]
+    _, _, _, speed, drift, dcol, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
+    k = speed + bonus
+    if k >= REACH:
+        return np.inf
+    start = pos.space[p]
+    b = -np.inf
+    over = 0
+    side = 0 if drift == 0 else (1 if dcol == S_LEFT else 2)
+    c = cfg.tab[start, S_CP]
+    for j in range(CORNERS):
+        if j > 0:
+            if c < cfg.n_corners and cfg.safety_speeds != 0:
+                lim = cfg.safety[c]
+                if lim > 0 and speed > lim:
+                    over += speed - lim
+            c += 1
+        r = reach[((start * REACH + k) * SIDES + side) * CORNERS + j]
+        if r == np.inf:
+            return np.inf
+        if r > -np.inf:
+            cand = w[W_PROGRESS] * r - w[W_DENT] * min(over, room)
+            if cand > b:
+                b = cand
+    n = popcount3(mask)
+    pos.hand[p, v] -= n
+    hq = _distinct(pos, p)
+    pos.hand[p, v] += n
+    b = b + w[W_HAND] * hq
+    if extra > 0.0:
+        b = b + extra
+    if partial:
+        tavern = 2 if cfg.trig_kinds & T_TAVERN else 0
+        b = b + w[W_DIE] * min(bonus + tavern, cfg.bonus_dice_max)
+    return b
+
+
+@njit(cache=True)
+def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
+    """The outcomes of card play ``i``: searched, or found among those of an earlier play
+    that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
+    v = wk.plays[i, 0]
+    mask = wk.plays[i, 1]
+    _, _, _, speed, drift, dcol, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
+    keys = wk.okeys
+    for q in range(n_keys):
+        k = keys[q]
+        if k[0] == speed and k[1] == drift and k[2] == dcol and k[3] == bonus:
+            return q, n_keys
+    if n_keys >= keys.shape[0]:
+        return -1, n_keys
+    lo = wk.found[1]
+    outcomes(cfg, pos, wk, pos.space[p], speed, drift, dcol, bonus, partial, room, wk.found)
+    keys[n_keys, 0] = speed
+    keys[n_keys, 1] = drift
+    keys[n_keys, 2] = dcol
+    keys[n_keys, 3] = bonus
+    keys[n_keys, 4] = lo
+    keys[n_keys, 5] = wk.found[1]
+    return n_keys, n_keys + 1
+
+
+@njit(cache=True)
+def _order_by_bound(wk, n_pl):
+    """Card plays in order of their bounds, highest first (ties: list order)."""
     for i in range(n_pl):
-        v = plays[i, 0]
-        mask = plays[i, 1]
-        _, _, _, speed, drift, dcol, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
-        reach = speed + bonus
-        b = np.inf
-        if prunable and reach < REACH:
-            # Every term of the score but progress, dents and hand only lowers it, so no
-            # outcome scores above the best, over the corner lines j it may cross, of the
-            # progress within reach less the dents crossing them surely costs (at the
-            # speed without bonus; R-15, capped at what the sled can still take, R-18),
-            # plus the hand term.
-            b = -np.inf
-            over = 0
-            side = 0 if drift == 0 else (1 if dcol == S_LEFT else 2)
-            c = st_cp
-            for j in range(CORNERS):
-                if j > 0:
-                    if c < n_corners and use_safety:
-                        lim = safety[c]
-                        if lim > 0 and speed > lim:
-                            over += speed - lim
-                    c += 1
-                r = prog[n_spaces + ((start * REACH + reach) * SIDES + side) * CORNERS + j]
-                if r == np.inf:
-                    b = np.inf
-                    break
-                if r > -np.inf:
-                    cand = w[W_PROGRESS] * r - w[W_DENT] * min(over, room)
-                    if cand > b:
-                        b = cand
-            if b < np.inf:
-                k = popcount3(mask)
-                hand[p, v] -= k
-                hq = _distinct(hand, p)
-                hand[p, v] += k
-                b = b + w[W_HAND] * hq
-                if extra > 0.0:
-                    b = b + extra
-                if partial:
-                    b = b + w[W_DIE] * min(bonus + tavern, prm[K_DIE_MAX])
-        bounds[i] = b
+        b = wk.bounds[i]
         j = i
-        while j > 0 and bounds[order[j - 1]] < b:
-            order[j] = order[j - 1]
+        while j > 0 and wk.bounds[wk.border[j - 1]] < b:
+            wk.border[j] = wk.border[j - 1]
             j -= 1
-        order[j] = i
-    n_nodes = 0
-    n_outs = 0
+        wk.border[j] = i
+
+
+@njit(cache=True)
+def greedy_choice(cfg, reach, pos, wk, p, w, floor):
+    """Best card play and outcome by ``_score`` from the sled's space: writes the play to
+    ``wk.play`` and returns its score. Only scores above ``floor`` count (a start space
+    already found as good skips the rest); if none is, returns ``floor``.
+
+    The choice is the highest score, ties going to the earliest play in ``list_plays``
+    order and then the earliest outcome. Plays are searched in order of an upper bound on
+    their scores (``_play_bound``), and once no remaining bound can beat the best score
+    found, the rest are skipped: the choice is the same as searching every play.
+    """
+    n_pl = list_plays(cfg, pos, p, wk.plays)
+    dents = pos.dents[p]
+    prunable = True
+    for j in range(N_WEIGHTS):
+        if w[j] < 0:
+            prunable = False  # the bound assumes every penalty lowers the score
+    room = max(cfg.dent_limit - dents, 0)
+    partial = 0
+    if cfg.bonus_rule == BONUS_DICE:
+        partial = 2 if prunable and w[W_PROGRESS] > 0 else 1  # movement.outcomes
+    fives = pos.fives[p]
+    extra = _building_gain(cfg, w, dents, room, fives)
+    for i in range(n_pl):
+        b = np.inf
+        if prunable:
+            b = _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra)
+        wk.bounds[i] = b
+    _order_by_bound(wk, n_pl)
+    wk.found[0] = 0
+    wk.found[1] = 0
     n_keys = 0
     best = floor
     best_pl = 0
     best_o = -1
+    brake_on = cfg.brake != 0
     for j in range(n_pl):
-        i = order[j]
-        if bounds[i] + BOUND_MARGIN <= best:
+        i = wk.border[j]
+        if wk.bounds[i] + BOUND_MARGIN <= best:
             break  # no play left can beat (or tie) the best: the margin covers rounding
-        v = plays[i, 0]
-        mask = plays[i, 1]
-        left, right, brake, speed, drift, dcol, _, bonus = play_effect(
-            st, p, v, mask, prm, rnd, pos
-        )
-        kk = -1
-        for q in range(n_keys):
-            if (
-                keys[q, 0] == speed
-                and keys[q, 1] == drift
-                and keys[q, 2] == dcol
-                and keys[q, 3] == bonus
-            ):
-                kk = q
-                break
+        kk, n_keys = _search_play(cfg, pos, wk, p, i, partial, room, n_keys)
         if kk < 0:
-            if n_keys >= keys.shape[0]:
-                continue
-            lo = n_outs
-            n_nodes, n_outs = outcomes(
-                tab, safety, occ, trees, start, speed, drift, dcol, bonus, partial,
-                prm[K_SAFETY], room, prm[K_TREE_DENTS], prm[K_DENTS_PAST], nodes, n_nodes,
-                outs, n_outs,
-            )  # fmt: skip
-            keys[n_keys, 0] = speed
-            keys[n_keys, 1] = drift
-            keys[n_keys, 2] = dcol
-            keys[n_keys, 3] = bonus
-            keys[n_keys, 4] = lo
-            keys[n_keys, 5] = n_outs
-            kk = n_keys
-            n_keys += 1
+            continue
+        v = wk.plays[i, 0]
+        mask = wk.plays[i, 1]
+        left, right, brake, _, _, _, _, bonus = play_effect(
+            cfg, pos, p, v, mask, pos.rnd, pos.t_pos
+        )
         k = popcount3(mask)
-        hand[p, v] -= k
-        hq = _distinct(hand, p)
-        slowest = _slowest_next(hand, p, left, right, brake, brake_on)
-        hand[p, v] += k
-        for o in range(keys[kk, 4], keys[kk, 5]):
-            sc = _score(tab, prog, outs, o, dents, prm, w, hq, slowest, bonus, fives)
+        pos.hand[p, v] -= k
+        hq = _distinct(pos, p)
+        slowest = _slowest_next(pos, p, left, right, brake, brake_on)
+        pos.hand[p, v] += k
+        for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
+            sc = _score(cfg, wk, o, dents, w, hq, slowest, bonus, fives)
             # Outcomes of one play come in order, so an equal score only wins for an
             # earlier play.
             if sc > best or (sc == best and i < best_pl):
@@ -390,98 +431,164 @@ def greedy_choice(
                 best_pl = i
                 best_o = o
     if best_o < 0:
-        return 0, 0, 0, 0, floor
-    npat = pattern_of(nodes, outs, best_o, pattern)
-    return plays[best_pl, 0], plays[best_pl, 1], npat, outs[best_o, O_BONUS], best
+        return floor
+    npat, bits = pattern_bits(wk, best_o)
+    _set_play(
+        wk, -1, wk.plays[best_pl, 0], wk.plays[best_pl, 1], bits, npat, wk.outs[best_o, O_BONUS]
+    )
+    return best
 
 
 @njit(cache=True)
-def random_choice(st, hand, p, prm, rnd, pos, states, stream, plays, pattern):
-    """A uniform legal play, a uniform drift pattern, then the bonus: all of it with
-    probability 1/2 (R-14), or a distance uniform in 0..dice (R-23). Returns (value, mask,
-    pattern length, bonus distance)."""
-    n_pl = list_plays(hand, p, prm, plays)
-    i = below(states, stream, n_pl)
-    v = plays[i, 0]
-    mask = plays[i, 1]
-    _, _, _, speed, drift, _, _, bonus = play_effect(st, p, v, mask, prm, rnd, pos)
+def _set_play(wk, enter, v, mask, bits, npat, take):
+    play = wk.play
+    play[PL_KIND] = PH_PLAY
+    play[PL_ENTER] = enter
+    play[PL_VALUE] = v
+    play[PL_MASK] = mask
+    play[PL_BITS] = bits
+    play[PL_NPAT] = npat
+    play[PL_TAKE] = take
+
+
+@njit(cache=True)
+def _greedy_play(cfg, reach, pos, wk, p):
+    """Greedy's card play, searched from its space, or from each start-row space it may
+    enter on (ST2 B), keeping the best."""
+    w = cfg.weights[p]
+    if pos.space[p] >= 0:
+        greedy_choice(cfg, reach, pos, wk, p, w, -np.inf)
+        return
+    spaces = wk.path  # the start-row spaces (the path is free until the play resolves)
+    n = entry_spaces(cfg, pos, spaces)
+    best = -np.inf
+    chosen = np.zeros(PLAY_W, np.int64)
+    for i in range(n):
+        s = spaces[i]
+        pos.space[p] = s
+        sc = greedy_choice(cfg, reach, pos, wk, p, w, best)
+        if sc > best:
+            best = sc
+            for c in range(PLAY_W):
+                chosen[c] = wk.play[c]
+            chosen[PL_ENTER] = s
+    pos.space[p] = -1
+    for c in range(PLAY_W):
+        wk.play[c] = chosen[c]
+
+
+@njit(cache=True)
+def _random_play(cfg, pos, wk, p):
+    """A uniform card play, a uniform drift pattern, then the bonus: all of it with
+    probability 1/2 (R-14), or a distance uniform in 0..dice (R-23); first, off the
+    board, a uniform start-row space (ST2 B)."""
+    stream = bot_stream(p)
+    enter = -1
+    if pos.space[p] < 0:
+        n = entry_spaces(cfg, pos, wk.path)
+        enter = wk.path[below(pos.rng, stream, n)]
+    n_pl = list_plays(cfg, pos, p, wk.plays)
+    i = below(pos.rng, stream, n_pl)
+    v = wk.plays[i, 0]
+    mask = wk.plays[i, 1]
+    _, _, _, speed, drift, _, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
     made = 0
+    bits = 0
     for j in range(speed):
         left = drift - made
         # Drift now with probability drifts left / moves left: every pattern equally likely,
         # and a sled with as many drifts as moves left must drift (ST1 drift timing).
-        if left > 0 and below(states, stream, speed - j) < left:
-            pattern[j] = MV_DRIFT
+        if left > 0 and below(pos.rng, stream, speed - j) < left:
+            bits |= 1 << j
             made += 1
-        else:
-            pattern[j] = MV_STRAIGHT
     take = 0
     if bonus > 0:
-        if prm[K_BONUS_RULE] == BONUS_DICE:
-            take = below(states, stream, bonus + 1)
+        if cfg.bonus_rule == BONUS_DICE:
+            take = below(pos.rng, stream, bonus + 1)
         else:
-            take = below(states, stream, 2) * bonus
-    return v, mask, speed, take
+            take = below(pos.rng, stream, 2) * bonus
+    _set_play(wk, enter, v, mask, bits, speed, take)
 
 
-@njit(cache=True, inline="always")
-def discard_choice(kind, hand, p, states, stream):
-    """The canine card value seat ``p`` discards to get down to hand size."""
+@njit(cache=True)
+def _discard(pos, wk, p, kind):
+    """The canine card seat ``p`` discards to get down to hand size."""
+    hand = pos.hand[p]
+    v = -1
     if kind == BOT_RANDOM:
         total = 0
-        for v in range(MAX_VALUE + 1):
-            total += hand[p, v]
-        r = below(states, stream, total)
-        for v in range(MAX_VALUE + 1):
-            if r < hand[p, v]:
-                return v
-            r -= hand[p, v]
-    best = -1
-    for v in range(MAX_VALUE, -1, -1):
-        if hand[p, v] > 0 and (best < 0 or hand[p, v] > hand[p, best]):
-            best = v
-    return best
+        for c in range(N_VALUES):
+            total += hand[c]
+        r = below(pos.rng, bot_stream(p), total)
+        for c in range(N_VALUES):
+            if r < hand[c]:
+                v = c
+                break
+            r -= hand[c]
+    else:
+        for c in range(N_VALUES - 1, -1, -1):
+            if hand[c] > 0 and (v < 0 or hand[c] > hand[v]):
+                v = c
+    wk.play[PL_KIND] = PH_DISCARD
+    wk.play[PL_VALUE] = v
 
 
 @njit(cache=True)
-def bothy_choice(kind, hand, p, states, stream, out):
-    """Canine cards seat ``p`` discards at the bothy (R-27), as counts by value in ``out``."""
-    for v in range(MAX_VALUE + 1):
-        out[v] = 0
+def _bothy(pos, wk, p, kind):
+    """The canine cards seat ``p`` discards at the bothy (R-27), as counts by value."""
+    wk.play[PL_KIND] = PH_BOTHY
+    for v in range(N_VALUES):
+        held = pos.hand[p, v]
+        n = 0
         if kind == BOT_RANDOM:
-            for _ in range(hand[p, v]):
-                out[v] += below(states, stream, 2)
+            for _ in range(held):
+                n += below(pos.rng, bot_stream(p), 2)
         elif v == 0:
-            out[v] = hand[p, v]
-        elif hand[p, v] > 2:
-            out[v] = hand[p, v] - 2
+            n = held
+        elif held > 2:
+            n = held - 2
+        wk.play[PL_COUNTS + v] = n
 
 
 @njit(cache=True)
-def kennels_choice(kind, states, stream):
-    """Whether seat ``p`` adds a set-aside 5 to its deck at the kennels (R-27)."""
-    if kind == BOT_RANDOM:
-        return below(states, stream, 2) == 1
-    return True
-
-
-@njit(cache=True)
-def start_pair(kind, counts, states, stream):
-    """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero,
-    from the ``counts`` of its deck by value; -1 if it holds no pair."""
+def _pair(cfg, pos, wk, p, kind):
+    """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero."""
     n = 0
     best = -1
-    for v in range(1, MAX_VALUE + 1):
-        if counts[v] >= 2:
+    for v in range(1, N_VALUES):
+        if pair_count(cfg, v) >= 2:
             n += 1
             if best < 0 or abs(v - START_PAIR) < abs(best - START_PAIR):
                 best = v
-    if n == 0 or kind != BOT_RANDOM:
-        return best
-    r = below(states, stream, n)
-    for v in range(1, MAX_VALUE + 1):
-        if counts[v] >= 2:
-            if r == 0:
-                return v
-            r -= 1
-    return best
+    if kind == BOT_RANDOM:
+        r = below(pos.rng, bot_stream(p), n)
+        for v in range(1, N_VALUES):
+            if pair_count(cfg, v) >= 2:
+                if r == 0:
+                    best = v
+                    break
+                r -= 1
+    wk.play[PL_KIND] = PH_PAIR
+    wk.play[PL_VALUE] = best
+
+
+@njit(cache=True)
+def choose(cfg, reach, pos, wk):
+    """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``."""
+    p = pos.to_move
+    kind = cfg.bots[p]
+    phase = pos.phase
+    if phase == PH_PLAY:
+        if kind == BOT_RANDOM:
+            _random_play(cfg, pos, wk, p)
+        else:
+            _greedy_play(cfg, reach, pos, wk, p)
+    elif phase == PH_DISCARD:
+        _discard(pos, wk, p, kind)
+    elif phase == PH_BOTHY:
+        _bothy(pos, wk, p, kind)
+    elif phase == PH_KENNELS:
+        wk.play[PL_KIND] = PH_KENNELS
+        wk.play[PL_VALUE] = 1 if kind != BOT_RANDOM else below(pos.rng, bot_stream(p), 2)
+    else:
+        _pair(cfg, pos, wk, p, kind)

@@ -1,15 +1,28 @@
-"""Flat layouts shared by the Snow Tails kernels and their Python wrappers.
+"""The records Snow Tails kernels read and write, and the constants that name their parts.
 
-Kernels see a track as one int64 table (one row per space, ``S_*`` columns), the progress
-array, the per-corner safety speeds and the start grid; a race's state as a few int64
-arrays (``ST_*`` columns per seat). Column indices are layout constants, not rule values:
-rule values always arrive as kernel arguments (``params.K_*``).
+Three record types (``docs/positions.md``), each laid out by numpy from named fields:
+
+- ``POSITION``: the whole state of a unit (a race, or a season / tournament) at a decision:
+  every seat's sled, cards and counters, the trees standing, the round and turn, and the
+  states of the random streams still to draw from. Copy one with ``array[j] = pos``.
+- ``cell_dtype(variant)``: everything read-only a unit needs: the variant's parameters
+  (``Variant.kernel_dtype``), the seats' bots, the start slots, and the joined table of
+  the unit's tracks (``kernel_track``, one row per space; ``S_*`` name its columns).
+- ``WORK``: scratch of one thread: the movement search, the chosen play, the event log of
+  a traced race and the heat counts of a batch.
+
+Column indices of the space table, the search scratch and a play row are constants of
+this module (counted out in one place each); rule values always come from the records.
 """
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
+from simkit.games.snowtails.params import MAX_RACES, MAX_SLOTS, MAX_VALUE, SnowTailsParams
+from simkit.params import record_dtype
 from simkit.tracks.compiled import (
     F_BUILDING,
     F_CLOSED,
@@ -23,23 +36,25 @@ from simkit.tracks.compiled import (
     CompiledTrack,
 )
 
-# Per-space table columns.
-S_NEXT = 0  # next space straight ahead, -1 = side/end of track
-S_LEFT = 1  # drift-left target, -1 = side of track
-S_RIGHT = 2  # drift-right target
-S_BLOCKED = 3  # closed space or building: entering it is a collision (R-02, R-17)
-S_LEVEL = 4  # race-order key (R-03)
-S_TIE = 5  # ST1 tie-break among level spaces, 0 = inside (R-03)
-S_CP = 6  # corner entry lines at or behind the back edge (R-15)
-S_PAST = 7  # front edge past the finish line (R-05)
-S_DIST = 8  # straight moves until the next corner entry line is crossed (bot evaluation)
-S_NSAFE = 9  # safety speed of that next corner, 0 = none (bot evaluation)
-S_LANE = 10
-S_TREE = 11  # a tree stands here at the start of each race (R-21), when trees are in play
-S_TRIG = 12  # building trigger bits T_* (R-27), when buildings have effects
-S_SEG = 13  # spec segment (R-29 compares sleds on the same corner)
-S_TIGHT_IN = 14  # inside lane of a tight corner (R-29)
-S_FLAG = 15  # ST2 tie-break among level sleds of equal speed, 0 = flag side (R-03)
+# Space table columns (one row per space of the joined table).
+(
+    S_NEXT,  # next space straight ahead, -1 = side/end of track
+    S_LEFT,  # drift-left target, -1 = side of track
+    S_RIGHT,  # drift-right target
+    S_BLOCKED,  # closed space or building: entering it is a collision (R-02, R-17)
+    S_LEVEL,  # race-order key (R-03)
+    S_TIE,  # ST1 tie-break among level spaces, 0 = inside (R-03)
+    S_CP,  # corner entry lines at or behind the back edge (R-15)
+    S_PAST,  # front edge past the finish line (R-05)
+    S_DIST,  # straight moves until the next corner entry line is crossed (bot evaluation)
+    S_NSAFE,  # safety speed of that next corner, 0 = none (bot evaluation)
+    S_LANE,
+    S_TREE,  # index of the tree printed here (R-21), -1 = none or trees not in play
+    S_TRIG,  # building trigger bits T_* (R-27), when buildings have effects
+    S_SEG,  # spec segment (R-29 compares sleds on the same corner)
+    S_TIGHT_IN,  # inside lane of a tight corner (R-29)
+    S_FLAG,  # ST2 tie-break among level sleds of equal speed, 0 = flag side (R-03)
+) = range(16)
 S_COLS = 16
 
 # Building trigger bits (S_TRIG).
@@ -50,59 +65,70 @@ T_TAVERN = 8
 
 FAR = 99  # S_DIST when no corner lies ahead in the lane
 
-MAX_RACES = 5  # races of a season or tournament (params.MAX_RACES)
+MAX_SEATS = MAX_SLOTS  # sleds in one race (ST2: up to 8)
+N_VALUES = MAX_VALUE + 1  # canine card values 0..5
+MAX_DECK = 60  # cards in one sled's deck (params: deck holds 1 to 60)
+MAX_PATH = 48  # longest movement path: speed 10 plus a bonus of at most the field size
+MAX_ROW = 16  # start-row spaces of an ST2 track
+MAX_SPACES = 4096  # spaces of a unit's tracks joined (a library track has 150-430)
+MAX_CORNERS = 64  # corners of a unit's tracks joined
+MAX_TREES = 128  # trees of a unit's tracks joined
+MAX_WEIGHTS = 16  # greedy weights per seat (bots.N_WEIGHTS of them in use)
+N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
-# Per-seat state columns (one row per seat).
-ST_SPACE = 0
-ST_LEFT = 1  # value showing on the left dog
-ST_RIGHT = 2
-ST_BRAKE = 3
-ST_LCARD = 4  # 1 when a real card lies on the left dog (the start value is printed)
-ST_RCARD = 5
-ST_DENTS = 6
-ST_STATUS = 7  # RACING, FINISHED or OUT
-ST_DECKN = 8  # cards left in the draw deck (drawn from the top, index DECKN-1)
-ST_SLOT = 9
-ST_FIN_ROUND = 10
-ST_OUT_ROUND = 11
-ST_OUT_SEQ = 12  # order of elimination, 1 = first out
-ST_FINISH = 13  # final finish position
-ST_DENTS_TAKEN = 14
-ST_OVERSPEED = 15
-ST_COLL_WALL = 16
-ST_COLL_SLED = 17
-ST_BONUS_USED = 18
-ST_TURNS = 19
-ST_RESHUFFLES = 20
-ST_NO_CANINE = 21
-ST_POINTS = 22  # points of the race, or of the whole season / tournament
-ST_DIE = 23  # bonus dice value, 0 = no bonus available (R-23)
-ST_FIVES = 24  # set-aside 5s not yet added by the kennels (R-27)
-ST_TREES = 25  # trees hit (R-21)
-ST_REPAIRS = 26  # fifth dents repaired (R-25)
-ST_CHAPEL = 27  # building effects used (R-27)
-ST_BOTHY = 28
-ST_KENNELS = 29
-ST_TAVERN = 30
-ST_ORDER = 31  # place in the race's start order, 1 first (ST2 B; ties before moving)
-ST_FIRST_SLOT = 32  # start slot of the first race of a season / tournament
-ST_RACE_FIN = 33  # MAX_RACES finish positions, one per race
-ST_RACE_PTS = ST_RACE_FIN + MAX_RACES  # MAX_RACES points, one per race
-ST_COLS = ST_RACE_PTS + MAX_RACES
-
+# Sled status.
 RACING = 0
 FINISHED = 1
 OUT = 2
 REPAIR = 3  # sitting out a fifth dent until last at the start of a round (R-25)
 
-# Race-level output columns.
-R_ROUNDS = 0
-R_LEAD_CHANGES = 1
-R_LEADER1_WON = 2
-R_TIMED_OUT = 3
-R_ELIMINATIONS = 4
-R_TREES_LEFT = 5  # trees still standing at the end of the (last) race
-R_COLS = 6
+# Decisions (``pos.phase``): what the seat ``pos.to_move`` is to choose. NONE: the unit is over.
+PH_NONE = 0
+PH_PLAY = 1  # cards, where they go, drift pattern, bonus, and in round 1 the start space
+PH_DISCARD = 2  # one canine card, down to the hand size (ST1 Game Play 5, R-16)
+PH_BOTHY = 3  # canine cards to discard at the bothy (R-27)
+PH_KENNELS = 4  # add a set-aside 5 to the draw deck or not (R-27)
+PH_PAIR = 5  # an experienced sled's starting pair (ST2 A.5)
+
+# A play: one int64 row. ``PL_KIND`` is the phase it answers; for PH_BOTHY the counts by
+# value fill columns PL_COUNTS.. (N_VALUES of them).
+PL_KIND, PL_ENTER, PL_VALUE, PL_MASK, PL_BITS, PL_NPAT, PL_TAKE = range(7)
+PL_COUNTS = 1
+PLAY_W = max(PL_TAKE, PL_COUNTS + N_VALUES - 1) + 1
+
+# Play masks: bit 0 left dog, bit 1 right dog, bit 2 brake (R-12).
+M_LEFT = 1
+M_RIGHT = 2
+M_BRAKE = 4
+
+# Move kinds and collision kinds.
+MV_STRAIGHT = 0
+MV_DRIFT = 1
+MV_BONUS = 2
+C_NONE = 0
+C_WALL = 1
+C_SLED = 2
+C_FIFTH = 3  # a tree gave one dent too many: movement stops in its space (R-21, R-25)
+
+# What a turn did (``pos.t_code``).
+T_DONE = 0
+T_OUT = 1  # a fifth dent took the sled out (R-18)
+T_REPAIR = 2  # a fifth dent sent it to repair (R-25)
+T_SECOND = 3  # a fifth dent in a 2-sled race: the race is over, this sled 2nd (R-25)
+
+# Where the unit's flow stands between decisions (``pos.flow``).
+FL_SETUP = 0  # setting up race ``pos.race`` from seat ``pos.setup_seat``
+FL_ROUND = 1  # a round is about to start
+FL_TURN = 2  # turn ``pos.turn_i`` of the round is about to start
+FL_STAGE = 3  # the end of the current turn, from stage ``pos.stage``
+FL_DONE = 4  # the unit is over
+
+# Stages of the end of a turn after movement (R-27 / ST2 F order, then ST1 Game Play 5).
+TS_BOTHY = 0
+TS_REFILL = 1
+TS_DISCARD = 2
+TS_KENNELS = 3
+TS_TAVERN = 4
 
 # Heat kinds (rows of the heat array).
 HEAT_KINDS = (
@@ -114,22 +140,7 @@ HEAT_KINDS = (
     "tree_hit",
     "repair",
 )
-H_WALL = 0
-H_SLED = 1
-H_OVERSPEED = 2
-H_OUT = 3
-H_TURN_END = 4
-H_TREE = 5
-H_REPAIR = 6
-
-# Move kinds and collision kinds.
-MV_STRAIGHT = 0
-MV_DRIFT = 1
-MV_BONUS = 2
-C_NONE = 0
-C_WALL = 1
-C_SLED = 2
-C_FIFTH = 3  # a tree gave one dent too many: movement stops in its space (R-21, R-25)
+H_WALL, H_SLED, H_OVERSPEED, H_OUT, H_TURN_END, H_TREE, H_REPAIR = range(len(HEAT_KINDS))
 
 # Trace events: one int64 row each, the kind in column 0 (see ``trace.py`` for the fields).
 EV_WIDTH = 10
@@ -168,23 +179,159 @@ DIE_SLED = 2  # lost a point for hitting a sled (R-24)
 DIE_TAVERN = 3  # tavern +2 (R-27)
 DIE_START = 4  # set by start place (R-23)
 
-# Play masks: bit 0 left dog, bit 1 right dog, bit 2 brake (R-12).
-M_LEFT = 1
-M_RIGHT = 2
-M_BRAKE = 4
+# Per-seat fields of a position (each an int64 array over seats), and the rest.
+SEAT_FIELDS = (
+    "space",  # -1 until it enters the board (ST2 B)
+    "left",  # value showing on the left dog
+    "right",
+    "brake",
+    "lcard",  # 1 when a real card lies on the left dog (the start value is printed)
+    "rcard",
+    "dents",
+    "status",  # RACING, FINISHED, OUT or REPAIR
+    "deckn",  # cards left in the draw deck (drawn from the top, index deckn - 1)
+    "slot",
+    "fin_round",
+    "out_round",
+    "out_seq",  # order of elimination, 1 = first out
+    "finish",  # final finish position
+    "dents_taken",
+    "overspeed",
+    "coll_wall",
+    "coll_sled",
+    "bonus_used",
+    "turns",
+    "reshuffles",
+    "no_canine",
+    "points",  # points of the race, or of the whole season / tournament
+    "die",  # bonus dice value, 0 = no bonus available (R-23)
+    "fives",  # set-aside 5s not yet added by the kennels (R-27)
+    "trees_hit",  # (R-21)
+    "repairs",  # fifth dents repaired (R-25)
+    "chapel",  # building effects used (R-27)
+    "bothy",
+    "kennels",
+    "tavern",
+    "order",  # place in the race's start order, 1 first (ST2 B; ties before moving)
+    "first_slot",  # start slot of the first race of a season / tournament
+    "unseen",  # in an observation (``position.observe``): cards in hand the observer cannot see
+)
+UNIT_FIELDS = (
+    "n_seats",
+    "race",  # race of the unit being played, 0-based
+    "rnd",  # round of that race
+    "flow",  # FL_*
+    "phase",  # PH_*: the decision ``to_move`` has to take
+    "to_move",  # seat to decide, -1 when the unit is over
+    "setup_seat",  # FL_SETUP: the next seat to set up
+    "deal",  # FL_SETUP: cards dealt to that seat (for its start event)
+    "turn_i",  # index of the current turn in ``turn_order``
+    "round_n",  # turns in this round
+    "stage",  # FL_STAGE: TS_*
+    "t_pos",  # race position of the seat on turn (R-04, at the start of its turn)
+    "t_trig",  # building triggers where its movement ended (R-27)
+    "t_refill",  # it draws up to the hand size at the end of its turn (R-16, R-24)
+    "t_end",  # the space where its movement ended
+    "t_code",  # T_*: what the last turn did
+    "turns_done",  # turns ended in the unit (``WORK.halt`` stops after each)
+    "n_out",  # sleds out of this race so far
+    "next_rank",
+    "leader",
+    "leader1",  # leader after round 1 of the first race
+    "second",  # R-25 two-sled race: the seat that took a fifth dent, else -1
+    "over",  # this race has ended
+    "lead_changes",
+    "timed_out",
+    "eliminations",
+    "won",  # the leader after round 1 of the first race won it
+    "total_rounds",
+)
+POSITION = record_dtype(
+    [(name, np.int64, (MAX_SEATS,)) for name in SEAT_FIELDS]
+    + [(name, np.int64) for name in UNIT_FIELDS]
+    + [
+        ("turn_order", np.int64, (MAX_SEATS,)),  # the round's turns (R-03)
+        ("race_fin", np.int64, (MAX_SEATS, MAX_RACES)),
+        ("race_pts", np.int64, (MAX_SEATS, MAX_RACES)),
+        ("hand", np.int64, (MAX_SEATS, N_VALUES)),  # canine cards held, by value
+        ("disc", np.int64, (MAX_SEATS, N_VALUES)),  # used cards, by value (R-07)
+        ("deck", np.int64, (MAX_SEATS, MAX_DECK)),  # draw deck, bottom first
+        ("trees", np.int64, (MAX_TREES,)),  # 1 while the tree stands (R-21)
+        ("rng", np.uint64, (N_STREAMS,)),
+    ]
+)
 
-MAX_SEATS = 8
-MAX_DECK = 60
-MAX_PATH = 48  # longest movement path: speed 10 plus a bonus of at most the field size
-MAX_ROW = 16  # start-row spaces of an ST2 track
+# Search scratch: node rows (moves made, drifts made, space, parent node, move kind, tree
+# dents so far) and outcome rows of ``movement.outcomes``.
+N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD = range(6)
+N_COLS = 6
+(
+    O_END,  # space where the sled stops
+    O_COLL,  # C_*
+    O_BONUS,  # bonus distance moved (0: none)
+    O_NODE,  # search node of the last move made (path reconstruction)
+    O_ATTEMPT,  # kind of the move that collided (-1 if none)
+    O_OVER,  # overspeed dents (R-15) for this outcome
+    O_SPEED,  # speed including any bonus taken (R-14, R-15)
+    O_TD,  # dents from trees entered (R-21)
+) = range(8)
+O_COLS = 8
+MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
+MAX_OUTS = 4096
+MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
+LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 
-# Rows of the per-race start array (one row per race of a season or tournament).
-SR_GRID = 0  # MAX_SEATS numbered start spaces, slot 1 first (-1: none)
-SR_NROW = MAX_SEATS  # number of start-row spaces
-SR_ROW = SR_NROW + 1  # MAX_ROW start-row spaces, left to right
-SR_BASE = SR_ROW + MAX_ROW  # first space of the race's track in the joined table
-SR_N = SR_BASE + 1  # spaces of the race's track
-SR_W = SR_N + 1
+WORK = record_dtype(
+    [
+        ("nodes", np.int64, (MAX_NODES, N_COLS)),
+        ("outs", np.int64, (MAX_OUTS, O_COLS)),
+        ("okeys", np.int64, (MAX_PLAYS, 6)),  # searched (speed, drift, side, bonus) -> outs
+        ("plays", np.int64, (MAX_PLAYS, 2)),  # card plays (value, mask)
+        ("bounds", np.float64, (MAX_PLAYS,)),
+        ("border", np.int64, (MAX_PLAYS,)),
+        ("pattern", np.int64, (MAX_PATH,)),
+        ("path", np.int64, (MAX_PATH,)),
+        ("order", np.int64, (2 * MAX_SEATS,)),  # race order, and sorting scratch
+        ("counts", np.int64, (N_VALUES,)),
+        ("found", np.int64, (3,)),  # movement search: nodes used, outcomes used, first outcome
+        ("play", np.int64, (PLAY_W,)),  # the play to apply
+        ("tracing", np.int64),  # 1: log events
+        ("nlog", np.int64),  # events logged (past LOG_CAP they are counted, not kept)
+        ("log", np.int64, (LOG_CAP, EV_WIDTH)),
+        ("halt", np.int64),  # 1: stop advancing when a turn ends (the state oracle)
+        ("heat_on", np.int64),  # 1: count heat
+        ("heat", np.int64, (len(HEAT_KINDS), MAX_SPACES)),
+    ]
+)
+
+# The cell record: the variant's fields, then these.
+CELL_FIELDS = [
+    ("n_seats", np.int64),
+    ("slots", np.int64, (MAX_SEATS,)),  # start slots in use (R-06)
+    ("bots", np.int64, (MAX_SEATS,)),  # bot kind per seat (bots.BOT_*)
+    ("weights", np.float64, (MAX_SEATS, MAX_WEIGHTS)),  # greedy weights per seat (bots.W_*)
+    ("trig_kinds", np.int64),  # T_* bits of the buildings on the unit's tracks
+    ("n_spaces", np.int64),
+    ("n_corners", np.int64),
+    ("safety", np.int64, (MAX_CORNERS,)),  # corner safety speeds (R-15)
+    ("grid", np.int64, (MAX_RACES, MAX_SEATS)),  # numbered start spaces by slot, -1 none
+    ("n_row", np.int64, (MAX_RACES,)),  # start-row spaces (ST2 B)
+    ("row", np.int64, (MAX_RACES, MAX_ROW)),
+    ("track_base", np.int64, (MAX_RACES,)),  # first space of the race's track in the table
+    ("track_size", np.int64, (MAX_RACES,)),  # spaces of the race's track
+    ("tree_lo", np.int64, (MAX_RACES,)),  # the race's trees are tree_lo..tree_hi-1
+    ("tree_hi", np.int64, (MAX_RACES,)),
+    ("tab", np.int32, (MAX_SPACES, S_COLS)),
+    ("prog", np.float64, (MAX_SPACES,)),  # progress per space (bot evaluation)
+]
+
+
+@functools.cache
+def cell_dtype(params: type[SnowTailsParams] = SnowTailsParams) -> np.dtype:
+    """The cell record: the variant's kernel fields, then ``CELL_FIELDS``."""
+    variant = params.kernel_dtype()
+    fields = [(name, variant.fields[name][0]) for name in variant.names]
+    return record_dtype(fields + CELL_FIELDS)
 
 
 def kernel_track(
@@ -194,7 +341,7 @@ def kernel_track(
 
     ``trees`` and ``buildings`` (the variant's R-21 and R-27 settings) decide whether the
     track's trees stand and whether its buildings are walls with effects, walls only, or
-    removed (their spaces open track).
+    removed (their spaces open track). Trees are numbered in space order from 0.
     """
     n = track.n_spaces
     tab = np.zeros((n, S_COLS), dtype=np.int64)
@@ -204,8 +351,10 @@ def kernel_track(
     flags = track.flags.astype(np.uint32)
     walls = F_CLOSED | (F_BUILDING if buildings != "none" else np.uint32(0))
     tab[:, S_BLOCKED] = (flags & walls) != 0
+    tab[:, S_TREE] = -1
     if trees:
-        tab[:, S_TREE] = (flags & F_TREE) != 0
+        at = np.flatnonzero((flags & F_TREE) != 0)
+        tab[at, S_TREE] = np.arange(len(at))
     if buildings == "effects":
         for bit, flag in (
             (T_KENNELS, F_TRIG_KENNELS),
@@ -240,3 +389,36 @@ def kernel_track(
     progress = np.ascontiguousarray(track.progress, dtype=np.float64)
     start = np.ascontiguousarray(track.start_slots, dtype=np.int64)
     return tab, progress, safety, start
+
+
+# What a finished unit leaves for the tables (``position.result``): per seat, then per unit.
+RESULT_SEAT = (
+    "slot",
+    "finish",
+    "points",
+    "status",
+    "dents",
+    "dents_taken",
+    "overspeed",
+    "coll_wall",
+    "coll_sled",
+    "bonus_used",
+    "no_canine",
+    "reshuffles",
+    "turns",
+    "fin_round",
+    "out_round",
+    "trees_hit",
+    "repairs",
+    "die",
+    "chapel",
+    "bothy",
+    "kennels",
+    "tavern",
+)
+RESULT_UNIT = ("total_rounds", "lead_changes", "won", "timed_out", "eliminations", "trees_left")
+RESULT = record_dtype(
+    [(name, np.int64, (MAX_SEATS,)) for name in RESULT_SEAT]
+    + [(name, np.int64, (MAX_SEATS, MAX_RACES)) for name in ("race_fin", "race_pts")]
+    + [(name, np.int64) for name in RESULT_UNIT]
+)

@@ -9,6 +9,8 @@ plus the same after the optional straight bonus (R-14: all of it; R-23: any dist
 the dice). A collision with a wall, building or sled ends the movement (R-02, R-16, R-17,
 R-24); a tree is entered, removed and dents, and movement goes on (R-21) unless that dent
 is the fifth (R-25). Of two ways to the same state the one with fewer tree dents is kept.
+
+A drift pattern is held as bits: bit j set = move j drifts (``walk``, ``pattern_bits``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,20 @@ from simkit.games.snowtails.layout import (
     C_WALL,
     MV_DRIFT,
     MV_STRAIGHT,
+    N_D,
+    N_KIND,
+    N_M,
+    N_PARENT,
+    N_SPACE,
+    N_TD,
+    O_ATTEMPT,
+    O_BONUS,
+    O_COLL,
+    O_END,
+    O_NODE,
+    O_OVER,
+    O_SPEED,
+    O_TD,
     S_BLOCKED,
     S_CP,
     S_NEXT,
@@ -30,83 +46,62 @@ from simkit.games.snowtails.layout import (
     S_TIE,
     S_TRIG,
 )
-
-# Node rows of the search: (moves made, drifts made, space, parent node, move kind, tree
-# dents so far).
-N_M = 0
-N_D = 1
-N_SPACE = 2
-N_PARENT = 3
-N_KIND = 4
-N_TD = 5
-N_COLS = 6
-
-# Outcome rows.
-O_END = 0  # space where the sled stops
-O_COLL = 1  # C_NONE, C_WALL or C_SLED
-O_BONUS = 2  # 1 if the bonus was taken
-O_NODE = 3  # search node of the last move made (path reconstruction)
-O_ATTEMPT = 4  # kind of the move that collided (-1 if none)
-O_OVER = 5  # overspeed dents (R-15) for this outcome
-O_SPEED = 6  # speed including any bonus taken (R-14, R-15)
-O_TD = 7  # dents from trees entered (R-21)
-O_COLS = 8
-# O_BONUS holds the bonus distance moved (0: none); O_COLL C_FIFTH: a tree's dent was one
-# too many, the sled stops in that tree's space (R-25 / R-18).
+from simkit.games.snowtails.rules import sled_at, tree_at
 
 
-@njit(cache=True, inline="always")
-def collision(tab, occ, target):
+@njit(cache=True)
+def collision(cfg, pos, target):
     """The collision a move into ``target`` causes (R-02): wall, sled or none."""
-    if target < 0 or tab[target, S_BLOCKED] != 0:
+    if target < 0 or cfg.tab[target, S_BLOCKED] != 0:
         return C_WALL  # R-17: side of the track, a closed space or a building
-    if occ[target] != 0:
+    if sled_at(cfg, pos, target):
         return C_SLED  # R-16, R-24
     return C_NONE
 
 
-@njit(cache=True, inline="always")
-def enter(tab, occ, trees, target, td, room, tdent, dents_past):
+@njit(cache=True)
+def enter(cfg, pos, target, td, room):
     """Moving into ``target`` with ``td`` tree dents so far: (collision, tree dents after).
 
-    R-21: a standing tree is entered (removed by the caller) and gives ``tdent`` dents,
-    but none past the finish line when ``dents_past`` is off (R-26). ``room`` is how many
-    more dents the sled can hold: beyond it the move is ``C_FIFTH`` (R-25, R-18), except
-    past the finish line, where the sled keeps its place (R-18).
+    R-21: a standing tree is entered (removed by the caller) and gives ``tree_dents`` dents,
+    but none past the finish line when ``dents_past_finish`` is off (R-26). ``room`` is how
+    many more dents the sled can hold: beyond it the move is ``C_FIFTH`` (R-25, R-18),
+    except past the finish line, where the sled keeps its place (R-18).
     """
-    c = collision(tab, occ, target)
+    c = collision(cfg, pos, target)
     if c != C_NONE:
         return c, td
-    if trees[target] != 0 and tdent > 0:
-        past = tab[target, S_PAST] != 0
-        if dents_past or not past:
-            td += tdent
+    if cfg.tree_dents > 0 and tree_at(cfg, pos, target):
+        past = cfg.tab[target, S_PAST] != 0
+        if cfg.dents_past_finish != 0 or not past:
+            td += cfg.tree_dents
             if td > room and not past:
                 return C_FIFTH, td
     return C_NONE, td
 
 
-@njit(cache=True, inline="always")
-def overspeed(tab, safety, start, end, speed, use_safety):
+@njit(cache=True)
+def overspeed(cfg, start, end, speed):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
     Every entry line crossed this turn is checked, one dent per point above its safety
     speed; a corner without a printed safety speed (0) never dents.
     """
-    if use_safety == 0:
+    if cfg.safety_speeds == 0:
         return 0
     total = 0
-    for c in range(tab[start, S_CP], tab[end, S_CP]):
-        lim = safety[c]
+    for c in range(cfg.tab[start, S_CP], cfg.tab[end, S_CP]):
+        lim = cfg.safety[c]
         if lim > 0 and speed > lim:
             total += speed - lim
     return total
 
 
-@njit(cache=True, inline="always")
-def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind, td):
+@njit(cache=True)
+def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space); if it
     does with more tree dents, this way there replaces it (fewer dents, same options)."""
+    nodes = wk.nodes
     for i in range(lo, n_nodes):
         if nodes[i, N_D] == d and nodes[i, N_SPACE] == space:
             if td < nodes[i, N_TD]:
@@ -125,16 +120,14 @@ def _add_node(nodes, n_nodes, lo, m, d, space, parent, kind, td):
     return n_nodes + 1
 
 
-@njit(cache=True, inline="always")
-def _add_outcome(
-    tab, safety, outs, n_outs, lo, start, end, coll, bonus, node, attempt, speed, use_safety,
-    td,
-):  # fmt: skip
+@njit(cache=True)
+def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, speed, td):
     """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus);
     one with fewer tree dents replaces it.
 
     The overspeed dents (R-15) are worked out only for a new outcome.
     """
+    outs = wk.outs
     for i in range(lo, n_outs):
         if outs[i, O_END] == end and outs[i, O_COLL] == coll and outs[i, O_BONUS] == bonus:
             if td < outs[i, O_TD]:
@@ -149,133 +142,148 @@ def _add_outcome(
     outs[n_outs, O_BONUS] = bonus
     outs[n_outs, O_NODE] = node
     outs[n_outs, O_ATTEMPT] = attempt
-    outs[n_outs, O_OVER] = overspeed(tab, safety, start, end, speed, use_safety)
+    outs[n_outs, O_OVER] = overspeed(cfg, start, end, speed)
     outs[n_outs, O_SPEED] = speed
     outs[n_outs, O_TD] = td
     return n_outs + 1
 
 
-@njit(cache=True, inline="always")
-def outcomes(
-    tab, safety, occ, trees, start, speed, drift, dcol, bonus, partial, use_safety, room,
-    tdent, dents_past, nodes, n_nodes, outs, n_outs,
-):  # fmt: skip
+@njit(cache=True)
+def _step(cfg, pos, wk, i, kind, col, nxt, counts, start, speed, room):
+    """Expand node ``i`` by one move of ``kind`` into column ``col``: a new node in the
+    layer from ``nxt``, or an outcome if the move collides. ``counts`` holds (nodes, outs,
+    first outcome of this search); updated in place."""
+    nodes = wk.nodes
+    cur = nodes[i, N_SPACE]
+    td = nodes[i, N_TD]
+    t = cfg.tab[cur, col]
+    c, td2 = enter(cfg, pos, t, td, room)
+    if c == C_FIFTH:
+        counts[1] = _add_outcome(cfg, wk, counts[1], counts[2], start, t, c, 0, i, kind, speed, td2)
+    elif c != C_NONE:
+        # R-02: the sled stays where it was; the rest of the drift is lost.
+        counts[1] = _add_outcome(
+            cfg, wk, counts[1], counts[2], start, cur, c, 0, i, kind, speed, td
+        )
+    else:
+        d = nodes[i, N_D] + (1 if kind == MV_DRIFT else 0)
+        counts[0] = _add_node(wk, counts[0], nxt, nodes[i, N_M] + 1, d, t, i, kind, td2)
+
+
+@njit(cache=True)
+def _skip_distance(cfg, pos, t, td, start, room):
+    """Greedy only: a bonus distance ending at ``t`` whose next one strictly beats it for
+    the greedy score: one more space of progress with nothing else different (no collision
+    or tree dent next, no building trigger here, no worse tie-break lane, no safety speed or
+    finish line in between)."""
+    tab = cfg.tab
+    t2 = tab[t, S_NEXT]
+    c2, td3 = enter(cfg, pos, t2, td, room)
+    return (
+        c2 == C_NONE
+        and td3 == td
+        and tab[t, S_TRIG] == 0
+        and tab[t2, S_TIE] <= tab[t, S_TIE]
+        and tab[t, S_NSAFE] == 0
+        and tab[t2, S_NSAFE] == 0
+        and tab[t, S_PAST] == tab[t2, S_PAST]
+        and (cfg.safety_speeds == 0 or tab[start, S_CP] == tab[t2, S_CP])
+    )
+
+
+@njit(cache=True)
+def _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room):
+    """The outcomes of the bonus after reaching node ``i`` without a collision.
+
+    R-14: optional, all or nothing, straight ahead, counting toward R-15. R-23: any
+    distance up to the dice, straight ahead (``partial`` 1; 2 also skips distances the
+    next one beats for the greedy score, ``_skip_distance``).
+    """
+    cur = wk.nodes[i, N_SPACE]
+    td = wk.nodes[i, N_TD]
+    for j in range(1, bonus + 1):
+        t = cfg.tab[cur, S_NEXT]
+        c, td2 = enter(cfg, pos, t, td, room)
+        stop = cur
+        if c == C_FIFTH:
+            stop = t
+        elif c == C_NONE:
+            cur = t
+            td = td2
+            stop = t
+        emit = c != C_NONE or partial != 0 or j == bonus
+        if partial == 2 and c == C_NONE and j < bonus:
+            emit = not _skip_distance(cfg, pos, t, td, start, room)
+        if emit:
+            dist = j if partial else bonus
+            counts[1] = _add_outcome(
+                cfg, wk, counts[1], counts[2], start, stop, c, dist, i, -1, speed + dist, td2
+            )
+        if c != C_NONE:
+            break
+
+
+@njit(cache=True)
+def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, counts):
     """Every distinct outcome of moving ``speed`` with ``drift`` drifts toward ``dcol``.
 
     ``bonus`` > 0 adds, for each end reached without a collision, the outcomes of the
-    bonus: all of it (R-14, ``partial`` 0) or every distance 1..bonus (R-23, ``partial``
-    1); ``partial`` 2 (the greedy bot, whose weights are all >= 0) leaves out a distance
-    whose next one is strictly better for its score. Tree
-    dents (R-21) count against ``room``, the dents the sled can still hold (``enter``).
-    Appends nodes from ``n_nodes`` and outcomes from ``n_outs``; returns both new counts.
+    bonus (``_bonus_outcomes``). Tree dents (R-21) count against ``room``, the dents the
+    sled can still hold (``enter``). ``counts`` = (nodes used, outcomes used, -): nodes
+    and outcomes are appended from there and the counts updated in place.
     """
-    o_lo = n_outs
-    root = n_nodes
-    n_nodes = _add_node(nodes, n_nodes, n_nodes, 0, 0, start, -1, -1, 0)
-    lo, hi = root, n_nodes
+    counts[2] = counts[1]
+    root = counts[0]
+    counts[0] = _add_node(wk, counts[0], counts[0], 0, 0, start, -1, -1, 0)
+    lo, hi = root, counts[0]
     for m in range(speed):
         nxt = hi
         for i in range(lo, hi):
-            d = nodes[i, N_D]
-            cur = nodes[i, N_SPACE]
-            td = nodes[i, N_TD]
+            d = wk.nodes[i, N_D]
             # Drift timing (ST1 "Moves their sled", ST2 B.3): once moves left equal drifts
             # left, every remaining move must drift.
             if speed - m > drift - d:
-                t = tab[cur, S_NEXT]
-                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
-                if c == C_FIFTH:
-                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, t, c, 0, i,
-                                          MV_STRAIGHT, speed, use_safety, td2)  # fmt: skip
-                elif c != C_NONE:
-                    # R-02: the sled stays where it was; the rest of the drift is lost.
-                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
-                                          MV_STRAIGHT, speed, use_safety, td)  # fmt: skip
-                else:
-                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d, t, i, MV_STRAIGHT, td2)
+                _step(cfg, pos, wk, i, MV_STRAIGHT, S_NEXT, nxt, counts, start, speed, room)
             if d < drift:
-                t = tab[cur, dcol]
-                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
-                if c == C_FIFTH:
-                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, t, c, 0, i,
-                                          MV_DRIFT, speed, use_safety, td2)  # fmt: skip
-                elif c != C_NONE:
-                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, cur, c, 0, i,
-                                          MV_DRIFT, speed, use_safety, td)  # fmt: skip
-                else:
-                    n_nodes = _add_node(nodes, n_nodes, nxt, m + 1, d + 1, t, i, MV_DRIFT, td2)
-        lo, hi = hi, n_nodes
+                _step(cfg, pos, wk, i, MV_DRIFT, dcol, nxt, counts, start, speed, room)
+        lo, hi = hi, counts[0]
     for i in range(lo, hi):
-        end = nodes[i, N_SPACE]
-        td = nodes[i, N_TD]
-        n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, end, C_NONE, 0, i, -1,
-                              speed, use_safety, td)  # fmt: skip
+        end = wk.nodes[i, N_SPACE]
+        counts[1] = _add_outcome(
+            cfg, wk, counts[1], counts[2], start, end, C_NONE, 0, i, -1, speed, wk.nodes[i, N_TD]
+        )
         if bonus > 0:
-            # R-14: optional, all or nothing, straight ahead, counting toward R-15.
-            # R-23: any distance up to the dice, straight ahead.
-            cur = end
-            for j in range(1, bonus + 1):
-                t = tab[cur, S_NEXT]
-                c, td2 = enter(tab, occ, trees, t, td, room, tdent, dents_past)
-                stop = cur
-                if c == C_FIFTH:
-                    stop = t
-                elif c == C_NONE:
-                    cur = t
-                    td = td2
-                    stop = t
-                emit = c != C_NONE or partial != 0 or j == bonus
-                if partial == 2 and c == C_NONE and j < bonus:
-                    # Skip a distance the next one strictly beats for the greedy score: one
-                    # more space of progress with nothing else different (no collision or
-                    # tree dent next, no building trigger here, no worse tie-break lane, no
-                    # safety speed or finish line in between).
-                    t2 = tab[t, S_NEXT]
-                    c2, td3 = enter(tab, occ, trees, t2, td, room, tdent, dents_past)
-                    if (
-                        c2 == C_NONE
-                        and td3 == td
-                        and tab[t, S_TRIG] == 0
-                        and tab[t2, S_TIE] <= tab[t, S_TIE]
-                        and tab[t, S_NSAFE] == 0
-                        and tab[t2, S_NSAFE] == 0
-                        and tab[t, S_PAST] == tab[t2, S_PAST]
-                        and (use_safety == 0 or tab[start, S_CP] == tab[t2, S_CP])
-                    ):
-                        emit = False
-                if emit:
-                    n_outs = _add_outcome(tab, safety, outs, n_outs, o_lo, start, stop, c,
-                                          j if partial else bonus, i, -1,
-                                          speed + (j if partial else bonus), use_safety,
-                                          td2)  # fmt: skip
-                if c != C_NONE:
-                    break
-    return n_nodes, n_outs
+            _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room)
 
 
-@njit(cache=True, inline="always")
-def pattern_of(nodes, outs, o, pattern):
-    """The move kinds leading to outcome ``o`` (the colliding attempt last); returns count."""
+@njit(cache=True)
+def pattern_bits(wk, o):
+    """(move count, drift bits) leading to outcome ``o``, the colliding attempt last."""
+    nodes = wk.nodes
     n = 0
-    i = outs[o, O_NODE]
+    i = wk.outs[o, O_NODE]
     while nodes[i, N_PARENT] >= 0:
         n += 1
         i = nodes[i, N_PARENT]
-    i = outs[o, O_NODE]
+    bits = 0
+    i = wk.outs[o, O_NODE]
     k = n
     while nodes[i, N_PARENT] >= 0:
         k -= 1
-        pattern[k] = nodes[i, N_KIND]
+        if nodes[i, N_KIND] == MV_DRIFT:
+            bits |= 1 << k
         i = nodes[i, N_PARENT]
-    if outs[o, O_ATTEMPT] >= 0:
-        pattern[n] = outs[o, O_ATTEMPT]
+    if wk.outs[o, O_ATTEMPT] >= 0:
+        if wk.outs[o, O_ATTEMPT] == MV_DRIFT:
+            bits |= 1 << n
         n += 1
-    return n
+    return n, bits
 
 
-@njit(cache=True, inline="always")
-def walk(tab, occ, trees, start, pattern, n, dcol, bonus, path, room, tdent, dents_past):
-    """Walk ``pattern`` (then ``bonus`` straight moves) from ``start``, stopping at a collision.
+@njit(cache=True)
+def walk(cfg, pos, start, bits, n, dcol, bonus, path, room):
+    """Walk ``n`` moves drifting where ``bits`` say (then ``bonus`` straight moves) from
+    ``start``, stopping at a collision.
 
     Writes the spaces visited to ``path`` (``path[0] = start``; a ``C_FIFTH`` tree's space
     is the last one) and returns (number of spaces in path, collision kind, index in path
@@ -287,8 +295,9 @@ def walk(tab, occ, trees, start, pattern, n, dcol, bonus, path, room, tdent, den
     cur = start
     td = 0
     for j in range(n):
-        t = tab[cur, dcol] if pattern[j] == MV_DRIFT else tab[cur, S_NEXT]
-        c, td = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+        col = dcol if (bits >> j) & 1 else S_NEXT
+        t = cfg.tab[cur, col]
+        c, td = enter(cfg, pos, t, td, room)
         if c == C_FIFTH:
             path[k] = t
             return k + 1, c, -1
@@ -301,8 +310,8 @@ def walk(tab, occ, trees, start, pattern, n, dcol, bonus, path, room, tdent, den
         return k, C_NONE, -1
     b0 = k
     for _ in range(bonus):
-        t = tab[cur, S_NEXT]
-        c, td = enter(tab, occ, trees, t, td, room, tdent, dents_past)
+        t = cfg.tab[cur, S_NEXT]
+        c, td = enter(cfg, pos, t, td, room)
         if c == C_FIFTH:
             path[k] = t
             return k + 1, c, b0

@@ -2,9 +2,10 @@
 
 The position is the JSON of ``docs/state.md`` (game ``snowtails`` or ``mushmush``). Plays
 come from the engine's own play list (R-12, ST2 B.1), outcomes from the same search the
-greedy bot uses (``movement.outcomes``: every drift pattern, and with the bonus dice every
-distance up to its value, R-23), and each outcome is carried out by the engine's
-``resolve_play`` on a copy of the position (trees, dice, repair, buildings included), so
+greedy bot uses (``position.legal_plays``: every drift pattern, and with the bonus dice
+every distance up to its value, R-23), and each is carried out by ``position.apply`` on a
+copy of the position to the end of the turn (trees, dice, repair, buildings included; the
+turn's own later choices, discards, bothy and kennels, as the greedy bot takes them), so
 what the oracle says is what a race would do. Cards drawn at the end of the turn are
 unknown (the deck is hidden), so the oracle reports how many would be drawn.
 """
@@ -12,14 +13,14 @@ unknown (the deck is hidden), so the oracle reports how many would be drawn.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from simkit.errors import SimkitError, StateError
-from simkit.games.snowtails.bots import BOT_GREEDY
-from simkit.games.snowtails.engine import T_OUT, T_REPAIR, T_SECOND, new_scratch, resolve_play
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import choose
 from simkit.games.snowtails.layout import (
     C_SLED,
     C_WALL,
@@ -38,50 +39,49 @@ from simkit.games.snowtails.layout import (
     EV_DRAW,
     EV_MOVE,
     EV_TREE,
-    EV_WIDTH,
     FINISHED,
-    HEAT_KINDS,
+    FL_TURN,
     MAX_DECK,
     MAX_SEATS,
     OUT,
+    PH_PLAY,
+    PL_ENTER,
+    PL_MASK,
+    PL_TAKE,
+    PL_VALUE,
+    PLAY_W,
+    POSITION,
     REPAIR,
     S_BLOCKED,
     S_PAST,
     S_TREE,
-    ST_BRAKE,
-    ST_DECKN,
-    ST_DENTS,
-    ST_DIE,
-    ST_FIVES,
-    ST_LCARD,
-    ST_LEFT,
-    ST_ORDER,
-    ST_RCARD,
-    ST_RIGHT,
-    ST_SLOT,
-    ST_SPACE,
-    ST_STATUS,
     T_BOTHY,
     T_CHAPEL,
     T_KENNELS,
-    kernel_track,
+    T_OUT,
+    T_REPAIR,
+    T_SECOND,
+    WORK,
 )
-from simkit.games.snowtails.movement import O_BONUS, O_SPEED, outcomes, pattern_of
-from simkit.games.snowtails.params import (
-    K_SAFETY,
-    MAX_VALUE,
-    MushMushParams,
-    SnowTailsParams,
-    presets,
-)
-from simkit.games.snowtails.rules import list_plays, play_effect, race_position
+from simkit.games.snowtails.params import MAX_VALUE, MushMushParams, SnowTailsParams, presets
+from simkit.games.snowtails.position import apply, legal_plays
+from simkit.games.snowtails.rules import play_effect, race_position
 from simkit.games.snowtails.trace import COLOURS, MOVE_NAMES, hand_list, where_list
 from simkit.tracks.compiled import CompiledTrack
 
 STATE_KEYS = {"game", "preset", "set", "track", "round", "turn", "sleds", "trees"}
 SLED_KEYS = {
-    "colour", "space", "dogs", "brake", "hand", "dents", "finished", "die", "repairing", "fives",
-}  # fmt: skip
+    "colour",
+    "space",
+    "dogs",
+    "brake",
+    "hand",
+    "dents",
+    "finished",
+    "die",
+    "repairing",
+    "fives",
+}
 # Each game's parameter class and default preset (its errors name the game).
 GAMES = {"snowtails": (SnowTailsParams, "snowtails"), "mushmush": (MushMushParams, "mushmush")}
 DIE_MAX = 6  # the bonus dice's highest face (ST2 B.2)
@@ -106,18 +106,29 @@ def _bool(value: Any, key: str) -> bool:
 
 @dataclass
 class Position:
-    """A parsed, validated position and its kernel arrays."""
+    """A parsed, validated position: its cell record and its ``layout.POSITION`` record."""
 
     variant: Any
-    track: Any
+    track: CompiledTrack
     round: int
     turn: int
     colours: list[str]
-    st: np.ndarray
-    hand: np.ndarray
-    occ: np.ndarray
-    trees: np.ndarray  # 1 where a tree still stands (R-21)
-    n_seats: int  # sleds in the race (R-25's two-sled rule)
+    cfga: np.ndarray  # the cell record (one-element array)
+    positions: np.ndarray  # the position (one-element array)
+
+    @property
+    def pos(self) -> np.void:
+        return self.positions[0]
+
+    @property
+    def n_seats(self) -> int:
+        return int(self.pos["n_seats"])
+
+    def trees_standing(self, positions: np.ndarray | None = None) -> list[int]:
+        """Spaces where a tree stands (R-21), in ``positions`` (default: this position)."""
+        pos = (self.positions if positions is None else positions)[0]
+        tab = self.cfga["tab"][0, : self.track.n_spaces]
+        return [int(s) for s in np.flatnonzero(tab[:, S_TREE] >= 0) if pos["trees"][tab[s, S_TREE]]]
 
 
 def _variant(state: Mapping[str, Any]) -> Any:
@@ -126,60 +137,102 @@ def _variant(state: Mapping[str, Any]) -> Any:
     if game not in GAMES:
         raise StateError(f"state: game must be 'snowtails' or 'mushmush' (got {game!r})")
     cls, default = GAMES[str(game)]
-    known = presets(cls)
-    preset = state.get("preset", default)
-    if preset not in known:
-        raise StateError(f"state: preset '{preset}' unknown (known: {', '.join(known)})")
-    overrides = state.get("set", {})
-    if not isinstance(overrides, dict):
-        raise StateError("state: set must be an object of parameter overrides")
     try:
-        return known[preset].replace(**overrides)
+        return cls.resolve(presets(cls), state.get("preset", default), state.get("set"))
     except SimkitError as exc:
-        raise StateError(f"state: set: {exc}") from exc
+        where = "preset" if exc.key == "preset" else "set"
+        raise StateError(f"state: {where}: {exc}") from exc
 
 
-def _trees(state: Mapping[str, Any], tab: np.ndarray, track: CompiledTrack) -> np.ndarray:
+def _trees(state: Mapping[str, Any], tab: np.ndarray, track: CompiledTrack, pos) -> None:
     """Trees standing: the state's list, or every tree of the track (R-21); a tree can
     only stand where the track has one (and the variant plays trees)."""
-    trees = tab[:, S_TREE].copy()
+    ids = tab[:, S_TREE]
     if "trees" not in state:
-        return trees
+        pos["trees"][ids[ids >= 0]] = 1
+        return
     spaces = state["trees"]
     if not isinstance(spaces, list):
         raise StateError("state: trees must be a list of the spaces where trees still stand")
-    trees[:] = 0
     for j, s in enumerate(spaces):
         s = _int(s, f"trees[{j}]", 0, track.n_spaces - 1)
-        if not tab[s, S_TREE]:
-            have = np.flatnonzero(tab[:, S_TREE]).tolist() or "none (or trees = false)"
+        if ids[s] < 0:
+            have = np.flatnonzero(ids >= 0).tolist() or "none (or trees = false)"
             raise StateError(
                 f"state: trees[{j}]: space {s} has no tree on '{track.name}' (trees: {have})"
             )
-        trees[s] = 1
-    return trees
+        pos["trees"][ids[s]] = 1
 
 
-def _sled_values(sled, where, variant, dice, st, hand, i) -> None:
-    """Dogs, brake, dents, dice, set-aside 5s and hand of sled ``i`` into the arrays."""
+def _sled_values(sled, where, variant, dice, pos, i) -> None:
+    """Dogs, brake, dents, dice, set-aside 5s and hand of sled ``i`` into the position."""
     dogs = sled["dogs"]
     if not isinstance(dogs, list) or len(dogs) != 2:
         raise StateError(f"state: {where}.dogs must be [left, right]")
-    st[i, ST_LEFT] = _int(dogs[0], f"{where}.dogs[0]", 0, MAX_VALUE)
-    st[i, ST_RIGHT] = _int(dogs[1], f"{where}.dogs[1]", 0, MAX_VALUE)
+    pos["left"][i] = _int(dogs[0], f"{where}.dogs[0]", 0, MAX_VALUE)
+    pos["right"][i] = _int(dogs[1], f"{where}.dogs[1]", 0, MAX_VALUE)
     brake = sled.get("brake", variant.brake_start)
-    st[i, ST_BRAKE] = _int(brake, f"{where}.brake", 0, MAX_VALUE)
-    st[i, ST_LCARD] = st[i, ST_RCARD] = 1
-    st[i, ST_DENTS] = _int(sled.get("dents", 0), f"{where}.dents", 0, variant.dent_limit)
+    pos["brake"][i] = _int(brake, f"{where}.brake", 0, MAX_VALUE)
+    pos["lcard"][i] = pos["rcard"][i] = 1
+    pos["dents"][i] = _int(sled.get("dents", 0), f"{where}.dents", 0, variant.dent_limit)
     die = _int(sled.get("die", 0), f"{where}.die", 0, DIE_MAX if dice else 0)
-    st[i, ST_DIE] = die  # R-23: 0 = no bonus available
+    pos["die"][i] = die  # R-23: 0 = no bonus available
     fives = sled.get("fives", variant.set_aside)
-    st[i, ST_FIVES] = _int(fives, f"{where}.fives", 0, variant.set_aside)  # R-27
+    pos["fives"][i] = _int(fives, f"{where}.fives", 0, variant.set_aside)  # R-27
     cards = sled["hand"]
     if not isinstance(cards, list) or len(cards) > 12:
         raise StateError(f"state: {where}.hand must be a list of card values")
     for j, v in enumerate(cards):
-        hand[i, _int(v, f"{where}.hand[{j}]", 0, MAX_VALUE)] += 1
+        pos["hand"][i, _int(v, f"{where}.hand[{j}]", 0, MAX_VALUE)] += 1
+    # The draw deck is hidden: a deck of unknown cards (counted as 0s), with room for a
+    # kennels 5 (R-27).
+    pos["deckn"][i] = MAX_DECK - DECK_ROOM
+
+
+def _sled(state, sled, i, variant, dice, tab, track, pos, holder, start_row) -> str:
+    """Sled ``i`` of the state into the position; returns its colour."""
+    where = f"sleds[{i}]"
+    rnd = pos["rnd"]
+    if not isinstance(sled, dict):
+        raise StateError(f"state: {where} must be an object")
+    bad = sorted(set(sled) - SLED_KEYS)
+    if bad:
+        raise StateError(f"state: {where}.{bad[0]} is not a sled key")
+    # ST2 B.1 has no brake: there the key may be left out (it stays at brake_start).
+    needed = ("space", "dogs", "brake", "hand") if variant.brake else ("space", "dogs", "hand")
+    for key in needed:
+        if key not in sled:
+            raise StateError(f"state: {where} is missing '{key}'")
+    pos["order"][i] = pos["slot"][i] = i + 1  # start order: list order
+    if sled["space"] is None and rnd == 1 and variant.start_rule == "row":
+        # ST2 B: not on the board yet; it enters on a start-row space in its turn.
+        if sled.get("finished") or sled.get("repairing"):
+            raise StateError(f"state: {where} is not on the board yet (space null)")
+        pos["space"][i] = -1
+        _sled_values(sled, where, variant, dice, pos, i)
+        return str(sled.get("colour", COLOURS[i]))
+    space = _int(sled["space"], f"{where}.space", 0, track.n_spaces - 1)
+    if tab[space, S_BLOCKED]:
+        raise StateError(f"state: {where}.space {space} is closed or under a building")
+    if space in holder and not (rnd == 1 and space in start_row):
+        # ST2 B: only in the first round may sleds share a start-row space.
+        raise StateError(f"state: {where}.space {space} already holds sled {holder[space]}")
+    if tab[space, S_TREE] >= 0 and pos["trees"][tab[space, S_TREE]]:
+        raise StateError(f"state: {where}.space {space} holds a standing tree (R-21)")
+    _sled_values(sled, where, variant, dice, pos, i)
+    finished = _bool(sled.get("finished", False), f"{where}.finished")
+    if finished and not tab[space, S_PAST]:
+        raise StateError(f"state: {where} is finished but space {space} is before the line")
+    repairing = _bool(sled.get("repairing", False), f"{where}.repairing")
+    if repairing and variant.fifth_dent != "repair":
+        raise StateError(f"state: {where}.repairing needs fifth_dent = repair (R-25)")
+    if repairing and finished:
+        raise StateError(f"state: {where} cannot be both finished and repairing")
+    pos["space"][i] = space
+    pos["status"][i] = FINISHED if finished else (REPAIR if repairing else 0)
+    if not (finished and variant.lift_finished):
+        holder[space] = i  # a repairing sled stays on its space (R-25)
+    return str(sled.get("colour", COLOURS[i]))
 
 
 def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Position:
@@ -203,68 +256,33 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
     if not isinstance(sleds, list) or not 1 <= len(sleds) <= MAX_SEATS:
         raise StateError(f"state: sleds must be a list of 1 to {MAX_SEATS} sleds")
     turn = _int(state.get("turn", 0), "turn", 0, len(sleds) - 1)
-    tab = kernel_track(track, variant.trees, variant.buildings)[0]
-    trees = _trees(state, tab, track)
-    scratch = new_scratch(track.n_spaces)
-    st, hand, occ = scratch[0], scratch[1], scratch[4]
+    n = len(sleds)
+    # Every sled greedy: the turn's later choices (discards, bothy, kennels) are greedy's.
+    cfga, _ = cell_inputs([track] * variant.races, variant, ("greedy",) * n, tuple(range(1, n + 1)))
+    tab = cfga["tab"][0, : track.n_spaces]
+    positions = np.zeros(1, dtype=POSITION)
+    pos = positions[0]
+    pos["n_seats"] = n
+    pos["rnd"] = rnd
+    _trees(state, tab, track, pos)
     colours = []
     holder: dict[int, int] = {}
     start_row = {int(x) for x in track.start_row} if variant.start_rule == "row" else set()
     for i, sled in enumerate(sleds):
-        where = f"sleds[{i}]"
-        if not isinstance(sled, dict):
-            raise StateError(f"state: {where} must be an object")
-        bad = sorted(set(sled) - SLED_KEYS)
-        if bad:
-            raise StateError(f"state: {where}.{bad[0]} is not a sled key")
-        # ST2 B.1 has no brake: there the key may be left out (it stays at brake_start).
-        needed = ("space", "dogs", "brake", "hand") if variant.brake else ("space", "dogs", "hand")
-        for key in needed:
-            if key not in sled:
-                raise StateError(f"state: {where} is missing '{key}'")
-        if sled["space"] is None and rnd == 1 and variant.start_rule == "row":
-            # ST2 B: not on the board yet; it enters on a start-row space in its turn.
-            if sled.get("finished") or sled.get("repairing"):
-                raise StateError(f"state: {where} is not on the board yet (space null)")
-            st[i, ST_SPACE] = -1
-            _sled_values(sled, where, variant, dice, st, hand, i)
-            st[i, ST_ORDER] = st[i, ST_SLOT] = i + 1  # start order: list order
-            colours.append(str(sled.get("colour", COLOURS[i])))
-            continue
-        space = _int(sled["space"], f"{where}.space", 0, track.n_spaces - 1)
-        if tab[space, S_BLOCKED]:
-            raise StateError(f"state: {where}.space {space} is closed or under a building")
-        if space in holder and not (rnd == 1 and space in start_row):
-            # ST2 B: only in the first round may sleds share a start-row space.
-            raise StateError(f"state: {where}.space {space} already holds sled {holder[space]}")
-        if trees[space]:
-            raise StateError(f"state: {where}.space {space} holds a standing tree (R-21)")
-        _sled_values(sled, where, variant, dice, st, hand, i)
-        finished = _bool(sled.get("finished", False), f"{where}.finished")
-        if finished and not tab[space, S_PAST]:
-            raise StateError(f"state: {where} is finished but space {space} is before the line")
-        repairing = _bool(sled.get("repairing", False), f"{where}.repairing")
-        if repairing and variant.fifth_dent != "repair":
-            raise StateError(f"state: {where}.repairing needs fifth_dent = repair (R-25)")
-        if repairing and finished:
-            raise StateError(f"state: {where} cannot be both finished and repairing")
-        st[i, ST_SPACE] = space
-        st[i, ST_ORDER] = st[i, ST_SLOT] = i + 1
-        st[i, ST_STATUS] = FINISHED if finished else (REPAIR if repairing else 0)
-        if not (finished and variant.lift_finished):
-            occ[space] += 1  # a repairing sled stays on its space (R-25)
-            holder[space] = i
-        colours.append(str(sled.get("colour", COLOURS[i])))
-    for i in range(len(sleds), MAX_SEATS):
-        st[i, ST_STATUS] = OUT
-    if st[turn, ST_STATUS] == FINISHED:
+        colours.append(_sled(state, sled, i, variant, dice, tab, track, pos, holder, start_row))
+    pos["status"][n:] = OUT
+    if pos["status"][turn] == FINISHED:
         raise StateError(f"state: turn names sleds[{turn}], which has already finished")
-    if st[turn, ST_STATUS] == REPAIR:
+    if pos["status"][turn] == REPAIR:
         raise StateError(
             f"state: turn names sleds[{turn}], which is repairing: it sits out until it is "
             "last in race order at the start of a round (R-25)"
         )
-    return Position(variant, track, rnd, turn, colours, st, hand, occ, trees, len(sleds))
+    pos["to_move"] = turn
+    pos["phase"] = PH_PLAY
+    pos["flow"] = FL_TURN
+    pos["t_pos"] = race_position(cfga[0], pos, turn)  # R-04
+    return Position(variant, track, rnd, turn, colours, cfga, positions)
 
 
 @dataclass
@@ -283,8 +301,8 @@ class Moves:
             "colour": pos.colours[pos.turn],
             "round": pos.round,
             "race_position": self.race_position,
-            "die": int(pos.st[pos.turn, ST_DIE]),
-            "trees": np.flatnonzero(pos.trees).tolist(),
+            "die": int(pos.pos["die"][pos.turn]),
+            "trees": pos.trees_standing(),
             "note": self.note,
             "plays": self.plays,
         }
@@ -297,13 +315,13 @@ class Moves:
             f"{pos.colours[p]} to play, round {pos.round}, race position {self.race_position}, "
             f"on '{pos.track.name}' "
             + (
-                f"at space {int(pos.st[p, ST_SPACE])}"
-                if pos.st[p, ST_SPACE] >= 0
+                f"at space {int(pos.pos['space'][p])}"
+                if pos.pos["space"][p] >= 0
                 else "off the board: it enters on a start-row space (ST2 B)"
             )
-            + (f", bonus dice {int(pos.st[p, ST_DIE])}" if dice else "")
+            + (f", bonus dice {int(pos.pos['die'][p])}" if dice else "")
         ]
-        standing = np.flatnonzero(pos.trees).tolist()
+        standing = pos.trees_standing()
         if standing:
             lines.append(f"trees standing: {standing}")
         if self.note:
@@ -387,162 +405,167 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
     """Every legal play of the sled whose turn it is, and each distinct outcome."""
     if not isinstance(state, Mapping):
         raise StateError("state: expected a JSON object")
-    pos = parse_state(state, track)
-    p = pos.turn
-    variant = pos.variant
-    tab, _, safety, _ = kernel_track(pos.track, variant.trees, variant.buildings)
-    prm = variant.to_kernel()
-    rank = int(race_position(tab, pos.st, pos.n_seats, p, prm))  # R-04
-    if pos.hand[p].sum() == 0:
+    position = parse_state(state, track)
+    pos = position.pos
+    p = position.turn
+    rank = int(pos["t_pos"])
+    if pos["hand"][p].sum() == 0:
         note = (
             "no canine cards in hand: the sled first takes a dent and draws up to the hand "
             "size (R-19); give the hand after drawing to list its plays"
         )
-        if not variant.no_canine_dent:
+        if not position.variant.no_canine_dent:
             note = (
                 "no canine cards in hand: the sled draws up to the hand size first; give the "
                 "hand after drawing to list its plays"
             )
-        return Moves(pos, rank, note, [])
-    here = int(pos.st[p, ST_SPACE])
-    result = []
-    if here >= 0:
-        result = _plays(pos, tab, safety, prm, rank, None)
-    else:
-        # ST2 B: it enters on a start-row space, a free one if there is one.
-        row = [int(x) for x in pos.track.start_row]
-        free = [x for x in row if pos.occ[x] == 0]
-        for x in free or row:
-            st, occ = pos.st.copy(), pos.occ.copy()
-            st[p, ST_SPACE] = x
-            occ[x] += 1
-            result += _plays(replace(pos, st=st, occ=occ), tab, safety, prm, rank, x)
-    return Moves(pos, rank, "", result)
-
-
-def _plays(pos, tab, safety, prm, rank, enter):
-    """Every play from the turn sled's space, each with its outcomes resolved."""
-    p = pos.turn
-    variant = pos.variant
-    scratch = new_scratch(pos.track.n_spaces)
-    nodes, outs, plays, pattern = scratch[8], scratch[9], scratch[11], scratch[12]
-    n_pl = list_plays(pos.hand, p, prm, plays)
-    bots = np.full(MAX_SEATS, BOT_GREEDY, dtype=np.int64)
-    room = variant.dent_limit - int(pos.st[p, ST_DENTS])
-    result = []
-    for i in range(n_pl):
-        v, mask = int(plays[i, 0]), int(plays[i, 1])
-        left, right, brake, speed, drift, dcol, raw, bonus = play_effect(
-            pos.st, p, v, mask, prm, pos.round, rank
+        return Moves(position, rank, note, [])
+    works = np.zeros(1, dtype=WORK)
+    rows = np.zeros((MAX_LEGAL, PLAY_W), dtype=np.int64)
+    n = legal_plays(position.cfga[0], pos, works[0], rows)
+    # One entry per (start space, cards, where they go): its outcomes are its rows.
+    result: list[dict[str, Any]] = []
+    groups: dict[tuple[int, int, int], list[np.ndarray]] = {}
+    for row in rows[:n]:
+        groups.setdefault((int(row[PL_ENTER]), int(row[PL_VALUE]), int(row[PL_MASK])), []).append(
+            row
         )
-        _n_nodes, n_outs = outcomes(
-            tab, safety, pos.occ, pos.trees, pos.st[p, ST_SPACE], speed, drift, dcol, bonus,
-            int(variant.bonus_rule == "dice"), prm[K_SAFETY], room, variant.tree_dents,
-            variant.dents_past_finish, nodes, 0, outs, 0,
-        )  # fmt: skip
-        found = []
-        for o in range(n_outs):
-            npat = pattern_of(nodes, outs, o, pattern)
-            take, total = int(outs[o, O_BONUS]), int(outs[o, O_SPEED])
-            found.append(
-                _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, total)
-            )
-        onto = where_list(mask)
-        result.append(
-            {
-                "enter": enter,
-                "cards": [v] * len(onto),
-                "onto": onto,
-                "dogs": [int(left), int(right)],
-                "brake": int(brake),
-                "speed": int(speed),
-                "drift": int(drift),
-                "drift_side": None if raw == 0 else ("right" if raw > 0 else "left"),
-                "bonus_offered": int(bonus),
-                "die_before": int(pos.st[p, ST_DIE]),
-                "outcomes": found,
-            }
-        )
-    return result
+    for (enter, v, mask), plays in groups.items():
+        result.append(_play(position, enter, v, mask, plays))
+    return Moves(position, rank, "", result)
 
 
-def _resolve(pos, tab, safety, prm, bots, v, mask, npat, take, pattern, rank, speed):
-    """Carry out one play and pattern on a copy of the position with the engine's code."""
-    p = pos.turn
-    st, hand, occ = pos.st.copy(), pos.hand.copy(), pos.occ.copy()
-    disc = np.zeros_like(hand)
-    deck = np.zeros((MAX_SEATS, MAX_DECK), dtype=np.int64)  # hidden cards: only counted
-    st[p, ST_DECKN] = MAX_DECK - DECK_ROOM
-    states = np.zeros(1 + 2 * MAX_SEATS, dtype=np.uint64)
-    path = np.zeros(64, dtype=np.int64)
-    heat = np.zeros((len(HEAT_KINDS), tab.shape[0]), dtype=np.int64)
-    log = np.zeros((256, EV_WIDTH), dtype=np.int64)
-    nlog = np.zeros(1, dtype=np.int64)
-    trees = pos.trees.copy()
-    code = resolve_play(
-        tab, safety, prm, bots, st, hand, disc, deck, occ, trees, states, pos.n_seats,
-        p, pos.round, rank, 0, v, mask, npat, take, pattern.copy(), path, heat, log, nlog, True,
-    )  # fmt: skip
-    walked, moves_made, coll = [int(pos.st[p, ST_SPACE])], [], None
-    over = wall = tree_dents = draws = tried = 0
-    taken = False
-    attempt = None
-    discards, trees_hit, die_changes, buildings = [], [], [], []
-    for row in log[: nlog[0]]:
-        kind = int(row[0])
-        if kind == EV_MOVE:
-            walked.append(int(row[3]))
-            moves_made.append(MOVE_NAMES[int(row[4])])
-        elif kind == EV_COLLIDE:
-            coll = "sled" if row[2] == C_SLED else ("wall" if row[2] == C_WALL else None)
-            attempt = MOVE_NAMES[int(row[4])]
-        elif kind == EV_DENT and row[2] == DENT_OVERSPEED:
-            over += int(row[7])
-        elif kind == EV_DENT and row[2] == DENT_WALL:
-            wall += int(row[7])
-        elif kind == EV_DENT and row[2] == DENT_TREE:
-            tree_dents += int(row[7])
-        elif kind == EV_TREE:
-            trees_hit.append(int(row[2]))
-        elif kind == EV_DRAW:
-            draws += 1
-        elif kind == EV_DISCARD:
-            discards.append(int(row[2]))
-        elif kind == EV_BONUS:
-            taken = int(row[3]) > 0
-            tried = int(row[3])
-        elif kind == EV_DIE and int(row[4]) in DIE_REASONS:
-            why = DIE_REASONS[int(row[4])]
-            die_changes.append({"from": int(row[2]), "to": int(row[3]), "why": why})
-        elif kind == EV_BUILDING:
-            buildings.append({"building": BUILDINGS[int(row[2])], "detail": int(row[3])})
-    end = int(st[p, ST_SPACE])
-    kept = hand[p].copy()
-    kept[0] -= draws  # the dummy deck holds only 0s; drawn cards are unknown
+MAX_LEGAL = 8192  # plays of one position: far above a hand's ~40 card plays x their outcomes
+
+
+def _play(position: Position, enter: int, v: int, mask: int, rows: list[np.ndarray]):
+    """One card play (and start space): what it does to the sled, and every outcome."""
+    pos = position.pos
+    p = position.turn
+    entered = position.positions.copy()
+    if enter >= 0:
+        entered["space"][0, p] = enter
+    left, right, brake, speed, drift, _, raw, bonus = play_effect(
+        position.cfga[0], entered[0], p, v, mask, position.round, int(pos["t_pos"])
+    )
+    onto = where_list(mask)
     return {
-        "path": walked,
-        "moves": moves_made,
+        "enter": None if enter < 0 else enter,
+        "cards": [v] * len(onto),
+        "onto": onto,
+        "dogs": [int(left), int(right)],
+        "brake": int(brake),
+        "speed": int(speed),
+        "drift": int(drift),
+        "drift_side": None if raw == 0 else ("right" if raw > 0 else "left"),
+        "bonus_offered": int(bonus),
+        "die_before": int(pos["die"][p]),
+        "outcomes": [_resolve(position, row, int(speed)) for row in rows],
+    }
+
+
+def _resolve(position: Position, row: np.ndarray, speed: int) -> dict[str, Any]:
+    """Carry out one play on a copy of the position to the end of the turn, with the
+    engine's own ``apply`` (the turn's later choices as the greedy bot takes them)."""
+    from simkit.games.snowtails.batch import reach_table
+
+    cfg = position.cfga[0]
+    p = position.turn
+    after = position.positions.copy()
+    works = np.zeros(1, dtype=WORK)
+    works["tracing"] = 1
+    works["halt"] = 1
+    works["play"][0] = row
+    start = int(row[PL_ENTER]) if row[PL_ENTER] >= 0 else int(after["space"][0, p])
+    done = int(after["turns_done"][0])
+    apply(cfg, after[0], works[0])
+    reach = None
+    while int(after["turns_done"][0]) == done:  # the turn's own choices, greedy's
+        if reach is None:
+            n = position.track.n_spaces
+            reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
+        choose(cfg, reach, after[0], works[0])
+        apply(cfg, after[0], works[0])
+    log = works["log"][0, : int(works["nlog"][0])]
+    out = _read_log(log, start)
+    code = int(after["t_code"][0])
+    end = int(after["space"][0, p])
+    kept = after["hand"][0, p].copy()
+    kept[0] -= out["draws"]  # the dummy deck holds only 0s; drawn cards are unknown
+    return {
+        "path": out["path"],
+        "moves": out["moves"],
         "end": end,
-        "collision": coll,
-        "collided_move": attempt,
-        "bonus_taken": taken,
-        "bonus_distance": moves_made.count("bonus"),  # spaces moved on the bonus
-        "bonus_tried": tried,  # the distance chosen (a collision can cut it short)
-        "speed": speed,
-        "trees_hit": trees_hit,
-        "dents_tree": tree_dents,
-        "trees_after": np.flatnonzero(trees).tolist(),
-        "dents_overspeed": over,
-        "dents_wall": wall,
-        "dents_after": int(st[p, ST_DENTS]),
-        "die_after": int(st[p, ST_DIE]),
-        "die_changes": die_changes,
+        "collision": out["collision"],
+        "collided_move": out["collided_move"],
+        "bonus_taken": out["bonus_taken"],
+        "bonus_distance": out["moves"].count("bonus"),  # spaces moved on the bonus
+        "bonus_tried": out["bonus_tried"],  # the distance chosen (a collision can cut it short)
+        "speed": speed + int(row[PL_TAKE]),  # the bonus distance counts (R-14, R-15)
+        "trees_hit": out["trees_hit"],
+        "dents_tree": out["dents_tree"],
+        "trees_after": position.trees_standing(after),
+        "dents_overspeed": out["dents_overspeed"],
+        "dents_wall": out["dents_wall"],
+        "dents_after": int(after["dents"][0, p]),
+        "die_after": int(after["die"][0, p]),
+        "die_changes": out["die_changes"],
         "repair": code == T_REPAIR,
         "second": code == T_SECOND,
         "out": code == T_OUT,
-        "buildings": buildings,
-        "past_finish": bool(tab[end, S_PAST]),
+        "buildings": out["buildings"],
+        "past_finish": bool(cfg["tab"][end, S_PAST]),
         "hand_kept": hand_list(kept),
-        "draws": draws,
-        "discards": discards,
+        "draws": out["draws"],
+        "discards": out["discards"],
     }
+
+
+def _read_log(log: np.ndarray, start: int) -> dict[str, Any]:
+    """What one turn's event rows say, in the oracle's words."""
+    out: dict[str, Any] = {
+        "path": [start],
+        "moves": [],
+        "collision": None,
+        "collided_move": None,
+        "dents_overspeed": 0,
+        "dents_wall": 0,
+        "dents_tree": 0,
+        "draws": 0,
+        "bonus_taken": False,
+        "bonus_tried": 0,
+        "discards": [],
+        "trees_hit": [],
+        "die_changes": [],
+        "buildings": [],
+    }
+    for row in log:
+        kind = int(row[0])
+        if kind == EV_MOVE:
+            out["path"].append(int(row[3]))
+            out["moves"].append(MOVE_NAMES[int(row[4])])
+        elif kind == EV_COLLIDE:
+            coll = "sled" if row[2] == C_SLED else ("wall" if row[2] == C_WALL else None)
+            out["collision"] = coll
+            out["collided_move"] = MOVE_NAMES[int(row[4])]
+        elif kind == EV_DENT and row[2] == DENT_OVERSPEED:
+            out["dents_overspeed"] += int(row[7])
+        elif kind == EV_DENT and row[2] == DENT_WALL:
+            out["dents_wall"] += int(row[7])
+        elif kind == EV_DENT and row[2] == DENT_TREE:
+            out["dents_tree"] += int(row[7])
+        elif kind == EV_TREE:
+            out["trees_hit"].append(int(row[2]))
+        elif kind == EV_DRAW:
+            out["draws"] += 1
+        elif kind == EV_DISCARD:
+            out["discards"].append(int(row[2]))
+        elif kind == EV_BONUS:
+            out["bonus_taken"] = int(row[3]) > 0
+            out["bonus_tried"] = int(row[3])
+        elif kind == EV_DIE and int(row[4]) in DIE_REASONS:
+            why = DIE_REASONS[int(row[4])]
+            out["die_changes"].append({"from": int(row[2]), "to": int(row[3]), "why": why})
+        elif kind == EV_BUILDING:
+            out["buildings"].append({"building": BUILDINGS[int(row[2])], "detail": int(row[3])})
+    return out

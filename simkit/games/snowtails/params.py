@@ -14,8 +14,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
 from simkit.errors import ParamError
 from simkit.params import Variant, param
 
@@ -29,47 +27,6 @@ RACE_END = ("all", "round")
 TIE_BREAKS = ("inside", "speed")
 BUILDING_RULES = ("effects", "walls", "none")
 NEXT_START = ("reverse", "random")
-
-# Offsets into the flat int64 vector kernels receive (``to_kernel``).
-K_HAND = 0
-K_DOGS = 1
-K_BRAKE0 = 2
-K_MAX_CARDS = 3
-K_BRAKE_ON = 4
-K_BONUS_RULE = 5  # index into BONUS_RULES
-K_BONUS_R1 = 6
-K_SAFETY = 7
-K_WALL_DENTS = 8
-K_SLED_REFILL = 9
-K_NO_CANINE_DENT = 10
-K_DENT_LIMIT = 11
-K_POINTS_ELIM = 12
-K_MAX_ROUNDS = 13
-K_DECK_TOTAL = 14
-K_LIFT_FINISHED = 15
-K_START_RULE = 16  # index into START_RULES
-K_DOGS_FROM_DECK = 17
-K_EXPERIENCED = 18
-K_SET_ASIDE = 19
-K_DIE_MAX = 20
-K_TREE_DENTS = 21
-K_SLED_DIE_LOSS = 22
-K_FIFTH_DENT = 23  # index into FIFTH_DENT
-K_RACE_END = 24  # index into RACE_END
-K_DENTS_PAST = 25
-K_TIE_BREAK = 26  # index into TIE_BREAKS
-K_TIGHT_ORDER = 27
-K_RACES = 28
-K_CARRY = 29
-K_NEXT_START = 30  # index into NEXT_START
-K_TWO_SLED_SECOND = 31
-K_TRIG_KINDS = 32  # not a parameter: building kinds on the unit's tracks (batch.kernel_inputs)
-K_DECK = 33  # MAX_VALUE + 1 counts, by card value
-# ``trees`` and ``buildings`` act on the track table (``layout.kernel_track``), not here.
-K_EXTRA = K_DECK + MAX_VALUE + 1  # MAX_SLOTS extra start cards, by slot
-K_POINTS = K_EXTRA + MAX_SLOTS  # MAX_SLOTS points, by finish position
-K_DIE_START = K_POINTS + MAX_SLOTS  # MAX_SLOTS bonus dice start values, by slot
-K_LEN = K_DIE_START + MAX_SLOTS
 
 
 @dataclass(frozen=True)
@@ -290,47 +247,6 @@ class SnowTailsParams(Variant):
                 f"{self.races - 1} later races",
                 key="race_tracks",
             )
-
-    def to_kernel(self) -> np.ndarray:
-        """The flat int64 vector kernels read, at the ``K_*`` offsets of this module."""
-        v = np.zeros(K_LEN, dtype=np.int64)
-        v[K_HAND] = self.hand_size
-        v[K_DOGS] = self.dogs_start
-        v[K_BRAKE0] = self.brake_start
-        v[K_MAX_CARDS] = self.max_cards
-        v[K_BRAKE_ON] = self.brake
-        v[K_BONUS_RULE] = BONUS_RULES.index(self.bonus_rule)
-        v[K_BONUS_R1] = self.bonus_first_round
-        v[K_SAFETY] = self.safety_speeds
-        v[K_WALL_DENTS] = self.wall_dents
-        v[K_SLED_REFILL] = self.sled_collision_refill
-        v[K_NO_CANINE_DENT] = self.no_canine_dent
-        v[K_DENT_LIMIT] = self.dent_limit
-        v[K_POINTS_ELIM] = self.points_eliminated
-        v[K_MAX_ROUNDS] = self.max_rounds
-        v[K_DECK_TOTAL] = sum(self.deck)
-        v[K_LIFT_FINISHED] = self.lift_finished
-        v[K_START_RULE] = START_RULES.index(self.start_rule)
-        v[K_DOGS_FROM_DECK] = self.dogs_from_deck
-        v[K_EXPERIENCED] = self.experienced
-        v[K_SET_ASIDE] = self.set_aside
-        v[K_DIE_MAX] = self.bonus_dice_max
-        v[K_TREE_DENTS] = self.tree_dents
-        v[K_SLED_DIE_LOSS] = self.sled_collision_die
-        v[K_FIFTH_DENT] = FIFTH_DENT.index(self.fifth_dent)
-        v[K_RACE_END] = RACE_END.index(self.race_end)
-        v[K_DENTS_PAST] = self.dents_past_finish
-        v[K_TIE_BREAK] = TIE_BREAKS.index(self.tie_break)
-        v[K_TIGHT_ORDER] = self.tight_corner_order
-        v[K_RACES] = self.races
-        v[K_CARRY] = self.carry_decks
-        v[K_NEXT_START] = NEXT_START.index(self.next_start)
-        v[K_TWO_SLED_SECOND] = self.two_sled_second
-        v[K_DECK : K_DECK + MAX_VALUE + 1] = self.deck
-        v[K_EXTRA : K_EXTRA + len(self.extra_cards)] = self.extra_cards
-        v[K_POINTS : K_POINTS + len(self.points)] = self.points
-        v[K_DIE_START : K_DIE_START + len(self.bonus_dice_start)] = self.bonus_dice_start
-        return v
 
 
 MUSHMUSH = dict(

@@ -1,7 +1,7 @@
 """One race replayed with the event log on: the readable log of ``simkit race``.
 
-The trace comes from the same ``play_race`` kernel call as a batch row (tracing only adds
-log writes), so its results are the table's results for that key.
+The trace steps the same position with the same ``choose``/``apply`` as a batch row
+(tracing only adds log writes), so its results are the table's results for that key.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from numba import njit
 
 from simkit.games.base import Batch
-from simkit.games.snowtails.batch import kernel_inputs, to_batch
-from simkit.games.snowtails.engine import new_scratch, play_race
+from simkit.games.snowtails.batch import cell_inputs, to_batch
+from simkit.games.snowtails.bots import choose
 from simkit.games.snowtails.layout import (
     C_SLED,
     DENT_NO_CANINE,
@@ -49,20 +50,22 @@ from simkit.games.snowtails.layout import (
     EV_START,
     EV_TREE,
     EV_TURN,
-    EV_WIDTH,
-    HEAT_KINDS,
+    FL_DONE,
+    LOG_CAP,
     M_BRAKE,
     M_LEFT,
     M_RIGHT,
     MV_BONUS,
     MV_DRIFT,
-    R_COLS,
-    ST_COLS,
+    POSITION,
+    RESULT,
     T_BOTHY,
     T_CHAPEL,
     T_KENNELS,
+    WORK,
 )
 from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.position import apply, new, result
 from simkit.tracks.compiled import CompiledTrack
 
 COLOURS = ("yellow", "blue", "red", "green", "black", "orange", "purple", "white")
@@ -91,6 +94,59 @@ def where_list(mask: int) -> list[str]:
     return out
 
 
+@njit(cache=True)
+def _first(cfga, pos, wk, key):
+    new(cfga[0], pos, wk, key)
+
+
+@njit(cache=True)
+def _step(cfga, reach, pos, wk):
+    choose(cfga[0], reach, pos, wk)
+    apply(cfga[0], pos, wk)
+
+
+@njit(cache=True)
+def _result(cfga, pos, out):
+    result(cfga[0], pos, out)
+
+
+def play_logged(
+    tracks: list[CompiledTrack],
+    variant: SnowTailsParams,
+    bots: tuple[str, ...],
+    slots: tuple[int, ...],
+    key: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Play unit ``key`` one decision at a time with the event log on, draining the log
+    after each step: (events, final position, result record, heat on the first track),
+    the position and result as one-element arrays. The same position and the same
+    ``choose``/``apply`` as the batch, so a trace and a table row cannot disagree."""
+    cfga, reach = cell_inputs(tracks, variant, bots, slots)
+    positions = np.zeros(1, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    works["tracing"] = 1
+    works["heat_on"] = 1
+    pos, wk = positions[0], works[0]
+    chunks = []
+
+    def drain() -> None:
+        n = int(works["nlog"][0])
+        if n > LOG_CAP:  # one decision's events never come near this
+            raise RuntimeError(f"trace: {n} events from one decision, more than {LOG_CAP}")
+        chunks.append(works["log"][0, :n].copy())
+        works["nlog"] = 0
+
+    _first(cfga, pos, wk, np.uint64(key))
+    drain()
+    while positions["flow"][0] != FL_DONE:
+        _step(cfga, reach, pos, wk)
+        drain()
+    out = np.zeros(1, dtype=RESULT)
+    _result(cfga, pos, out[0])
+    heat = works["heat"][0, :, : tracks[0].n_spaces].copy()
+    return np.concatenate(chunks), positions, out, heat
+
+
 def run_logged(
     tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
@@ -101,22 +157,8 @@ def run_logged(
     """Play unit ``key`` (one track per race) with the event log on: (events, Batch)."""
     if isinstance(tracks, CompiledTrack):
         tracks = [tracks] * variant.races
-    inputs = kernel_inputs(tracks, variant, bots, slots)
-    n_spaces = inputs[0].shape[0]
-    size = 4096
-    while True:
-        scratch = new_scratch(n_spaces)
-        seat_out = np.zeros((1, len(slots), ST_COLS), dtype=np.int64)
-        race_out = np.zeros((1, R_COLS), dtype=np.int64)
-        heat = np.zeros((len(HEAT_KINDS), n_spaces), dtype=np.int64)
-        log = np.zeros((size, EV_WIDTH), dtype=np.int64)
-        nlog = np.zeros(1, dtype=np.int64)
-        play_race(*inputs, np.uint64(key), *scratch, seat_out[0], race_out[0], heat, log,
-                  nlog, True)  # fmt: skip
-        if nlog[0] <= size:
-            heat = heat[:, : tracks[0].n_spaces]
-            return log[: nlog[0]].copy(), to_batch(seat_out, race_out, heat)
-        size = int(nlog[0]) + 16
+    events, _, out, heat = play_logged(tracks, variant, bots, slots, key)
+    return events, to_batch(out, len(slots), heat)
 
 
 @dataclass
@@ -457,6 +499,14 @@ def trace_race(
     events, result = run_logged(tracks, variant, bots, slots, key)
     starts, turns = parse_events(events)
     return RaceTrace(
-        tracks[0], variant, tuple(bots), int(key), events, result, starts, turns, title,
+        tracks[0],
+        variant,
+        tuple(bots),
+        int(key),
+        events,
+        result,
+        starts,
+        turns,
+        title,
         list(tracks),
-    )  # fmt: skip
+    )

@@ -1,0 +1,179 @@
+"""The position API (docs/positions.md): every bot play is a legal play, ``new`` defines
+every field, ``observe`` hides what a seat cannot see, ``determinize`` samples only that,
+and no bot's choice depends on it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from st_helpers import FAST
+
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import choose
+from simkit.games.snowtails.layout import (
+    FL_DONE,
+    N_VALUES,
+    PH_PLAY,
+    PLAY_W,
+    POSITION,
+    SEAT_FIELDS,
+    WORK,
+)
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.position import apply, determinize, legal_plays, new, observe
+from simkit.rng import race_keys
+from simkit.tracks import load
+
+CASES = {
+    "snowtails": (load("nutcracker"), PRESETS["snowtails"]),
+    "mushmush": (load("mm5-what-goes-up"), PRESETS["mushmush"]),  # trees, all buildings
+}
+BOTS = ("greedy", "random", "greedy:bold", "random")
+# Seat fields every seat sees of every sled (the board, dogs, dents, dice, counters).
+PUBLIC = [f for f in SEAT_FIELDS if f not in ("unseen",)]
+
+
+def setup(game, bots=BOTS):
+    track, variant = CASES[game]
+    cfga, reach = cell_inputs(track, variant, bots, tuple(range(1, len(bots) + 1)))
+    return cfga, reach, np.zeros(2, dtype=POSITION), np.zeros(1, dtype=WORK)
+
+
+def decisions(game, key, bots=BOTS):
+    """Every decision of one race: yields (cell, reach, position array, work array) paused
+    at it (the same arrays each time: copy what you keep)."""
+    cfga, reach, positions, works = setup(game, bots)
+    new(cfga[0], positions[0], works[0], np.uint64(key))
+    while positions[0]["flow"] != FL_DONE:
+        yield cfga, reach, positions, works
+        choose(cfga[0], reach, positions[0], works[0])
+        apply(cfga[0], positions[0], works[0])
+
+
+def paused_at(game, key, i):
+    """A copy of the position at decision ``i`` of race ``key`` (or its last decision)."""
+    last = None
+    for j, (_, _, positions, _) in enumerate(decisions(game, key)):
+        last = positions[:1].copy()
+        if j == i:
+            break
+    return last[0]
+
+
+def after(cfga, positions, play):
+    """The position after ``play`` to the end of its turn (a copy)."""
+    out = positions[:1].copy()
+    works = np.zeros(1, dtype=WORK)
+    works["halt"] = 1
+    works["play"][0] = play
+    apply(cfga[0], out[0], works[0])
+    return out[0]
+
+
+def same(a, b) -> bool:
+    return all(np.array_equal(a[f], b[f]) for f in POSITION.names)
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_every_bot_play_is_one_of_the_legal_plays(game):
+    rows = np.zeros((8192, PLAY_W), dtype=np.int64)
+    checked = 0
+    for cfga, reach, positions, works in decisions(game, int(race_keys(3, 0, [0])[0])):
+        probe = np.zeros(1, dtype=WORK)
+        n = legal_plays(cfga[0], positions[0], probe[0], rows)
+        assert 0 < n < rows.shape[0]
+        if positions[0]["phase"] != PH_PLAY or checked > 40:
+            continue
+        bot = positions[:1].copy()
+        choose(cfga[0], reach, bot[0], works[0])
+        mine = after(cfga, positions, works["play"][0])
+        assert any(same(mine, after(cfga, positions, rows[i])) for i in range(n))
+        checked += 1
+    assert checked > 20
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_new_defines_every_field(game):
+    cfga, _, positions, works = setup(game)
+    key = race_keys(4, 0, [1])[0]
+    positions.view(np.uint8)[:] = 0x5A  # garbage everywhere
+    new(cfga[0], positions[0], works[0], key)
+    new(cfga[0], positions[1], works[0], key)  # from zeros
+    assert same(positions[0], positions[1])
+
+
+@FAST
+@given(st.sampled_from(sorted(CASES)), st.integers(0, 2**32), st.integers(0, 60))
+def test_determinize_changes_only_what_the_seat_cannot_see(game, seed, skip):
+    pos = paused_at(game, seed, skip)
+    seat = int(pos["to_move"])
+    if seat < 0:
+        return
+    samples = np.zeros(2, dtype=POSITION)
+    determinize(pos, seat, np.uint64(seed + 1), samples, 0)
+    d = samples[0]
+    for f in PUBLIC:
+        assert np.array_equal(d[f], pos[f]), f
+    for f in ("disc", "trees", "race_fin", "race_pts", "turn_order"):
+        assert np.array_equal(d[f], pos[f]), f
+    assert np.array_equal(d["hand"][seat], pos["hand"][seat])
+    for q in range(int(pos["n_seats"])):
+        n = int(pos["deckn"][q])
+        # Each sled's hand and deck together hold the same cards; hands keep their size.
+        pool = np.bincount(pos["deck"][q, :n], minlength=N_VALUES) + pos["hand"][q]
+        got = np.bincount(d["deck"][q, :n], minlength=N_VALUES) + d["hand"][q]
+        assert np.array_equal(pool, got)
+        assert d["hand"][q].sum() == pos["hand"][q].sum()
+
+
+def test_determinize_samples_hidden_cards():
+    # Mid-race, other hands and deck orders differ between two keys.
+    pos = paused_at("snowtails", 17, 30)
+    seat = int(pos["to_move"])
+    a, b = np.zeros(1, dtype=POSITION), np.zeros(1, dtype=POSITION)
+    determinize(pos, seat, np.uint64(1), a, 0)
+    determinize(pos, seat, np.uint64(2), b, 0)
+    others = [q for q in range(int(pos["n_seats"])) if q != seat]
+    assert any(not np.array_equal(a[0]["hand"][q], b[0]["hand"][q]) for q in others)
+    assert not np.array_equal(a[0]["rng"], pos["rng"])
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_greedy_choices_do_not_depend_on_hidden_cards(game):
+    # Bots see only what a player sees: the same choice from every sample of the unseen.
+    bots = ("greedy", "greedy:bold", "greedy:cautious", "greedy")
+    checked = 0
+    for cfga, reach, positions, works in decisions(game, 99, bots):
+        seat = int(positions[0]["to_move"])
+        ref = positions[:1].copy()
+        choose(cfga[0], reach, ref[0], works[0])
+        want = works["play"][0].copy()
+        for k in range(2):
+            other = np.zeros(1, dtype=POSITION)
+            determinize(positions[0], seat, np.uint64(k + 5), other, 0)
+            choose(cfga[0], reach, other[0], works[0])
+            assert np.array_equal(works["play"][0], want)
+        checked += 1
+    assert checked > 30
+
+
+def test_observe_hides_other_hands_and_every_deck_order():
+    pos = paused_at("mushmush", 7, 25)
+    seat = int(pos["to_move"])
+    obs = np.zeros(1, dtype=POSITION)
+    observe(pos, seat, obs, 0)
+    o = obs[0]
+    for q in range(int(pos["n_seats"])):
+        n = int(pos["deckn"][q])
+        if q == seat:
+            assert np.array_equal(o["hand"][q], pos["hand"][q])
+            assert np.array_equal(o["deck"][q, :n], np.sort(pos["deck"][q, :n]))
+        else:
+            assert o["hand"][q].sum() == 0 and o["unseen"][q] == pos["hand"][q].sum()
+            assert not o["deck"][q].any()
+        for f in PUBLIC:
+            if f != "unseen":
+                assert np.array_equal(o[f][q], pos[f][q]), f
+    assert not o["rng"].any()
