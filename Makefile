@@ -40,7 +40,7 @@ bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE
 	$(BIN)/python -m bench
 
 golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
-	$(BIN)/python -m simkit.games.snowtails.golden
+	$(BIN)/python -m tests.golden.regenerate
 
 # The ready-made studies (docs/studies.md), one at a time: scenarios/<study>.toml runs into
 # runs/<study> and its report goes to reports/<study>. STUDY_OPTS goes to `simkit run`, e.g.

@@ -1,9 +1,9 @@
-"""What every command shares: error translation and common option parsing."""
+"""What every command shares: error translation, option parsing, games from the registry."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
@@ -38,3 +38,41 @@ def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
             value = raw
         out[key.strip()] = value
     return out
+
+
+class LazyChoice(click.Choice):
+    """A choice among values asked for only when needed (parsing, help), e.g. registered games.
+
+    Asking the registry imports every game, so commands ask at use rather than when the
+    CLI module is imported: ``simkit --help`` stays fast.
+    """
+
+    def __init__(self, source: Callable[[], Iterable[str]]):
+        self._source = source
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(self._source())
+
+
+def game_names() -> list[str]:
+    from simkit.games import names
+
+    return names()
+
+
+class ExamplesCommand(click.Command):
+    """A command whose help ends with the games' own examples of it (``Game.examples``)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from simkit.games import games
+
+        super().format_epilog(ctx, formatter)
+        words = ctx.command_path.split()[1:]
+        prefix = " ".join(["simkit", *words]) + " "
+        lines = [line for g in games() for line in g.examples if line.startswith(prefix)]
+        if lines:
+            with formatter.section("Examples from the games"):
+                for line in lines:  # unwrapped, so each can be pasted
+                    formatter.write(f"{'':>{formatter.current_indent}}{line}\n")

@@ -74,7 +74,9 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
     """Run the scenario file TARGET into parquet tables, or finish a run with --resume.
 
     Results are the same for any --threads, --chunk-size or --dask: every race's random
-    numbers depend only on the seed, its cell and its index.
+    numbers depend only on the seed, its cell and its index. Progress goes to stderr (a
+    line every few seconds when it is not a terminal), after a notice when the game's
+    kernels compile on a first run.
 
     \b
     Examples:
@@ -84,11 +86,9 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
       simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
     """
     from simkit import runner
-    from simkit.runner.progress import wanted
 
     if target is None:
         raise click.UsageError("give a scenario file, or a run directory with --resume")
-    show = wanted()
     if resume:
         changed = [
             n
@@ -110,12 +110,12 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         run_dir = out or Path("runs") / target.stem
     try:
         if resume:
-            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=show)
+            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=True)
         else:
             sc = runner.load_scenario(target)
             sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)
             summary = runner.start(
-                sc, run_dir, force=force, threads=threads, dask=dask, progress=show
+                sc, run_dir, force=force, threads=threads, dask=dask, progress=True
             )
     except KeyboardInterrupt:
         raise click.ClickException(

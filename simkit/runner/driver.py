@@ -13,6 +13,7 @@ only that cell's chunks 0..c, so it is the same on every backend and after a res
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -28,9 +29,10 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.analysis.stats import wilson_interval
 from simkit.errors import RunError
+from simkit.games import get
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.progress import Progress
+from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import CELLS, RunDir, part_name, write_atomic
 from simkit.runner.tables import cells_table, parquet_bytes
@@ -119,7 +121,10 @@ def start(
     dask: str | None = None,
     progress: bool = False,
 ) -> RunSummary:
-    """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there)."""
+    """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there).
+
+    ``progress`` tells the user on stderr: a compile notice on a cold cache, then a bar.
+    """
     cells = expand(scenario)
     backend = _backend(dask, threads)
     try:
@@ -167,9 +172,7 @@ def _execute(
     backend: LocalBackend | DaskBackend,
     show: bool,
 ) -> RunSummary:
-    from simkit.games import _MODULES
-
-    module = _MODULES[scenario.game]
+    game = get(scenario.game)
     size = scenario.chunk_size
     max_races = scenario.max_races
     per_cell = chunks_per_cell(max_races, size)
@@ -199,11 +202,14 @@ def _execute(
                     lo = c * size
                     yield ChunkTask(pc, c, lo, min(lo + size, max_races))
 
-    bar = Progress(max_races * len(cells), sum(races_done), enabled=show)
+    notice = compile_notice(game, "simulate") if show else None
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
+    shown = bar(max_races * len(cells), sum(races_done), enabled=show)
     writer = _Writer(run, manifest, done, races_done)
     new_races = 0
     try:
-        for res in backend.map(module, tasks(), scenario.seed, scenario.keep, scenario.heat):
+        for res in backend.map(game, tasks(), scenario.seed, scenario.keep, scenario.heat):
             i = res.task.cell.cell.cell_id
             if stopped[i]:
                 continue  # computed ahead by a parallel backend; the cell already met its target
@@ -214,11 +220,11 @@ def _execute(
                 wins[i].add(res.slot_finish)
                 if wins[i].narrower_than(scenario.precision.width):
                     stopped[i] = True
-                    bar.total -= max_races - (res.task.hi)
-            bar.update(n)
+                    shown.total -= max_races - res.task.hi
+            shown.update(n)
         writer.drain()
     finally:
-        bar.close()
+        shown.close()
         writer.close()
     writer.finish()
     return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)

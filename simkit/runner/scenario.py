@@ -1,20 +1,20 @@
 """Scenario files: parse and validate a study description up front (docs/scenarios.md).
 
-A scenario is TOML. Everything a user can get wrong is checked here, before a single race
-runs, and reported as one :class:`~simkit.errors.ScenarioError` naming the file, the key and
-what is allowed. Game-level checks (parameters, bots, players, tracks) go through
-:func:`simkit.games.cells.build_cell` during grid expansion (:mod:`simkit.runner.grid`), so
-``simkit race`` and ``simkit run`` accept exactly the same cells.
+A scenario is TOML. Everything a user can get wrong is checked before a single race runs and
+reported as one :class:`~simkit.errors.ScenarioError` naming the file, the key and what is
+allowed: the file's shape here, the game-level checks (preset, parameters, bots, players,
+tracks) through :func:`simkit.games.cells.build_cell` during grid expansion
+(:mod:`simkit.runner.grid`), so ``simkit race`` and ``simkit run`` accept exactly the same
+cells; :func:`cell_error` points a game's rejection at the file's key.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from simkit.errors import ScenarioError, SimkitError
 from simkit.games import get, names
@@ -258,19 +258,6 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
-    if "preset" in axes and axes["preset"] not in g.presets:
-        raise ScenarioError(
-            f"unknown preset {axes['preset']!r}; one of {', '.join(sorted(g.presets))}",
-            path=path,
-            key="preset",
-        )
-    for p in grid.get("preset", []):
-        if p not in g.presets:
-            raise ScenarioError(
-                f"unknown preset {p!r}; one of {', '.join(sorted(g.presets))}",
-                path=path,
-                key="grid.preset",
-            )
 
     precision = None
     if "precision" in data:
@@ -327,39 +314,23 @@ def _precision(table: Any, path: str) -> Precision:
     return Precision(float(width), max_races)
 
 
-# Words in a game's rejection message that point at a cell axis.
-_AXIS_WORDS = {
-    "preset": ("preset",),
-    "track": ("track",),
-    "players": ("players", "player"),
-    "bots": ("bot", "bots"),
-    "slots": ("slot", "slots"),
-}
+def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> NoReturn:
+    """Re-raise a game's rejection of one cell as a ScenarioError at the key to blame.
 
-
-def _points_at(msg: str, game: str, key: str) -> bool:
-    if msg.startswith(f"{game}.{key} "):
-        return True
-    words = set(re.findall(r"[a-z_]+", msg.lower()))
-    return any(w in words for w in _AXIS_WORDS.get(key, ()))
-
-
-def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> None:
-    """Re-raise a game's rejection of one cell as a ScenarioError naming the likely key.
-
-    Grid keys come first (the cell's label says which value), then [set], then the fixed
-    axes; among axes a message naming bots or slots points there before players.
+    ``exc.key`` (set by the variant resolver, ``build_cell`` and the game's ``check_cell``)
+    names the input; it is found in ``[grid]`` (the message then names the cell), in
+    ``[set]`` or among the top-level axes. A player count taken from a list of bots points
+    at ``bots``. An error without a key, or about a value the file did not give, names the
+    cell only.
     """
+    key = exc.key
+    if key == "players" and "players" not in swept and "players" not in scenario.axes:
+        key = "bots"
     msg = str(exc)
-    rank = {k: i for i, k in enumerate(("bots", "slots", "track", "preset", "players"))}
-    grid = sorted(swept, key=lambda k: rank.get(k, -1))
-    for key in grid:
-        if _points_at(msg, scenario.game, key):
-            where = f"grid.{key}"
-            raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=where) from exc
-    fixed = [(k, f"set.{k}") for k in scenario.overrides]
-    fixed += [(k, k) for k in sorted(scenario.axes, key=lambda k: rank[k])]
-    for key, where in fixed:
-        if _points_at(msg, scenario.game, key):
-            raise ScenarioError(msg, path=scenario.path, key=where) from exc
-    raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path) from exc
+    if key in swept:
+        raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=f"grid.{key}")
+    if key in scenario.overrides:
+        raise ScenarioError(msg, path=scenario.path, key=f"set.{key}")
+    if key in scenario.axes:
+        raise ScenarioError(msg, path=scenario.path, key=key)
+    raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path)

@@ -1,7 +1,8 @@
-"""The track library shipped in the package, and loading tracks by name or path.
+"""The track library the games ship, and loading tracks by name or path.
 
-Library files live in ``simkit/tracks/data/<family>/<name>.toml``; the Snow Tails box tiles
-(segment presets usable as ``type = "tile"``) in ``simkit/tracks/data/tiles.toml``.
+A game raced on tracks ships its library files in its own package (``Game.track_dir``,
+``<name>.toml``); the game's name is their family. The box tiles (segment presets usable
+as ``type = "tile"``) live in ``simkit/tracks/data/tiles.toml``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from simkit.tracks.spec import TYPE_KEYS, parse
 
 DATA = Path(__file__).parent / "data"
 TILES_FILE = DATA / "tiles.toml"
-FAMILIES = ("snowtails", "mushmush")
 
 
 @dataclass(frozen=True)
@@ -78,10 +78,10 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
     Raises:
         TrackError: one line naming the file, the segment and the fix.
     """
-    parsed = parse(spec, path, tiles())
+    parsed = parse(spec, path, tiles(), families())
     if parsed.reverse_of:
         base_path = _find(parsed.reverse_of, relative_to=path)
-        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles())
+        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles(), families())
         if base.reverse_of:
             raise TrackError(
                 f"'reverse_of' names '{parsed.reverse_of}', itself a reversed track; name the "
@@ -112,15 +112,25 @@ def _find(name_or_path: str, relative_to: str | None = None) -> str:
 
 
 def library() -> list[TrackInfo]:
-    """Every track shipped with simkit, Snow Tails first, then Mush! Mush!, by name."""
+    """Every track the registered games ship, by family (the game's name), then by name."""
     return list(_library())
+
+
+def families() -> tuple[str, ...]:
+    """The games that ship tracks: the values a track's ``family`` may take."""
+    from simkit.games import games
+
+    return tuple(g.name for g in games() if g.track_dir is not None)
 
 
 @functools.cache
 def _library() -> tuple[TrackInfo, ...]:
+    from simkit.games import get
+
     out = []
-    for family in FAMILIES:
-        for path in sorted((DATA / family).glob("*.toml"), key=lambda p: p.stem):
+    for family in families():
+        folder = get(family).track_dir
+        for path in sorted(folder.glob("*.toml"), key=lambda p: p.stem):
             raw = _read_toml(path, str(path))
             out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
     return tuple(out)

@@ -17,7 +17,6 @@ from typing import Any
 from simkit.errors import TrackError
 from simkit.tracks.compiled import BUILDING_KINDS
 
-FAMILIES = ("snowtails", "mushmush")
 MAX_LANES = 12
 TOP_KEYS = ("name", "title", "family", "flag", "notes", "segment", "reverse_of")
 COMMON_KEYS = ("type", "lanes", "continues", "trees", "closed", "finish")
@@ -208,8 +207,12 @@ def _continues(ctx: _Ctx, value: Any, lanes: int, prev: int, seg: int) -> tuple[
     return tuple(value)
 
 
-def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
-    """Check ``spec`` (a parsed TOML dict) and return its segments, or raise TrackError."""
+def parse(spec: Any, path: str | None, tiles: dict[str, dict], families: tuple[str, ...]) -> Spec:
+    """Check ``spec`` (a parsed TOML dict) and return its segments, or raise TrackError.
+
+    ``families`` are the games whose boards a track may say it models (``family``; absent:
+    none in particular).
+    """
     ctx = _Ctx(path)
     if not isinstance(spec, dict):
         raise ctx.fail("a track spec must be a TOML table")
@@ -219,7 +222,7 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
         stem = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".toml")
     name = _str(ctx, spec.get("name", stem or "track"), "name", None)
     title = _str(ctx, spec.get("title", name), "title", None)
-    family = _str(ctx, spec.get("family", "snowtails"), "family", None, FAMILIES)
+    family = _str(ctx, spec["family"], "family", None, families) if "family" in spec else ""
     flag = _str(ctx, spec.get("flag", "left"), "flag", None, ("left", "right"))
     notes = _str(ctx, spec.get("notes", ""), "notes", None)
     flag_side = 1 if flag == "left" else -1

@@ -27,7 +27,7 @@ def _error(tmp_path, text: str) -> ScenarioError:
         (
             'game = "dicerace"\npreset = "long"\n',
             "preset",
-            "unknown preset 'long'; one of classic, short",
+            "dicerace: unknown preset 'long' (known: classic, short)",
         ),
         (
             'game = "dicerace"\n[set]\nlength = 1\n',
@@ -64,6 +64,21 @@ def _error(tmp_path, text: str) -> ScenarioError:
             'game = "dicerace"\n[grid]\nplayers = [2, 7]\n',
             "grid.players",
             "dicerace: players must be between 2 and 6 (got 7) (cell 'players=7')",
+        ),
+        (
+            'game = "dicerace"\n[grid]\npreset = ["classic", "long"]\n',
+            "grid.preset",
+            "dicerace: unknown preset 'long' (known: classic, short) (cell 'preset=long')",
+        ),
+        (
+            'game = "dicerace"\nbots = ["bold", "bold", "bold", "bold", "bold", "bold", "bold"]\n',
+            "bots",
+            "dicerace: players must be between 2 and 6 (got 7)",
+        ),
+        (
+            'game = "dicerace"\n[grid]\nbots = [["bold", "steady"], ["bold"]]\n',
+            "grid.bots",
+            "dicerace: players must be between 2 and 6 (got 1) (cell 'bots=bold')",
         ),
         (
             'game = "dicerace"\nbots = "clever"\n',

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import settings
 
 from simkit.games.snowtails.batch import kernel_inputs
 from simkit.games.snowtails.engine import new_scratch, play_race
 from simkit.games.snowtails.layout import EV_WIDTH, HEAT_KINDS, R_COLS, ST_COLS
 from simkit.games.snowtails.params import SnowTailsParams
-
-# Hypothesis settings for these tests only (SIMKIT_ST_EXAMPLES=300 for a thorough run).
-FAST = settings(max_examples=int(os.environ.get("SIMKIT_ST_EXAMPLES", "25")), deadline=None)
 
 
 @dataclass

@@ -7,8 +7,6 @@ import itertools
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from st_helpers import FAST
-from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import C_NONE, MV_DRIFT, S_BLOCKED, S_LEFT, S_RIGHT, kernel_track
 from simkit.games.snowtails.movement import (
@@ -21,6 +19,7 @@ from simkit.games.snowtails.movement import (
     pattern_of,
     walk,
 )
+from tests.snowtails.st_trackkit import build, oval
 
 NO_TREES = np.zeros(512, dtype=np.int64)
 TRACKS = [
@@ -60,7 +59,6 @@ def brute_force(tab, occ, start, speed, drift, dcol, bonus):
     return found
 
 
-@FAST
 @given(movement_case())
 def test_search_finds_exactly_the_brute_force_outcomes(case):
     track, start, others, speed, drift, dcol, bonus = case

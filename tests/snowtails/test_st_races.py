@@ -7,8 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from st_helpers import FAST, run_one
-from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import (
     C_NONE,
@@ -41,6 +39,8 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks import load
+from tests.snowtails.st_helpers import run_one
+from tests.snowtails.st_trackkit import build, oval
 
 TRACKS = {
     "oval": oval(),
@@ -71,7 +71,6 @@ def race_case(draw):
     return name, bots, key, rounds, lift
 
 
-@FAST
 @given(race_case())
 def test_invariants_hold_at_any_round(case):
     name, bots, key, rounds, lift = case
