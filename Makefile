@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all lint format bench reports clean golden
+.PHONY: setup demo test test-all fuzz lint format bench reports clean golden
 
 setup: $(STAMP)
 
@@ -27,6 +27,9 @@ test: setup  ## the fast selection CI runs (slow tests excluded)
 
 test-all: setup  ## every test, slow ones included
 	$(BIN)/python -m pytest -m ''
+
+fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a few minutes)
+	SIMKIT_HYPOTHESIS=thorough $(BIN)/python -m pytest tests/fuzz tests/runner/test_integrity.py
 
 lint: setup
 	$(BIN)/ruff check .

@@ -30,7 +30,8 @@ def test_unknown_game_names_the_known_ones():
     with pytest.raises(SimkitError) as info:
         get("snowtail")
     assert info.value.key == "game"
-    assert str(info.value).startswith("unknown game 'snowtail' (known: mush, mushmush, ")
+    assert str(info.value).startswith("unknown game 'snowtail' (known: ")
+    assert "mush, mushmush, mushroomwalk, snowtails" in str(info.value)
 
 
 def test_a_second_game_of_the_same_name_is_refused():

@@ -9,16 +9,31 @@ from typing import Any
 import click
 
 from simkit.errors import SimkitError
+from simkit.files import LINE_CHARS, one_line
 
 
 class SimkitGroup(click.Group):
-    """A click group whose commands turn ``SimkitError`` into a one-line error, exit code 1."""
+    """A click group whose commands end every user-fixable failure in one line, exit code 1.
+
+    ``SimkitError`` is the library's own; ``OSError`` is the disk as it is (a read-only
+    folder, a full disk, a missing permission) wherever it surfaces, e.g. writing a report.
+    The line is escaped to printable characters and cut to a readable length.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(_line(str(exc))) from exc
+        except OSError as exc:
+            where = f"'{exc.filename}'" if exc.filename else "a file"
+            why = exc.strerror or str(exc)
+            raise click.ClickException(_line(f"cannot use {where} ({why})")) from exc
+
+
+def _line(text: str) -> str:
+    line = one_line(text)
+    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 3] + "..."
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, Any]:

@@ -9,6 +9,7 @@ import click
 
 from simkit.cli.common import ExamplesCommand, LazyChoice, game_names, parse_overrides
 from simkit.errors import StateError
+from simkit.files import read_json
 
 
 @click.command()
@@ -88,7 +89,7 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 @click.option(
     "--race",
     "race_index",
-    type=click.IntRange(0),
+    type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="Race index within the seed (as in a run's tables).",
@@ -170,11 +171,8 @@ def moves(state_file: Path, as_json: bool) -> None:
     """
     from simkit.games import get
 
-    try:
-        state = json.loads(state_file.read_text())
-    except json.JSONDecodeError as exc:
-        raise StateError(f"{state_file}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
-    if not isinstance(state, dict) or "game" not in state:
+    state = read_json(state_file, lambda msg: StateError(f"{state_file}: {msg}"))
+    if not isinstance(state, dict) or not isinstance(state.get("game"), str):
         raise StateError(f'{state_file}: expected a JSON object with a "game" key')
-    result = get(str(state["game"])).moves(state)
+    result = get(state["game"]).moves(state)
     click.echo(json.dumps(result.to_json(), indent=1) if as_json else result.text())

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from simkit.runner.scenario import MAX_CHUNK, MAX_RACES
+
 
 def _describe(scenario, cells) -> str:
     """One line: game, cells, races per cell and in all."""
@@ -19,7 +21,7 @@ def _describe(scenario, cells) -> str:
             f"win-rate 95% interval is narrower than {scenario.precision.width:g}"
         )
         total = f"at most {scenario.max_races * n:,} races in all"
-    return f"game {scenario.game}, {n} cell{'s' if n != 1 else ''}, {per}, {total}"
+    return f"game {scenario.game}, {n:,} cell{'s' if n != 1 else ''}, {per}, {total}"
 
 
 @click.group()
@@ -49,7 +51,12 @@ def check(file: Path) -> None:
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path), required=False)
-@click.option("--races", "-r", type=click.IntRange(1), help="Races per cell (overrides the file).")
+@click.option(
+    "--races",
+    "-r",
+    type=click.IntRange(1, MAX_RACES),
+    help="Races per cell (overrides the file).",
+)
 @click.option(
     "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
 )
@@ -62,7 +69,11 @@ def check(file: Path) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Run directory (default: runs/<scenario name>).",
 )
-@click.option("--chunk-size", type=click.IntRange(1), help="Races per chunk (overrides the file).")
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(1, MAX_CHUNK),
+    help="Races per chunk (overrides the file).",
+)
 @click.option("--resume", is_flag=True, help="Finish the unfinished run TARGET (a run directory).")
 @click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
 @click.option(
@@ -121,6 +132,8 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         raise click.ClickException(
             f"interrupted; finish the run with `simkit run --resume {run_dir}`"
         ) from None
+    for line in summary.repaired:
+        click.echo(f"repaired: {line}", err=True)
     if summary.already_complete:
         click.echo(f"{summary.dir}: already complete ({summary.races:,} races); nothing to do")
         return

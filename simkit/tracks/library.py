@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import difflib
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simkit.errors import TrackError
+from simkit.files import read_toml
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
 from simkit.tracks.reverse import reverse
@@ -35,16 +35,7 @@ class TrackInfo:
 
 
 def _read_toml(path: Path, label: str) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackError(f"cannot read the file ({exc.strerror})", path=label) from exc
-    except UnicodeDecodeError as exc:
-        raise TrackError("not a UTF-8 text file; save it as UTF-8 TOML", path=label) from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TrackError(f"not valid TOML: {exc}", path=label) from exc
+    return read_toml(path, lambda msg: TrackError(msg, path=label))
 
 
 @functools.cache

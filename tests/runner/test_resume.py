@@ -16,6 +16,7 @@ from simkit.cli import main
 from simkit.errors import RunError
 from simkit.results import load
 from simkit.runner import load_scenario, resume, start
+from simkit.runner.manifest import seal
 
 from .helpers import assert_same_tables, part_files, run, write
 
@@ -142,7 +143,7 @@ def test_unfinished_run_needs_resume_and_other_dirs_are_refused(tmp_path):
     out = tmp_path / "run"
     start(load_scenario(scenario), out)
     manifest = json.loads((out / "manifest.json").read_text())
-    (out / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))
+    (out / "manifest.json").write_bytes(seal({**manifest, "status": "running"}))
     res = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out)])
     assert res.exit_code == 1
     assert res.output == (

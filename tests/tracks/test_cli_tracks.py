@@ -55,7 +55,7 @@ def test_check_bad_toml_syntax(tmp_path):
     path.write_text('[[segment]]\ntype = "start"\nlanes = 3\n[[segment\n')
     res = _run("check", str(path))
     assert res.exit_code == 1
-    assert res.output.startswith(f"Error: track '{path}': not valid TOML: ")
+    assert res.output.startswith(f"Error: track '{path}': not valid TOML (")
     assert res.output.count("\n") == 1
 
 
