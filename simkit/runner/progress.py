@@ -22,14 +22,18 @@ PIPE_SECONDS = 5.0  # at most one line per interval in a pipe
 
 
 class _Lines(io.TextIOBase):
-    """tqdm's output for pipes: each redraw becomes its own line, without carriage returns."""
+    """tqdm's output for pipes: each redraw becomes its own line, without carriage returns,
+    and a redraw that shows no new races (tqdm's last one, on close) is left out."""
 
     def __init__(self, stream: TextIO):
         self.stream = stream
+        self.last = ""
 
     def write(self, text: str) -> int:
         line = text.replace("\r", "").strip()
-        if line:
+        done = line.rsplit("| ", 1)[-1].split(" [", 1)[0]  # "done/total", without bar or rate
+        if line and done != self.last:
+            self.last = done
             self.stream.write(line + "\n")
             self.stream.flush()
         return len(text)

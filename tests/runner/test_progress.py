@@ -34,6 +34,16 @@ def test_a_pipe_gets_plain_lines_at_most_every_few_seconds():
     assert lines[1].startswith("100%|") and "1000/1000" in lines[1] and "races/s" in lines[1]
 
 
+def test_a_pipe_never_repeats_a_line_without_new_races():
+    out = io.StringIO()
+    bar = progress.bar(10, stream=out)
+    bar.mininterval = 0
+    bar.update(10)  # printed at once: 100%
+    bar.close()  # tqdm draws the last state again: left out
+    lines = out.getvalue().splitlines()
+    assert [line.split("|")[0] for line in lines] == ["0%", "100%"]
+
+
 def test_a_terminal_gets_a_bar_redrawn_in_place_and_cleared():
     out = _Tty()
     bar = progress.bar(10, stream=out)
