@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all lint format bench reports clean golden
+.PHONY: setup demo test test-all fuzz lint format bench reports clean golden
 
 setup: $(STAMP)
 
@@ -28,6 +28,9 @@ test: setup  ## the fast selection CI runs (slow tests excluded)
 test-all: setup  ## every test, slow ones included
 	$(BIN)/python -m pytest -m ''
 
+fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a few minutes)
+	SIMKIT_HYPOTHESIS=thorough $(BIN)/python -m pytest tests/fuzz tests/runner/test_integrity.py
+
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
@@ -40,7 +43,7 @@ bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE
 	$(BIN)/python -m bench
 
 golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
-	$(BIN)/python -m simkit.games.snowtails.golden
+	$(BIN)/python -m tests.golden.regenerate
 
 # The ready-made studies (docs/studies.md), one at a time: scenarios/<study>.toml runs into
 # runs/<study> and its report goes to reports/<study>. STUDY_OPTS goes to `simkit run`, e.g.

@@ -1,30 +1,34 @@
-"""``make bench``: throughput of every engine on this machine.
+"""``make bench``: throughput of every registered game on this machine.
 
-Each game's benchmark reports races per second with numba at 1 and 2 threads, and the
-ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (measured in a subprocess in
-the same run). Rows are added as engines land.
+The runner's overhead first (on the game whose ``BenchSpec`` says ``runner=True``), then one
+block per game from its ``Game.bench``: races per second with numba at 1 and 2 threads, the
+ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
+start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
+``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
 """
 
 from __future__ import annotations
 
-import importlib
 import sys
 
-BENCHES = [
-    "runner",
-    "mush",
-    "snowtails",
-    "mushmush",
-    "mushroomwalk",
-]  # module names under bench/, each with a main() that prints its rows
+from bench import runner
+from bench.common import game_rows
 
 
 def main() -> int:
-    if not BENCHES:
-        print("nothing to benchmark yet: no engine has landed")
-        return 0
-    for name in BENCHES:
-        importlib.import_module(f"bench.{name}").main()
+    from simkit.games import games
+
+    benched = [g for g in games() if g.bench is not None]
+    runner.main(next((g for g in benched if g.bench.runner), None))
+    per_turn = {}
+    for game in benched:
+        rate = game_rows(game)
+        if rate is not None:
+            per_turn[game.name] = rate
+    if len(per_turn) > 1:
+        fastest = max(per_turn.values())
+        each = ", ".join(f"{n} {r:,.0f}/s ({fastest / r:.2f}x)" for n, r in per_turn.items())
+        print(f"per seat-turn at 1 thread (x: slower than the fastest): {each}")
     return 0
 
 

@@ -4,7 +4,8 @@
 CPU figure shows what the code would do with the cores to itself). ``child`` runs the same
 call in a fresh interpreter, with extra environment (``NUMBA_DISABLE_JIT=1`` for the
 un-jitted ratio), and also reports the time from interpreter start to the first race done
-(the warm start, when numba's cache is filled). ``engine_rows`` prints the standard rows.
+(the warm start, when numba's cache is filled). ``game_rows`` prints a game's block from
+its ``Game.bench``.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from typing import Any
 
 import numba
 import numpy as np
+
+from simkit.games.base import Game
 
 _CHILD = """
 import json, sys, time
@@ -88,3 +91,31 @@ def engine_rows(
         " call)"
     )
     return rates
+
+
+def turn_rate(game: str, races: int, **cell: Any) -> float:
+    """Seat-turns per second at 1 thread, from the game's ``turns`` seat column."""
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    c = build_cell(game, **cell)
+    keys = race_keys(1, 0, np.arange(races))
+    t0 = time.perf_counter()
+    batch = get(game).simulate(c, keys, threads=1)
+    return float(batch.seats["turns"].sum()) / (time.perf_counter() - t0)
+
+
+def game_rows(game: Game) -> float | None:
+    """Print ``game``'s block (``Game.bench``); its seat-turns per second, if it counts turns."""
+    spec = game.bench
+    races = int(os.environ.get(f"SIMKIT_BENCH_{game.name.upper()}_RACES", spec.races))
+    engine_rows(game.name, races, spec.nojit_races, spec.title, spec.unit, **spec.cell)
+    for title, cell in spec.extra.items():
+        r, _ = rate(game.name, 1, max(races // 5, 1), **cell)
+        print(f"  {title}, threads=1: {r:10,.0f} {spec.unit}/s")
+    if "turns" not in game.seat_columns:
+        return None
+    per_turn = turn_rate(game.name, races, **spec.cell)
+    print(f"  per seat-turn, threads=1: {per_turn:10,.0f} seat-turns/s")
+    return per_turn

@@ -65,7 +65,8 @@ class RunError(SimkitError):
 
 
 class RouteError(SimkitError):
-    """A MUSH route file is invalid. Carries the file and the space (or key), or None."""
+    """A route file (a board of spaces and links) is invalid. Carries the file and the space
+    (or key), or None."""
 
     def __init__(self, message: str, path: str | None = None, where: str | None = None):
         self.path = path

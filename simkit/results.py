@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -13,7 +12,8 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit.errors import RunError
-from simkit.runner.storage import CELLS, MANIFEST, RunDir
+from simkit.runner.manifest import CELLS
+from simkit.runner.storage import RunDir
 from simkit.runner.tables import AGG_KEYS, AGG_VALUES, canonical
 
 
@@ -36,16 +36,26 @@ def _concat(paths: list[Path]) -> pa.Table | None:
 
 
 def load(path: str | Path) -> Results:
-    """Read the run in ``path``: races in (cell, race, seat) order, heat and aggregates summed."""
+    """Read the run in ``path``: races in (cell, race, seat) order, heat and aggregates summed.
+
+    Only what the manifest lists is read, after checking the manifest and every file's
+    sha256 against it: a damaged or missing file is a ``RunError`` naming it (``simkit run
+    --resume`` repairs it).
+    """
     run = RunDir(path)
-    if not (run.path / MANIFEST).exists():
-        raise RunError(f"'{run.path}' is not a simkit run (no {MANIFEST})")
-    manifest = json.loads((run.path / MANIFEST).read_text())
+    manifest = run.read_manifest()
+    damaged = run.damaged(manifest)
+    if damaged:
+        more = f" (and {len(damaged) - 1} more)" if len(damaged) > 1 else ""
+        raise RunError(
+            f"'{run.path / damaged[0]}'{more} is damaged or missing: it differs from the "
+            f"sha256 its manifest recorded; repair the run with {run.resume_hint}"
+        )
     cells = pq.read_table(run.path / CELLS).to_pandas()
 
     races = None
     if manifest["keep"] == "races":
-        table = _concat(run.parts("races"))
+        table = _concat(run.listed(manifest, "races"))
         if table is None:
             races = pd.DataFrame()
         else:
@@ -54,7 +64,7 @@ def load(path: str | Path) -> Results:
             races["bot"] = races["bot"].astype(pd.CategoricalDtype(bots))
 
     heat_kinds: list[str] = []
-    table = _concat(run.parts("heat"))
+    table = _concat(run.listed(manifest, "heat"))
     if table is None or table.num_rows == 0:
         heat = pd.DataFrame(
             {
@@ -76,7 +86,7 @@ def load(path: str | Path) -> Results:
         heat = heat.astype({"cell": "int32", "space": "int32", "count": "int64"})
 
     agg = {}
-    table = _concat(run.parts("agg"))
+    table = _concat(run.listed(manifest, "agg"))
     for name, keys in AGG_KEYS.items():
         cols = [*keys, *AGG_VALUES[name]]
         if table is None:

@@ -26,3 +26,44 @@ def test_every_command_has_help_text():
         res = CliRunner().invoke(main, [*path, "-h"])
         assert res.exit_code == 0, path
         assert "Usage: " in res.output
+
+
+def test_games_lists_every_registered_game():
+    from simkit.games import names
+
+    res = CliRunner().invoke(main, ["games"])
+    assert res.exit_code == 0, res.output
+    rows = res.output.splitlines()
+    assert rows[0].split()[:3] == ["game", "title", "players"]
+    assert [r.split()[0] for r in rows[2:]] == names()
+
+
+def test_race_needs_a_game_and_help_shows_the_games_examples():
+    res = CliRunner().invoke(main, ["race"])
+    assert res.exit_code == 2
+    assert "give --game GAME (`simkit games` lists them), or --replay" in res.output
+    res = CliRunner().invoke(main, ["race", "--game", "snowtail"])
+    assert res.exit_code == 2 and "'snowtail' is not one of " in res.output
+    assert "'mushroomwalk', 'snowtails'" in res.output
+    res = CliRunner().invoke(main, ["race", "-h"])
+    examples = res.output.split("Examples from the games:\n")[1].splitlines()
+    assert "  simkit race --game snowtails --seed 7" in examples
+    assert all(line.startswith("  simkit race ") for line in examples if line)
+
+
+def test_a_game_adds_its_own_commands():
+    from simkit.games import get
+
+    assert "simkit.games.mush.cli:routes" in get("mush").commands
+    res = CliRunner().invoke(main, ["routes", "list"])
+    assert res.exit_code == 0 and res.output.startswith("name")
+    assert "routes" in CliRunner().invoke(main, ["-h"]).output
+
+
+def test_variants_resolves_presets_like_every_other_command():
+    res = CliRunner().invoke(main, ["variants", "mush", "--preset", "nope"])
+    assert res.exit_code == 1
+    assert (
+        res.output
+        == "Error: mush: unknown preset 'nope' (known: mush, mush-short-north, mush-skip-central)\n"
+    )

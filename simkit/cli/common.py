@@ -1,24 +1,39 @@
-"""What every command shares: error translation and common option parsing."""
+"""What every command shares: error translation, option parsing, games from the registry."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import click
 
 from simkit.errors import SimkitError
+from simkit.files import LINE_CHARS, one_line
 
 
 class SimkitGroup(click.Group):
-    """A click group whose commands turn ``SimkitError`` into a one-line error, exit code 1."""
+    """A click group whose commands end every user-fixable failure in one line, exit code 1.
+
+    ``SimkitError`` is the library's own; ``OSError`` is the disk as it is (a read-only
+    folder, a full disk, a missing permission) wherever it surfaces, e.g. writing a report.
+    The line is escaped to printable characters and cut to a readable length.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except SimkitError as exc:
-            raise click.ClickException(str(exc)) from exc
+            raise click.ClickException(_line(str(exc))) from exc
+        except OSError as exc:
+            where = f"'{exc.filename}'" if exc.filename else "a file"
+            why = exc.strerror or str(exc)
+            raise click.ClickException(_line(f"cannot use {where} ({why})")) from exc
+
+
+def _line(text: str) -> str:
+    line = one_line(text)
+    return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 3] + "..."
 
 
 def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
@@ -38,3 +53,41 @@ def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
             value = raw
         out[key.strip()] = value
     return out
+
+
+class LazyChoice(click.Choice):
+    """A choice among values asked for only when needed (parsing, help), e.g. registered games.
+
+    Asking the registry imports every game, so commands ask at use rather than when the
+    CLI module is imported: ``simkit --help`` stays fast.
+    """
+
+    def __init__(self, source: Callable[[], Iterable[str]]):
+        self._source = source
+        self.case_sensitive = True
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(self._source())
+
+
+def game_names() -> list[str]:
+    from simkit.games import names
+
+    return names()
+
+
+class ExamplesCommand(click.Command):
+    """A command whose help ends with the games' own examples of it (``Game.examples``)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        from simkit.games import games
+
+        super().format_epilog(ctx, formatter)
+        words = ctx.command_path.split()[1:]
+        prefix = " ".join(["simkit", *words]) + " "
+        lines = [line for g in games() for line in g.examples if line.startswith(prefix)]
+        if lines:
+            with formatter.section("Examples from the games"):
+                for line in lines:  # unwrapped, so each can be pasted
+                    formatter.write(f"{'':>{formatter.current_indent}}{line}\n")

@@ -1,4 +1,4 @@
-"""``simkit variants``, ``simkit race`` and ``simkit moves``: one game at a time."""
+"""``simkit games``, ``variants``, ``race`` and ``moves``: one game at a time."""
 
 from __future__ import annotations
 
@@ -7,18 +7,36 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import parse_overrides
+from simkit.cli.common import ExamplesCommand, LazyChoice, game_names, parse_overrides
 from simkit.errors import StateError
-
-
-def _game_names() -> list[str]:
-    from simkit.games import names
-
-    return names()
+from simkit.files import read_json
 
 
 @click.command()
-@click.argument("game", type=click.Choice(_game_names()))
+def games() -> None:
+    """List the games simkit plays: name, title, players, presets, bots, board.
+
+    GAME in other commands is one of these names; `simkit variants GAME` shows its rules.
+    """
+    from simkit.games import games as registered
+    from simkit.report.text import table
+
+    rows = [
+        {
+            "game": g.name,
+            "title": g.title,
+            "players": f"{g.min_players}-{g.max_players}",
+            "presets": ", ".join(sorted(g.presets)),
+            "bots": ", ".join(g.bots),
+            "board": g.default_track or "-",
+        }
+        for g in registered()
+    ]
+    click.echo(table(rows, ["game", "title", "players", "presets", "bots", "board"]))
+
+
+@click.command(cls=ExamplesCommand)
+@click.argument("game", type=LazyChoice(game_names))
 @click.option("--preset", "-p", help="Show this preset (default: the game's own).")
 @click.option(
     "--set",
@@ -28,25 +46,13 @@ def _game_names() -> list[str]:
     help="Override a parameter (repeatable), to check a variant before running it.",
 )
 def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
-    """Print every variant parameter of GAME: value, bounds, meaning and source.
-
-    \b
-    Examples:
-      simkit variants snowtails
-      simkit variants snowtails --preset mushmush
-      simkit variants snowtails --set hand_size=6
-    """
+    """Print every variant parameter of GAME: value, bounds, meaning and source."""
     from simkit.games import get
     from simkit.report.text import table
 
     g = get(game)
     name = preset or g.default_preset
-    if name not in g.presets:
-        raise click.BadParameter(
-            f"unknown preset '{name}' (known: {', '.join(sorted(g.presets))})",
-            param_hint="--preset",
-        )
-    variant = g.presets[name].replace(**parse_overrides(overrides))
+    variant = g.params.resolve(g.presets, name, parse_overrides(overrides))
     rows = variant.describe()
     click.echo(f"{g.title}: preset '{name}'" + (" with overrides" if overrides else ""))
     click.echo(f"presets: {', '.join(sorted(g.presets))}")
@@ -54,14 +60,12 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     click.echo(table(rows, ["name", "value", "bounds", "doc", "source"]))
 
 
-@click.command()
+@click.command(cls=ExamplesCommand)
 @click.option(
     "--game",
     "-g",
-    default="snowtails",
-    show_default=True,
-    type=click.Choice(_game_names()),
-    help="Which game to race.",
+    type=LazyChoice(game_names),
+    help="Which game to race (`simkit games` lists them); needed unless --replay.",
 )
 @click.option("--preset", "-p", help="Variant preset (default: the game's own).")
 @click.option(
@@ -85,7 +89,7 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 @click.option(
     "--race",
     "race_index",
-    type=click.IntRange(0),
+    type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="Race index within the seed (as in a run's tables).",
@@ -107,16 +111,17 @@ def race(
 ) -> None:
     """Play one race and print it turn by turn, so a player can check every move.
 
+    The first race of a game compiles its kernels (a minute or two, said on stderr).
+
     \b
     Examples:
-      simkit race --game snowtails --seed 7
-      simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png
-      simkit race --game snowtails --bots greedy,random,random --json
+      simkit race --game GAME --seed 7
       simkit race --replay runs/demo --cell 0 --race 1234
     """
     from simkit.games import get
     from simkit.games.cells import build_cell
     from simkit.rng import race_key
+    from simkit.runner.progress import compile_notice
 
     if replay is not None:
         if cell is None:
@@ -125,10 +130,11 @@ def race(
 
         built, key = replay_cell(replay, cell, race_index)
         game = built.game
-        trace = get(game).trace(built, key, race_index=race_index)
     else:
         if cell is not None:
             raise click.UsageError("--cell needs --replay RUN_DIR")
+        if game is None:
+            raise click.UsageError("give --game GAME (`simkit games` lists them), or --replay")
         bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
         built = build_cell(
             game,
@@ -139,7 +145,10 @@ def race(
             bots=bot_arg,
         )
         key = int(race_key(seed, 0, race_index))
-        trace = get(game).trace(built, key, race_index=race_index)
+    notice = compile_notice(get(game), "trace")
+    if notice:
+        click.echo(notice, err=True)
+    trace = get(game).trace(built, key, race_index=race_index)
     if as_json:
         click.echo(json.dumps(trace.to_json(), indent=1))
     else:
@@ -151,22 +160,19 @@ def race(
         click.echo(f"wrote {png}", err=True)
 
 
-@click.command()
+@click.command(cls=ExamplesCommand)
 @click.argument("state_file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the plays as JSON.")
 def moves(state_file: Path, as_json: bool) -> None:
     """List every legal play from a position and its exact outcome.
 
     STATE_FILE is JSON naming the game and the position (see docs/state.md), e.g.
-    {"game": "snowtails", "track": "nutcracker", "round": 3, "sleds": [...]}.
+    {"game": GAME, "round": 3, ...}.
     """
     from simkit.games import get
 
-    try:
-        state = json.loads(state_file.read_text())
-    except json.JSONDecodeError as exc:
-        raise StateError(f"{state_file}: not valid JSON ({exc.msg} at line {exc.lineno})") from exc
-    if not isinstance(state, dict) or "game" not in state:
+    state = read_json(state_file, lambda msg: StateError(f"{state_file}: {msg}"))
+    if not isinstance(state, dict) or not isinstance(state.get("game"), str):
         raise StateError(f'{state_file}: expected a JSON object with a "game" key')
-    result = get(str(state["game"])).moves(state)
+    result = get(state["game"]).moves(state)
     click.echo(json.dumps(result.to_json(), indent=1) if as_json else result.text())

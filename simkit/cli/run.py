@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from simkit.runner.scenario import MAX_CHUNK, MAX_RACES
+
 
 def _describe(scenario, cells) -> str:
     """One line: game, cells, races per cell and in all."""
@@ -19,7 +21,7 @@ def _describe(scenario, cells) -> str:
             f"win-rate 95% interval is narrower than {scenario.precision.width:g}"
         )
         total = f"at most {scenario.max_races * n:,} races in all"
-    return f"game {scenario.game}, {n} cell{'s' if n != 1 else ''}, {per}, {total}"
+    return f"game {scenario.game}, {n:,} cell{'s' if n != 1 else ''}, {per}, {total}"
 
 
 @click.group()
@@ -49,7 +51,12 @@ def check(file: Path) -> None:
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path), required=False)
-@click.option("--races", "-r", type=click.IntRange(1), help="Races per cell (overrides the file).")
+@click.option(
+    "--races",
+    "-r",
+    type=click.IntRange(1, MAX_RACES),
+    help="Races per cell (overrides the file).",
+)
 @click.option(
     "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
 )
@@ -62,7 +69,11 @@ def check(file: Path) -> None:
     type=click.Path(file_okay=False, path_type=Path),
     help="Run directory (default: runs/<scenario name>).",
 )
-@click.option("--chunk-size", type=click.IntRange(1), help="Races per chunk (overrides the file).")
+@click.option(
+    "--chunk-size",
+    type=click.IntRange(1, MAX_CHUNK),
+    help="Races per chunk (overrides the file).",
+)
 @click.option("--resume", is_flag=True, help="Finish the unfinished run TARGET (a run directory).")
 @click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
 @click.option(
@@ -74,7 +85,9 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
     """Run the scenario file TARGET into parquet tables, or finish a run with --resume.
 
     Results are the same for any --threads, --chunk-size or --dask: every race's random
-    numbers depend only on the seed, its cell and its index.
+    numbers depend only on the seed, its cell and its index. Progress goes to stderr (a
+    line every few seconds when it is not a terminal), after a notice when the game's
+    kernels compile on a first run.
 
     \b
     Examples:
@@ -84,11 +97,9 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
       simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
     """
     from simkit import runner
-    from simkit.runner.progress import wanted
 
     if target is None:
         raise click.UsageError("give a scenario file, or a run directory with --resume")
-    show = wanted()
     if resume:
         changed = [
             n
@@ -110,17 +121,19 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         run_dir = out or Path("runs") / target.stem
     try:
         if resume:
-            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=show)
+            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=True)
         else:
             sc = runner.load_scenario(target)
             sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)
             summary = runner.start(
-                sc, run_dir, force=force, threads=threads, dask=dask, progress=show
+                sc, run_dir, force=force, threads=threads, dask=dask, progress=True
             )
     except KeyboardInterrupt:
         raise click.ClickException(
             f"interrupted; finish the run with `simkit run --resume {run_dir}`"
         ) from None
+    for line in summary.repaired:
+        click.echo(f"repaired: {line}", err=True)
     if summary.already_complete:
         click.echo(f"{summary.dir}: already complete ({summary.races:,} races); nothing to do")
         return

@@ -1,4 +1,4 @@
-"""``simkit tracks``: list, draw and check Snow Tails family tracks (docs/tracks.md)."""
+"""``simkit tracks``: list, draw and check tracks (docs/tracks.md)."""
 
 from __future__ import annotations
 
@@ -6,12 +6,18 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import SimkitGroup
+from simkit.cli.common import ExamplesCommand, LazyChoice, SimkitGroup
+
+
+def _families() -> tuple[str, ...]:
+    from simkit.tracks.library import families
+
+    return families()
 
 
 @click.group(cls=SimkitGroup)
 def tracks() -> None:
-    """List, draw and check the tracks Snow Tails and Mush! Mush! races run on.
+    """List, draw and check the tracks races run on (the games' own, or your files).
 
     \b
     Examples:
@@ -21,20 +27,21 @@ def tracks() -> None:
     """
 
 
-@tracks.command("list")
+@tracks.command("list", cls=ExamplesCommand)
 @click.option(
     "--family",
     "-f",
-    type=click.Choice(["snowtails", "mushmush"]),
-    help="Only tracks of this board family.",
+    type=LazyChoice(_families),
+    help="Only the tracks of this game's board.",
 )
 def list_tracks(family: str | None) -> None:
     """List the library's tracks: name, family, lanes, spaces, corners and title.
 
+    A track's family is the game whose board it models.
+
     \b
-    Examples:
+    Example:
       simkit tracks list
-      simkit tracks list --family mushmush
     """
     from simkit.report.text import table
     from simkit.tracks import library, load

@@ -1,40 +1,71 @@
-"""Games simkit can simulate, looked up by name (GLOSSARY: "game").
+"""Games simkit can simulate, looked up by name in a registry (GLOSSARY: "game").
 
-Each game lives in its own subpackage and exposes a module-level ``GAME`` object that
-satisfies :class:`simkit.games.base.Game`. Importing is lazy so that ``simkit --help``
-does not compile kernels.
+Each game is a subpackage of ``simkit.games`` that ends its ``__init__.py`` with
+``register(GAME)`` (OpenSpiel's ``pyspiel.register_game``): ``GAME`` satisfies
+:class:`simkit.games.base.Game`. :func:`names` and :func:`get` import every subpackage once
+(``pkgutil``) and ask the registry, so the runner, CLI, docs, reports and bench never list
+games themselves: adding a game touches only its own package, tests and docs.
+
+Importing a game defines its kernels but compiles nothing (numba compiles on first call).
 """
 
 from __future__ import annotations
 
 import importlib
+import pkgutil
 
 from simkit.errors import SimkitError
 from simkit.games.base import Game
 
-_MODULES = {
-    "snowtails": "simkit.games.snowtails",
-    "mushmush": "simkit.games.mushmush",
-    "mushroomwalk": "simkit.games.mushroomwalk",
-    "mush": "simkit.games.mush",
-}
+_REGISTRY: dict[str, Game] = {}
+_discovered = False
+
+
+def register(game: Game) -> Game:
+    """Make ``game`` known under ``game.name``; a second, different game of that name is a bug."""
+    known = _REGISTRY.get(game.name)
+    if known is not None and type(known) is not type(game):
+        raise ValueError(f"two games are named '{game.name}': {known!r} and {game!r}")
+    _REGISTRY[game.name] = game
+    return game
+
+
+def _discover() -> None:
+    """Import every game subpackage once; each registers its games on import."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for info in pkgutil.iter_modules(__path__, f"{__name__}."):
+        if info.ispkg:
+            importlib.import_module(info.name)
 
 
 def names() -> list[str]:
-    """Names of the games this installation can simulate."""
-    out = []
-    for name, module in _MODULES.items():
-        if importlib.util.find_spec(module) is not None:
-            out.append(name)
-    return out
+    """Names of the games this installation can simulate, sorted."""
+    _discover()
+    return sorted(_REGISTRY)
+
+
+def games() -> list[Game]:
+    """Every registered game, in :func:`names` order."""
+    return [_REGISTRY[n] for n in names()]
 
 
 def get(name: str) -> Game:
-    """The game called ``name``; ``SimkitError`` naming the known games otherwise."""
-    known = names()
-    if name not in known:
-        raise SimkitError(f"unknown game '{name}' (known: {', '.join(known)})")
-    return importlib.import_module(_MODULES[name]).GAME
+    """The game called ``name``; ``SimkitError`` (key ``game``) naming the known games otherwise."""
+    if name not in _REGISTRY:
+        _discover()
+    if name not in _REGISTRY:
+        known = ", ".join(names())
+        raise SimkitError(f"unknown game '{name}' (known: {known})", key="game")
+    return _REGISTRY[name]
 
 
-__all__ = ["Game", "get", "names"]
+def import_ref(ref: str) -> object:
+    """The object a game declares as ``"module:attribute"`` (kernels, commands, sections)."""
+    module, _, attr = ref.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+__all__ = ["Game", "games", "get", "import_ref", "names", "register"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol
 
 import numpy as np
@@ -87,8 +88,38 @@ class Batch:
     heat: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class BenchSpec:
+    """What ``make bench`` times for a game (``bench/``): one cell, at 1 and 2 threads.
+
+    Attributes:
+        title: what the row measures, e.g. "4 greedy bots, nutcracker".
+        cell: :func:`simkit.games.cells.build_cell` arguments of the cell timed.
+        races: races timed (``SIMKIT_BENCH_<NAME>_RACES`` overrides it).
+        nojit_races: races timed with ``NUMBA_DISABLE_JIT=1``, for the JIT's gain.
+        unit: what a race is called in the printed rows ("races", "games").
+        extra: more rows timed at 1 thread: title -> ``build_cell`` arguments.
+        runner: the runner's overhead (``simkit run`` against the bare kernel) is measured
+            on this game; one game says so.
+    """
+
+    title: str
+    cell: Mapping[str, Any]
+    races: int
+    nojit_races: int
+    unit: str = "races"
+    extra: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    runner: bool = False
+
+
 class Game(Protocol):
-    """What a game module exposes as ``GAME``."""
+    """What a game package registers (``simkit.games.register(GAME)`` in its ``__init__``).
+
+    Besides the rules interface, a game declares what the shared layers need so that none
+    of them names a game: the entry kernels (compile notices), a track folder (the tracks
+    layer's library and families), CLI examples and commands, a report section and a
+    benchmark.
+    """
 
     name: str
     title: str
@@ -104,9 +135,29 @@ class Game(Protocol):
     seat_columns: Mapping[str, Column]  # COMMON_SEAT_COLUMNS plus the game's own
     race_columns: Mapping[str, Column]  # COMMON_RACE_COLUMNS plus the game's own
     heat_kinds: tuple[str, ...]
+    # "module:function" of the numba kernels each method compiles on a cold cache, by method
+    # ("simulate", "trace"): ``simkit run`` and ``simkit race`` look them up in numba's
+    # cache index and say when a first run is about to compile.
+    kernels: Mapping[str, tuple[str, ...]]
+    # The folder of track files (``*.toml``) the game ships, or None; their family is the
+    # game's name, and ``simkit tracks list`` shows them.
+    track_dir: Path | None
+    # Command lines for the CLI's help ("simkit race --game NAME --seed 7"); each command
+    # shows the lines that start with its name.
+    examples: tuple[str, ...]
+    # "module:attribute" of click commands the game adds to ``simkit`` (e.g. its own files).
+    commands: tuple[str, ...]
+    # "module:function" adding the game's own questions to a report, called as
+    # ``f(doc, results, out)`` (``simkit.report.document``), or None.
+    report_section: str | None
+    bench: BenchSpec | None
 
     def check_cell(self, cell: Cell) -> None:
-        """Raise ``SimkitError`` if the cell cannot be played (players, bots, slots, track)."""
+        """Raise ``SimkitError`` if the cell cannot be played.
+
+        The error's ``key`` names the input to blame, so a scenario can point at its line:
+        ``"players"``, ``"bots"``, ``"slots"``, ``"track"`` or a parameter's name.
+        """
 
     def simulate(
         self,

@@ -1,7 +1,9 @@
 """Build a validated :class:`~simkit.games.base.Cell` from user-facing names.
 
 Shared by the CLI (``simkit race``) and the scenario expander, so both accept and reject
-exactly the same things.
+exactly the same things. Every rejection carries the ``key`` of the input to blame
+(``preset``, a parameter, ``players``, ``bots``, ``slots``, ``track``), which a scenario
+maps to its own line without reading the message.
 """
 
 from __future__ import annotations
@@ -34,20 +36,22 @@ def build_cell(
     n = g.default_players if players is None else int(players)
     if not g.min_players <= n <= g.max_players:
         raise SimkitError(
-            f"{game}: players must be between {g.min_players} and {g.max_players} (got {n})"
+            f"{game}: players must be between {g.min_players} and {g.max_players} (got {n})",
+            key="players",
         )
     if bots is None:
         bots = "greedy" if "greedy" in g.bots else g.bots[0]
     seat_bots = (bots,) * n if isinstance(bots, str) else tuple(bots)
     if len(seat_bots) != n:
-        raise SimkitError(f"{game}: {n} players need {n} bots (got {len(seat_bots)})")
+        raise SimkitError(f"{game}: {n} players need {n} bots (got {len(seat_bots)})", key="bots")
     for b in seat_bots:
         if b.split(":")[0] not in g.bots:
-            raise SimkitError(f"{game}: unknown bot '{b}' (known: {', '.join(g.bots)})")
+            known = ", ".join(g.bots)
+            raise SimkitError(f"{game}: unknown bot '{b}' (known: {known})", key="bots")
     if g.uses_track:
         track = track or g.default_track
     elif track is not None:
-        raise SimkitError(f"{game} is not played on a track (got track '{track}')")
+        raise SimkitError(f"{game} is not played on a track (got track '{track}')", key="track")
     cell = Cell(
         game=game,
         variant=variant,

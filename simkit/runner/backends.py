@@ -8,7 +8,6 @@ in the order the chunks were asked for, so the driver writes identical files eit
 from __future__ import annotations
 
 import collections
-import importlib
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ import pandas as pd
 from numba import njit
 
 from simkit.errors import RunError
+from simkit.games.base import Game
 from simkit.rng import race_key
 from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
@@ -65,10 +65,13 @@ def chunk_keys(seed: int, cell_key: int, lo: int, hi: int) -> np.ndarray:
 
 
 def simulate_chunk(
-    module: str, task: ChunkTask, seed: int, keep: str, heat: bool, threads: int | None
+    game: Game, task: ChunkTask, seed: int, keep: str, heat: bool, threads: int | None
 ) -> ChunkResult:
-    """Play one chunk with the game in ``module`` and encode its tables."""
-    game = importlib.import_module(module).GAME
+    """Play one chunk with ``game`` and encode its tables.
+
+    The game object travels to Dask workers by pickle, i.e. as a reference to its class's
+    module, which the worker imports: no registry lookup is needed there.
+    """
     pc = task.cell
     t0 = time.perf_counter()
     keys = chunk_keys(seed, pc.cell_key, task.lo, task.hi)
@@ -97,10 +100,10 @@ class LocalBackend:
         self.threads = threads
 
     def map(
-        self, module: str, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
+        self, game: Game, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
     ) -> Iterator[ChunkResult]:
         for task in tasks:
-            yield simulate_chunk(module, task, seed, keep, heat, self.threads)
+            yield simulate_chunk(game, task, seed, keep, heat, self.threads)
 
     def close(self) -> None:
         """Nothing to release."""
@@ -139,7 +142,7 @@ class DaskBackend:
         self.window = 2 * workers + 2
 
     def map(
-        self, module: str, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
+        self, game: Game, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
     ) -> Iterator[ChunkResult]:
         pending: collections.deque = collections.deque()
         it = iter(tasks)
@@ -153,7 +156,7 @@ class DaskBackend:
                 pending.append(
                     self.client.submit(
                         simulate_chunk,
-                        module,
+                        game,
                         task,
                         seed,
                         keep,

@@ -15,7 +15,6 @@ from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Column, 
 
 BEGIN = "<!-- BEGIN GAME COLUMNS (python -m simkit.runner.docgen) -->"
 END = "<!-- END GAME COLUMNS -->"
-SHIPPED = ("snowtails", "mushmush", "mushroomwalk", "mush")
 
 
 def _rows(columns: dict[str, Column], skip: Iterable[str]) -> list[str]:
@@ -60,12 +59,11 @@ def rewrite(path: Path, games: Iterable[Game]) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from simkit.games import get, names
+    from simkit.games import games
 
     args = sys.argv[1:] if argv is None else argv
     path = Path(args[0] if args else "docs/tables.md")
-    games = [get(n) for n in SHIPPED if n in names()]
-    changed = rewrite(path, games)
+    changed = rewrite(path, games())
     print(f"{path}: {'updated' if changed else 'up to date'}")
     return 0
 

@@ -13,10 +13,11 @@ only that cell's chunks 0..c, so it is the same on every backend and after a res
 from __future__ import annotations
 
 import math
+import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -28,11 +29,13 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.analysis.stats import wilson_interval
 from simkit.errors import RunError
+from simkit.games import get
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.progress import Progress
+from simkit.runner.manifest import CELLS, chunk_races, part_name
+from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
-from simkit.runner.storage import CELLS, RunDir, part_name, write_atomic
+from simkit.runner.storage import RunDir
 from simkit.runner.tables import cells_table, parquet_bytes
 
 
@@ -46,6 +49,7 @@ class RunSummary:
     new_races: int  # races simulated by this call
     seconds: float
     already_complete: bool = False
+    repaired: list[str] = field(default_factory=list)  # what resume found damaged and redid
 
     @property
     def races_per_second(self) -> float:
@@ -107,6 +111,7 @@ def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
         "cells": [pc.spec() for pc in cells],
         "timings": {"started": _now(), "finished": None, "elapsed_s": 0.0, "simulate_s": 0.0},
         "status": "running",
+        "files": {},
     }
 
 
@@ -119,15 +124,18 @@ def start(
     dask: str | None = None,
     progress: bool = False,
 ) -> RunSummary:
-    """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there)."""
+    """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there).
+
+    ``progress`` tells the user on stderr: a compile notice on a cold cache, then a bar.
+    """
     cells = expand(scenario)
     backend = _backend(dask, threads)
     try:
         run = RunDir(out)
         run.create(force)
         manifest = _manifest(scenario, cells)
+        run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
         run.write_manifest(manifest)
-        write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
         return _execute(run, scenario, cells, manifest, backend, progress)
     finally:
         backend.close()
@@ -136,12 +144,15 @@ def start(
 def resume(
     out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
 ) -> RunSummary:
-    """Finish the run in ``out`` where it stopped; a finished run is left as it is."""
+    """Finish the run in ``out`` where it stopped, after checking everything it wrote.
+
+    The manifest must pass :func:`simkit.runner.manifest.check`; a chunk whose files are
+    missing or differ from their recorded sha256 is simulated again (``repaired`` says
+    which), files the manifest does not list are removed, and a finished run with nothing
+    damaged is left as it is.
+    """
     run = RunDir(out)
     manifest = run.read_manifest()
-    if manifest.get("status") == "complete":
-        races = sum(manifest["races_done"])
-        return RunSummary(run.path, len(manifest["cells"]), races, 0, 0.0, already_complete=True)
     scenario = parse(manifest["scenario"], manifest["scenario_path"])
     cells = expand(scenario)
     if [pc.spec() for pc in cells] != manifest["cells"]:
@@ -149,14 +160,48 @@ def resume(
             f"'{run.path}': this simkit version expands the run's scenario into different "
             "cells; start it again with --force"
         )
+    repaired = _repair(run, manifest, cells)
+    if manifest["status"] == "complete" and not repaired:
+        races = sum(manifest["races_done"])
+        return RunSummary(run.path, len(cells), races, 0, 0.0, already_complete=True)
+    manifest["status"] = "running"
+    run.write_manifest(manifest)
     backend = _backend(dask, threads)
     try:
-        if not (run.path / CELLS).exists():
-            write_atomic(run.path / CELLS, parquet_bytes(cells_table(cells)))
-        run.remove_temps()
-        return _execute(run, scenario, cells, manifest, backend, progress)
+        summary = _execute(run, scenario, cells, manifest, backend, progress)
     finally:
         backend.close()
+    summary.repaired = repaired
+    return summary
+
+
+def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> list[str]:
+    """Drop what cannot be trusted: unlisted files, and chunks with a damaged file.
+
+    Returns one line per damaged file and what was done about it. ``cells.parquet`` is
+    rebuilt from the cells (it depends on nothing else). Under a precision target a cell's
+    later chunks go too, since whether they belong depends on the chunks before them.
+    """
+    for path in run.unlisted(manifest):
+        path.unlink(missing_ok=True)
+    lines, bad = [], set()
+    for name in run.damaged(manifest):
+        if name == CELLS:
+            run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
+            lines.append(f"{run.path / name} was damaged or missing: rebuilt")
+        else:
+            bad.add(tuple(int(x) for x in Path(name).stem.split("-")[1:]))
+            lines.append(f"{run.path / name} was damaged or missing: its chunk runs again")
+    if manifest["precision"] is not None:
+        bad |= {(i, c) for i, c in manifest["chunks_done"] if any(i == j and c > k for j, k in bad)}
+    for cell, chunk in bad:
+        manifest["chunks_done"].remove([cell, chunk])
+        manifest["races_done"][cell] -= chunk_races(manifest, chunk)
+        for table in ("races", "heat", "agg"):
+            entry = f"{table}/{part_name(cell, chunk)}"
+            manifest["files"].pop(entry, None)
+            (run.path / entry).unlink(missing_ok=True)
+    return lines
 
 
 def _execute(
@@ -167,18 +212,14 @@ def _execute(
     backend: LocalBackend | DaskBackend,
     show: bool,
 ) -> RunSummary:
-    from simkit.games import _MODULES
-
-    module = _MODULES[scenario.game]
+    game = get(scenario.game)
     size = scenario.chunk_size
     max_races = scenario.max_races
     per_cell = chunks_per_cell(max_races, size)
-    done = run.done()
-    races_done = [0] * len(cells)
+    done = {(i, c) for i, c in manifest["chunks_done"]}
+    races_done = list(manifest["races_done"])
     wins = [_WinCounts(pc.slots) for pc in cells]
     stopped = [False] * len(cells)
-    for i, c in done:
-        races_done[i] += min(size, max_races - c * size)
     # Replay the precision decisions of earlier sessions from the files, in chunk order.
     if scenario.precision is not None:
         for pc in cells:
@@ -199,11 +240,14 @@ def _execute(
                     lo = c * size
                     yield ChunkTask(pc, c, lo, min(lo + size, max_races))
 
-    bar = Progress(max_races * len(cells), sum(races_done), enabled=show)
+    notice = compile_notice(game, "simulate") if show else None
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
+    shown = bar(max_races * len(cells), sum(races_done), enabled=show)
     writer = _Writer(run, manifest, done, races_done)
     new_races = 0
     try:
-        for res in backend.map(module, tasks(), scenario.seed, scenario.keep, scenario.heat):
+        for res in backend.map(game, tasks(), scenario.seed, scenario.keep, scenario.heat):
             i = res.task.cell.cell.cell_id
             if stopped[i]:
                 continue  # computed ahead by a parallel backend; the cell already met its target
@@ -214,11 +258,11 @@ def _execute(
                 wins[i].add(res.slot_finish)
                 if wins[i].narrower_than(scenario.precision.width):
                     stopped[i] = True
-                    bar.total -= max_races - (res.task.hi)
-            bar.update(n)
+                    shown.total -= max_races - res.task.hi
+            shown.update(n)
         writer.drain()
     finally:
-        bar.close()
+        shown.close()
         writer.close()
     writer.finish()
     return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)
@@ -260,7 +304,7 @@ class _Writer:
 
     def _write(self, res: ChunkResult) -> None:
         i, c = res.task.cell.cell.cell_id, res.task.chunk
-        self.run.write_chunk(i, c, res.files)
+        self.run.write_chunk(i, c, res.files, self.manifest)
         self.done.add((i, c))
         self.races_done[i] += res.task.hi - res.task.lo
         self.timings["simulate_s"] = round(self.timings["simulate_s"] + res.seconds, 3)

@@ -1,22 +1,23 @@
 """Scenario files: parse and validate a study description up front (docs/scenarios.md).
 
-A scenario is TOML. Everything a user can get wrong is checked here, before a single race
-runs, and reported as one :class:`~simkit.errors.ScenarioError` naming the file, the key and
-what is allowed. Game-level checks (parameters, bots, players, tracks) go through
-:func:`simkit.games.cells.build_cell` during grid expansion (:mod:`simkit.runner.grid`), so
-``simkit race`` and ``simkit run`` accept exactly the same cells.
+A scenario is TOML. Everything a user can get wrong is checked before a single race runs and
+reported as one :class:`~simkit.errors.ScenarioError` naming the file, the key and what is
+allowed: the file's shape here, the game-level checks (preset, parameters, bots, players,
+tracks) through :func:`simkit.games.cells.build_cell` during grid expansion
+(:mod:`simkit.runner.grid`), so ``simkit race`` and ``simkit run`` accept exactly the same
+cells; :func:`cell_error` points a game's rejection at the file's key.
 """
 
 from __future__ import annotations
 
 import difflib
-import re
-import tomllib
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from simkit.errors import ScenarioError, SimkitError
+from simkit.files import read_toml, shown
 from simkit.games import get, names
 
 # Cell axes that are not variant parameters; each may be set at top level or swept in [grid].
@@ -26,6 +27,13 @@ DEFAULT_RACES = 10_000
 DEFAULT_CHUNK = 10_000
 DEFAULT_MAX_RACES = 1_000_000
 MAX_SEED = 2**63 - 1
+# Upper bounds, checked before any work (docs/scenarios.md "Bounds"): races per cell, races
+# per chunk (a chunk's results are held in memory: about 2 kB per race at 8 seats), cells
+# in a grid, and seats (games have their own, lower limits).
+MAX_RACES = 10**9
+MAX_CHUNK = 100_000
+MAX_CELLS = 10_000
+MAX_PLAYERS = 64
 
 _TOP_KEYS = (
     "title",
@@ -114,19 +122,9 @@ def _jsonable(value: Any) -> Any:
 
 def load(path: str | Path) -> Scenario:
     """Read and validate the scenario file at ``path``."""
-    p = Path(path)
     where = str(path)
-    try:
-        text = p.read_text()
-    except FileNotFoundError:
-        raise ScenarioError("file not found", path=where) from None
-    except OSError as exc:
-        raise ScenarioError(f"cannot read ({exc.strerror})", path=where) from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ScenarioError(f"not valid TOML ({exc})", path=where) from None
-    return parse(data, where, base=p.parent)
+    data = read_toml(path, lambda msg: ScenarioError(msg, path=where))
+    return parse(data, where, base=Path(path).parent)
 
 
 def _unknown(key: str, allowed: tuple[str, ...] | list[str], path: str, prefix: str = "") -> None:
@@ -144,14 +142,14 @@ def _int(value: Any, key: str, path: str, lo: int, hi: int | None = None) -> int
         or value < lo
         or (hi is not None and value > hi)
     ):
-        rng = f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi}"
-        raise ScenarioError(f"must be {rng} (got {value!r})", path=path, key=key)
+        rng = f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi:_}"
+        raise ScenarioError(f"must be {rng} (got {shown(value)})", path=path, key=key)
     return value
 
 
 def _bool(value: Any, key: str, path: str) -> bool:
     if not isinstance(value, bool):
-        raise ScenarioError(f"must be true or false (got {value!r})", path=path, key=key)
+        raise ScenarioError(f"must be true or false (got {shown(value)})", path=path, key=key)
     return value
 
 
@@ -159,14 +157,16 @@ def _axis(name: str, value: Any, key: str, path: str, base: Path | None) -> Any:
     """Check the shape of one value of a cell axis (the game checks the content)."""
     if name in ("preset", "track"):
         if not isinstance(value, str) or not value:
-            raise ScenarioError(f"must be a non-empty string (got {value!r})", path=path, key=key)
+            raise ScenarioError(
+                f"must be a non-empty string (got {shown(value)})", path=path, key=key
+            )
         if name == "track" and value.endswith(".toml") and base is not None:
             resolved = base / value
             if not Path(value).is_absolute() and resolved.exists():
                 return str(resolved)
         return value
     if name == "players":
-        return _int(value, key, path, 1)
+        return _int(value, key, path, 1, MAX_PLAYERS)
     if name == "bots":
         if isinstance(value, str) and value:
             return value
@@ -174,7 +174,7 @@ def _axis(name: str, value: Any, key: str, path: str, base: Path | None) -> Any:
             return list(value)
         raise ScenarioError(
             f"must be a bot name for every seat or a list of bot names, one per seat "
-            f"(got {value!r})",
+            f"(got {shown(value)})",
             path=path,
             key=key,
         )
@@ -182,11 +182,15 @@ def _axis(name: str, value: Any, key: str, path: str, base: Path | None) -> Any:
     if (
         not isinstance(value, list)
         or not value
-        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 1 for s in value)
+        or len(value) > MAX_PLAYERS
+        or not all(
+            isinstance(s, int) and not isinstance(s, bool) and 1 <= s <= MAX_PLAYERS for s in value
+        )
         or len(set(value)) != len(value)
     ):
         raise ScenarioError(
-            f"must be a list of distinct start slots >= 1, e.g. [1, 2, 3, 5] (got {value!r})",
+            f"must be a list of distinct start slots from 1 to {MAX_PLAYERS}, e.g. [1, 2, 3, 5] "
+            f"(got {shown(value)})",
             path=path,
             key=key,
         )
@@ -198,6 +202,8 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
 
     ``base`` is the directory relative track paths are resolved against.
     """
+    if not isinstance(data, dict):
+        raise ScenarioError(f"must be a table of keys (got {shown(data)})", path=path)
     for key in data:
         if key not in _TOP_KEYS:
             _unknown(key, _TOP_KEYS, path)
@@ -207,14 +213,14 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         raise ScenarioError(f"required; one of {', '.join(known_games)}", path=path, key="game")
     if game not in known_games:
         raise ScenarioError(
-            f"unknown game {game!r}; one of {', '.join(known_games)}", path=path, key="game"
+            f"unknown game {shown(game)}; one of {', '.join(known_games)}", path=path, key="game"
         )
     g = get(game)
     param_names = g.params.names()
 
     title = data.get("title", "")
     if not isinstance(title, str):
-        raise ScenarioError(f"must be a string (got {title!r})", path=path, key="title")
+        raise ScenarioError(f"must be a string (got {shown(title)})", path=path, key="title")
 
     overrides = data.get("set", {})
     if not isinstance(overrides, dict):
@@ -226,6 +232,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
     grid_in = data.get("grid", {})
     if not isinstance(grid_in, dict):
         raise ScenarioError("must be a table of key = [values]", path=path, key="grid")
+    _check_grid_size(grid_in, path)
     grid: dict[str, list[Any]] = {}
     for key, values in grid_in.items():
         if key not in param_names and key not in AXES:
@@ -242,35 +249,17 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
                 path=path,
                 key=f"grid.{key}",
             )
-        if not isinstance(values, list) or not values:
-            raise ScenarioError(
-                f"must be a non-empty list of values to sweep (got {values!r})",
-                path=path,
-                key=f"grid.{key}",
-            )
         if key in AXES:
             values = [_axis(key, v, f"grid.{key}", path, base) for v in values]
-        seen: list[Any] = []
+        seen: set[str] = set()
         for v in values:
-            if v in seen:
-                raise ScenarioError(f"value {v!r} listed twice", path=path, key=f"grid.{key}")
-            seen.append(v)
+            canonical = json.dumps(v, sort_keys=True, default=repr)
+            if canonical in seen:
+                raise ScenarioError(f"value {shown(v)} listed twice", path=path, key=f"grid.{key}")
+            seen.add(canonical)
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
-    if "preset" in axes and axes["preset"] not in g.presets:
-        raise ScenarioError(
-            f"unknown preset {axes['preset']!r}; one of {', '.join(sorted(g.presets))}",
-            path=path,
-            key="preset",
-        )
-    for p in grid.get("preset", []):
-        if p not in g.presets:
-            raise ScenarioError(
-                f"unknown preset {p!r}; one of {', '.join(sorted(g.presets))}",
-                path=path,
-                key="grid.preset",
-            )
 
     precision = None
     if "precision" in data:
@@ -279,11 +268,11 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
                 "give either races (per cell) or [precision], not both", path=path, key="races"
             )
         precision = _precision(data["precision"], path)
-    races = _int(data.get("races", DEFAULT_RACES), "races", path, 1)
+    races = _int(data.get("races", DEFAULT_RACES), "races", path, 1, MAX_RACES)
     keep = data.get("keep", "races")
     if keep not in KEEP:
         raise ScenarioError(
-            f"must be one of {', '.join(repr(k) for k in KEEP)} (got {keep!r})",
+            f"must be one of {', '.join(repr(k) for k in KEEP)} (got {shown(keep)})",
             path=path,
             key="keep",
         )
@@ -300,8 +289,29 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         crn=_bool(data.get("crn", True), "crn", path),
         keep=keep,
         heat=_bool(data.get("heat", True), "heat", path),
-        chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1),
+        chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1, MAX_CHUNK),
     )
+
+
+def _check_grid_size(grid: dict[str, Any], path: str) -> None:
+    """Every [grid] entry a non-empty list, and at most MAX_CELLS combinations in all."""
+    cells = 1
+    for key, values in grid.items():
+        if not isinstance(values, list) or not values:
+            raise ScenarioError(
+                f"must be a non-empty list of values to sweep (got {shown(values)})",
+                path=path,
+                key=f"grid.{key}",
+            )
+        cells *= len(values)
+    if cells > MAX_CELLS:
+        sizes = " x ".join(str(len(v)) for v in grid.values())
+        raise ScenarioError(
+            f"{sizes} = {cells:,} cells, more than {MAX_CELLS:,}; split the study into "
+            "several scenarios",
+            path=path,
+            key="grid",
+        )
 
 
 def _precision(table: Any, path: str) -> Precision:
@@ -321,45 +331,33 @@ def _precision(table: Any, path: str) -> Precision:
     width = table["width"]
     if isinstance(width, bool) or not isinstance(width, int | float) or not 0 < width < 1:
         raise ScenarioError(
-            f"must be a number between 0 and 1 (got {width!r})", path=path, key="precision.width"
+            f"must be a number between 0 and 1 (got {shown(width)})",
+            path=path,
+            key="precision.width",
         )
-    max_races = _int(table.get("max_races", DEFAULT_MAX_RACES), "precision.max_races", path, 1)
+    max_races = _int(
+        table.get("max_races", DEFAULT_MAX_RACES), "precision.max_races", path, 1, MAX_RACES
+    )
     return Precision(float(width), max_races)
 
 
-# Words in a game's rejection message that point at a cell axis.
-_AXIS_WORDS = {
-    "preset": ("preset",),
-    "track": ("track",),
-    "players": ("players", "player"),
-    "bots": ("bot", "bots"),
-    "slots": ("slot", "slots"),
-}
+def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> NoReturn:
+    """Re-raise a game's rejection of one cell as a ScenarioError at the key to blame.
 
-
-def _points_at(msg: str, game: str, key: str) -> bool:
-    if msg.startswith(f"{game}.{key} "):
-        return True
-    words = set(re.findall(r"[a-z_]+", msg.lower()))
-    return any(w in words for w in _AXIS_WORDS.get(key, ()))
-
-
-def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> None:
-    """Re-raise a game's rejection of one cell as a ScenarioError naming the likely key.
-
-    Grid keys come first (the cell's label says which value), then [set], then the fixed
-    axes; among axes a message naming bots or slots points there before players.
+    ``exc.key`` (set by the variant resolver, ``build_cell`` and the game's ``check_cell``)
+    names the input; it is found in ``[grid]`` (the message then names the cell), in
+    ``[set]`` or among the top-level axes. A player count taken from a list of bots points
+    at ``bots``. An error without a key, or about a value the file did not give, names the
+    cell only.
     """
+    key = exc.key
+    if key == "players" and "players" not in swept and "players" not in scenario.axes:
+        key = "bots"
     msg = str(exc)
-    rank = {k: i for i, k in enumerate(("bots", "slots", "track", "preset", "players"))}
-    grid = sorted(swept, key=lambda k: rank.get(k, -1))
-    for key in grid:
-        if _points_at(msg, scenario.game, key):
-            where = f"grid.{key}"
-            raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=where) from exc
-    fixed = [(k, f"set.{k}") for k in scenario.overrides]
-    fixed += [(k, k) for k in sorted(scenario.axes, key=lambda k: rank[k])]
-    for key, where in fixed:
-        if _points_at(msg, scenario.game, key):
-            raise ScenarioError(msg, path=scenario.path, key=where) from exc
-    raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path) from exc
+    if key in swept:
+        raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=f"grid.{key}")
+    if key in scenario.overrides:
+        raise ScenarioError(msg, path=scenario.path, key=f"set.{key}")
+    if key in scenario.axes:
+        raise ScenarioError(msg, path=scenario.path, key=key)
+    raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path)

@@ -1,33 +1,40 @@
-"""The run directory on disk: atomic chunk files, the manifest, and what is already done.
+"""The run directory on disk: atomic files, the checked manifest, verified chunk files.
 
 Every file is written to a temporary name in its final directory, flushed to disk and then
-renamed over its final name (``os.replace`` is atomic), so a reader or a resumed run never
-sees half a file. Within a chunk the aggregate file is written last: a chunk is done exactly
-when its ``agg`` file exists. The manifest's ``chunks_done`` is a convenience for readers;
-the files are the truth.
+renamed over its final name (``os.replace`` is atomic), so a reader never sees half a file;
+a write that fails (full disk, read-only folder, no permission) removes its temporary file
+and raises one :class:`RunError` line saying what and where. The manifest lists every file
+with its sha256 (:mod:`simkit.runner.manifest`): a chunk counts as done only when the
+manifest lists it and its files still match, so nothing on disk is trusted unverified.
 """
 
 from __future__ import annotations
 
-import json
+import contextlib
+import errno
+import hashlib
+import io
 import os
-import re
 import shutil
 import signal
 from pathlib import Path
 from typing import Any
 
+import pyarrow.parquet as pq
+
 from simkit.errors import RunError
+from simkit.files import read_json
+from simkit.runner.manifest import CELLS, TABLES, check, file_entry, part_name, seal
 
 MANIFEST = "manifest.json"
-CELLS = "cells.parquet"
-TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last marks it done
-_PART = re.compile(r"^part-(\d{5})-(\d{6})\.parquet$")
+MAX_MANIFEST_BYTES = 256 << 20  # a manifest lists every chunk file: large runs, large lists
 
 # Fault injection for the resume tests: SIMKIT_CRASH="N:point" SIGKILLs this process at
 # ``point`` of the N-th chunk it writes (1-based), e.g. "3:agg.tmp" or "2:manifest".
 _CRASH_ENV = "SIMKIT_CRASH"
 _written = 0
+
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
 
 
 def _crash_point(point: str) -> None:
@@ -36,22 +43,59 @@ def _crash_point(point: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
 
 
-def part_name(cell: int, chunk: int) -> str:
-    return f"part-{cell:05d}-{chunk:06d}.parquet"
+def disk_error(path: Path, exc: OSError, then: str) -> RunError:
+    """One line for a failed write: what, where, why, and ``then`` (what to do after)."""
+    why = exc.strerror or str(exc)
+    if exc.errno in _DISK_FULL:
+        fix = "free some space"
+    else:
+        fix = "make the folder writable or choose another --out"
+    return RunError(f"cannot write '{path}' ({why}); {fix}, then {then}")
 
 
-def write_atomic(path: Path, data: bytes, point: str | None = None) -> None:
-    """Write ``data`` to ``path`` so that ``path`` is either absent, old, or complete."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
+def _write_file(path: Path, data: bytes) -> None:
+    with open(path, "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
-    if point:
-        _crash_point(f"{point}.tmp")
-    os.replace(tmp, path)
+
+
+def write_atomic(path: Path, data: bytes, then: str, point: str | None = None) -> None:
+    """Write ``data`` to ``path`` so that ``path`` is either absent, old, or complete.
+
+    On failure the temporary file is removed and a :func:`disk_error` is raised.
+    """
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        _write_file(tmp, data)
+        if point:
+            _crash_point(f"{point}.tmp")
+        os.replace(tmp, path)
+    except OSError as exc:
+        with contextlib.suppress(OSError):  # the folder itself may be unusable: said below
+            tmp.unlink(missing_ok=True)
+        raise disk_error(path, exc, then) from None
     if point:
         _crash_point(point)
+
+
+def parquet_rows(data: bytes) -> int:
+    """Rows of a parquet file held in memory (from its footer)."""
+    return pq.ParquetFile(io.BytesIO(data)).metadata.num_rows
+
+
+def _matches(path: Path, entry: dict[str, Any]) -> bool:
+    """True when the file at ``path`` has the size and sha256 the manifest recorded."""
+    try:
+        if path.stat().st_size != entry.get("bytes"):
+            return False
+        h = hashlib.sha256()
+        with open(path, "rb") as fh:
+            while block := fh.read(1 << 20):
+                h.update(block)
+    except OSError:
+        return False
+    return h.hexdigest() == entry["sha256"]
 
 
 class RunDir:
@@ -64,35 +108,45 @@ class RunDir:
     def manifest_path(self) -> Path:
         return self.path / MANIFEST
 
+    @property
+    def resume_hint(self) -> str:
+        return f"`simkit run --resume {self.path}`"
+
     def exists(self) -> bool:
         return self.manifest_path.exists()
 
     def read_manifest(self) -> dict[str, Any]:
-        try:
-            return json.loads(self.manifest_path.read_text())
-        except FileNotFoundError:
-            raise RunError(f"'{self.path}' is not a simkit run (no {MANIFEST})") from None
-        except json.JSONDecodeError as exc:
-            raise RunError(f"'{self.manifest_path}' is not valid JSON ({exc.msg})") from None
+        """The manifest, checked (:func:`simkit.runner.manifest.check`), or ``RunError``."""
+        if not self.manifest_path.exists() and self.path.is_dir():
+            raise RunError(f"'{self.path}' is not a simkit run (no {MANIFEST})")
+        where = str(self.manifest_path)
+        data = read_json(
+            self.manifest_path, lambda msg: RunError(f"'{where}': {msg}"), MAX_MANIFEST_BYTES
+        )
+        return check(data, where)
 
     def write_manifest(self, manifest: dict[str, Any], point: str | None = None) -> None:
-        data = json.dumps(manifest, indent=1).encode() + b"\n"
-        write_atomic(self.manifest_path, data, point)
+        write_atomic(self.manifest_path, seal(manifest), f"resume with {self.resume_hint}", point)
+
+    def write(self, name: str, data: bytes, manifest: dict[str, Any], point: str | None = None):
+        """Write the file ``name`` (relative to the run) and list it in ``manifest``."""
+        write_atomic(self.path / name, data, f"resume with {self.resume_hint}", point)
+        manifest["files"][name] = file_entry(data, parquet_rows(data))
 
     def create(self, force: bool) -> None:
         """Make an empty run directory; refuse to replace a run without ``force``."""
-        if self.exists():
-            status = self.read_manifest().get("status")
-            if not force:
-                if status == "complete":
-                    raise RunError(
-                        f"'{self.path}' holds a finished run; use --force to overwrite it "
-                        "or --out to write elsewhere"
-                    )
+        if self.exists() and not force:
+            status = self.read_manifest()["status"]
+            if status == "complete":
                 raise RunError(
-                    f"'{self.path}' holds an unfinished run; continue it with "
-                    f"`simkit run --resume {self.path}`, or use --force to start over"
+                    f"'{self.path}' holds a finished run; use --force to overwrite it "
+                    "or --out to write elsewhere"
                 )
+            raise RunError(
+                f"'{self.path}' holds an unfinished run; continue it with "
+                f"{self.resume_hint}, or use --force to start over"
+            )
+        if self.exists():
             self._clear()
         elif self.path.exists():
             if not self.path.is_dir():
@@ -105,43 +159,58 @@ class RunDir:
                 raise RunError(
                     f"'{self.path}' is not empty and not a simkit run; choose another --out"
                 )
-        self.path.mkdir(parents=True, exist_ok=True)
-        for table in TABLES:
-            (self.path / table).mkdir(exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+            for table in TABLES:
+                (self.path / table).mkdir(exist_ok=True)
+        except OSError as exc:
+            raise disk_error(Path(exc.filename or self.path), exc, "run again") from None
 
     def _clear(self) -> None:
-        for table in TABLES:
-            shutil.rmtree(self.path / table, ignore_errors=True)
-        for name in (MANIFEST, CELLS):
-            (self.path / name).unlink(missing_ok=True)
+        try:
+            for table in TABLES:
+                shutil.rmtree(self.path / table, ignore_errors=True)
+            for name in (MANIFEST, CELLS):
+                (self.path / name).unlink(missing_ok=True)
+        except OSError as exc:
+            raise disk_error(Path(exc.filename or self.path), exc, "run again") from None
 
-    def remove_temps(self) -> None:
-        """Drop temporary files a killed writer left behind."""
+    def damaged(self, manifest: dict[str, Any]) -> list[str]:
+        """Files the manifest lists that are missing or differ from their sha256, sorted."""
+        return sorted(
+            name
+            for name, entry in manifest["files"].items()
+            if not _matches(self.path / name, entry)
+        )
+
+    def unlisted(self, manifest: dict[str, Any]) -> list[Path]:
+        """Chunk files and temporary files on disk that the manifest does not list."""
+        out = []
         for sub in (self.path, *(self.path / t for t in TABLES)):
-            for tmp in sub.glob(".*.tmp"):
-                tmp.unlink(missing_ok=True)
+            if sub.is_dir():
+                out += list(sub.glob(".*.tmp"))
+        for table in TABLES:
+            folder = self.path / table
+            if folder.is_dir():
+                out += [
+                    p
+                    for p in folder.glob("part-*.parquet")
+                    if f"{table}/{p.name}" not in manifest["files"]
+                ]
+        return sorted(out)
 
-    def parts(self, table: str) -> list[Path]:
-        """The table's chunk files in (cell, chunk) order."""
-        folder = self.path / table
-        if not folder.is_dir():
-            return []
-        return sorted(p for p in folder.iterdir() if _PART.match(p.name))
+    def listed(self, manifest: dict[str, Any], table: str) -> list[Path]:
+        """The table's chunk files the manifest lists, in (cell, chunk) order."""
+        return [self.path / n for n in sorted(manifest["files"]) if n.startswith(f"{table}/")]
 
-    def done(self) -> set[tuple[int, int]]:
-        """(cell, chunk) of every chunk whose files are all written."""
-        out = set()
-        for p in self.parts("agg"):
-            m = _PART.match(p.name)
-            out.add((int(m.group(1)), int(m.group(2))))
-        return out
-
-    def write_chunk(self, cell: int, chunk: int, files: dict[str, bytes]) -> None:
-        """Write one chunk's files atomically, ``agg`` last."""
+    def write_chunk(
+        self, cell: int, chunk: int, files: dict[str, bytes], manifest: dict[str, Any]
+    ) -> None:
+        """Write one chunk's files atomically, ``agg`` last, and list them in ``manifest``."""
         global _written
         _written += 1
         _crash_point("start")
         name = part_name(cell, chunk)
         for table in TABLES:
             if table in files:
-                write_atomic(self.path / table / name, files[table], table)
+                self.write(f"{table}/{name}", files[table], manifest, table)

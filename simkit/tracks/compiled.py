@@ -132,7 +132,7 @@ class CompiledTrack:
     buildings: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
     notes: str = ""
     segment_kinds: tuple[str, ...] = field(default=())
-    family: str = ""  # "snowtails" or "mushmush": which book's board the track models
+    family: str = ""  # the game whose board the track models (a ``Game.track_dir``), or ""
 
     @property
     def n_spaces(self) -> int:

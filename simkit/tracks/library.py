@@ -1,19 +1,20 @@
-"""The track library shipped in the package, and loading tracks by name or path.
+"""The track library the games ship, and loading tracks by name or path.
 
-Library files live in ``simkit/tracks/data/<family>/<name>.toml``; the Snow Tails box tiles
-(segment presets usable as ``type = "tile"``) in ``simkit/tracks/data/tiles.toml``.
+A game raced on tracks ships its library files in its own package (``Game.track_dir``,
+``<name>.toml``); the game's name is their family. The box tiles (segment presets usable
+as ``type = "tile"``) live in ``simkit/tracks/data/tiles.toml``.
 """
 
 from __future__ import annotations
 
 import difflib
 import functools
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simkit.errors import TrackError
+from simkit.files import read_toml
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
 from simkit.tracks.reverse import reverse
@@ -21,7 +22,6 @@ from simkit.tracks.spec import TYPE_KEYS, parse
 
 DATA = Path(__file__).parent / "data"
 TILES_FILE = DATA / "tiles.toml"
-FAMILIES = ("snowtails", "mushmush")
 
 
 @dataclass(frozen=True)
@@ -35,16 +35,7 @@ class TrackInfo:
 
 
 def _read_toml(path: Path, label: str) -> dict[str, Any]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TrackError(f"cannot read the file ({exc.strerror})", path=label) from exc
-    except UnicodeDecodeError as exc:
-        raise TrackError("not a UTF-8 text file; save it as UTF-8 TOML", path=label) from exc
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TrackError(f"not valid TOML: {exc}", path=label) from exc
+    return read_toml(path, lambda msg: TrackError(msg, path=label))
 
 
 @functools.cache
@@ -78,10 +69,10 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
     Raises:
         TrackError: one line naming the file, the segment and the fix.
     """
-    parsed = parse(spec, path, tiles())
+    parsed = parse(spec, path, tiles(), families())
     if parsed.reverse_of:
         base_path = _find(parsed.reverse_of, relative_to=path)
-        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles())
+        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles(), families())
         if base.reverse_of:
             raise TrackError(
                 f"'reverse_of' names '{parsed.reverse_of}', itself a reversed track; name the "
@@ -112,15 +103,25 @@ def _find(name_or_path: str, relative_to: str | None = None) -> str:
 
 
 def library() -> list[TrackInfo]:
-    """Every track shipped with simkit, Snow Tails first, then Mush! Mush!, by name."""
+    """Every track the registered games ship, by family (the game's name), then by name."""
     return list(_library())
+
+
+def families() -> tuple[str, ...]:
+    """The games that ship tracks: the values a track's ``family`` may take."""
+    from simkit.games import games
+
+    return tuple(g.name for g in games() if g.track_dir is not None)
 
 
 @functools.cache
 def _library() -> tuple[TrackInfo, ...]:
+    from simkit.games import get
+
     out = []
-    for family in FAMILIES:
-        for path in sorted((DATA / family).glob("*.toml"), key=lambda p: p.stem):
+    for family in families():
+        folder = get(family).track_dir
+        for path in sorted(folder.glob("*.toml"), key=lambda p: p.stem):
             raw = _read_toml(path, str(path))
             out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
     return tuple(out)

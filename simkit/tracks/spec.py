@@ -15,10 +15,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from simkit.errors import TrackError
+from simkit.files import shown
 from simkit.tracks.compiled import BUILDING_KINDS
 
-FAMILIES = ("snowtails", "mushmush")
+# Bounds (docs/tracks.md "Bounds"), checked while reading so that no spec, however large,
+# keeps the compiler busy: lanes, rows of a straight, segments, and spaces in all.
 MAX_LANES = 12
+MAX_ROWS = 500
+MAX_SEGMENTS = 200
+MAX_SPACES = 20_000
 TOP_KEYS = ("name", "title", "family", "flag", "notes", "segment", "reverse_of")
 COMMON_KEYS = ("type", "lanes", "continues", "trees", "closed", "finish")
 TYPE_KEYS = {
@@ -107,7 +112,7 @@ def _type_name(value: Any) -> str:
 
 def _int(ctx: _Ctx, value: Any, key: str, seg: int | None, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ctx.fail(f"'{key}' must be an integer, got {_type_name(value)} {value!r}", seg)
+        raise ctx.fail(f"'{key}' must be an integer, got {_type_name(value)} {shown(value)}", seg)
     if not lo <= value <= hi:
         raise ctx.fail(f"'{key}' must be between {lo} and {hi} (got {value})", seg)
     return value
@@ -115,13 +120,13 @@ def _int(ctx: _Ctx, value: Any, key: str, seg: int | None, lo: int, hi: int) -> 
 
 def _num(ctx: _Ctx, value: Any, key: str, seg: int | None) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ctx.fail(f"'{key}' must be a number, got {_type_name(value)} {value!r}", seg)
+        raise ctx.fail(f"'{key}' must be a number, got {_type_name(value)} {shown(value)}", seg)
     return float(value)
 
 
 def _str(ctx: _Ctx, value: Any, key: str, seg: int | None, choices=None) -> str:
     if not isinstance(value, str):
-        raise ctx.fail(f"'{key}' must be a string, got {_type_name(value)} {value!r}", seg)
+        raise ctx.fail(f"'{key}' must be a string, got {_type_name(value)} {shown(value)}", seg)
     if choices is not None and value not in choices:
         close = difflib.get_close_matches(value, list(choices), n=1, cutoff=0.5)
         hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -131,7 +136,8 @@ def _str(ctx: _Ctx, value: Any, key: str, seg: int | None, choices=None) -> str:
 
 def _bool(ctx: _Ctx, value: Any, key: str, seg: int | None) -> bool:
     if not isinstance(value, bool):
-        raise ctx.fail(f"'{key}' must be true or false, got {_type_name(value)} {value!r}", seg)
+        got = f"{_type_name(value)} {shown(value)}"
+        raise ctx.fail(f"'{key}' must be true or false, got {got}", seg)
     return value
 
 
@@ -145,7 +151,7 @@ def _pairs(ctx: _Ctx, value: Any, key: str, seg: int) -> tuple[tuple[int, int], 
         ok = isinstance(item, list) and len(item) == 2
         ok = ok and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in item)
         if not ok:
-            raise ctx.fail(f"{msg} (got {item!r})", seg)
+            raise ctx.fail(f"{msg} (got {shown(item)})", seg)
         out.append((item[0], item[1]))
     if len(set(out)) != len(out):
         raise ctx.fail(f"'{key}' lists a space twice", seg)
@@ -162,7 +168,7 @@ def _building(ctx: _Ctx, value: Any, seg: int) -> Building:
     if "kind" not in value or "row" not in value:
         raise ctx.fail("a building needs 'kind' and 'row'", seg)
     kind = _str(ctx, value["kind"], "kind", seg, BUILDING_KINDS)
-    row = _int(ctx, value["row"], "row", seg, 0, 10_000)
+    row = _int(ctx, value["row"], "row", seg, 0, MAX_ROWS)
     if kind == "tavern":
         if "lane" in value:
             raise ctx.fail("the tavern stands beside the track: give 'side', not 'lane'", seg)
@@ -208,8 +214,12 @@ def _continues(ctx: _Ctx, value: Any, lanes: int, prev: int, seg: int) -> tuple[
     return tuple(value)
 
 
-def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
-    """Check ``spec`` (a parsed TOML dict) and return its segments, or raise TrackError."""
+def parse(spec: Any, path: str | None, tiles: dict[str, dict], families: tuple[str, ...]) -> Spec:
+    """Check ``spec`` (a parsed TOML dict) and return its segments, or raise TrackError.
+
+    ``families`` are the games whose boards a track may say it models (``family``; absent:
+    none in particular).
+    """
     ctx = _Ctx(path)
     if not isinstance(spec, dict):
         raise ctx.fail("a track spec must be a TOML table")
@@ -219,7 +229,7 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
         stem = path.replace("\\", "/").rsplit("/", 1)[-1].removesuffix(".toml")
     name = _str(ctx, spec.get("name", stem or "track"), "name", None)
     title = _str(ctx, spec.get("title", name), "title", None)
-    family = _str(ctx, spec.get("family", "snowtails"), "family", None, FAMILIES)
+    family = _str(ctx, spec["family"], "family", None, families) if "family" in spec else ""
     flag = _str(ctx, spec.get("flag", "left"), "flag", None, ("left", "right"))
     notes = _str(ctx, spec.get("notes", ""), "notes", None)
     flag_side = 1 if flag == "left" else -1
@@ -234,12 +244,22 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
     raw = spec.get("segment")
     if not isinstance(raw, list) or not raw or not all(isinstance(s, dict) for s in raw):
         raise ctx.fail("a track needs segments: add [[segment]] tables, the first of type 'start'")
+    if len(raw) > MAX_SEGMENTS:
+        raise ctx.fail(f"a track has at most {MAX_SEGMENTS} segments (got {len(raw)})")
     segments: list[Segment] = []
     prev_lanes = 0
+    spaces = 0
     for i, table in enumerate(raw):
         seg = _segment(ctx, table, i, prev_lanes, tiles)
         segments.append(seg)
         prev_lanes = seg.lanes
+        spaces += _spaces(seg)
+        if spaces > MAX_SPACES:
+            raise ctx.fail(
+                f"the track reaches {spaces:,} spaces here, more than {MAX_SPACES:,}; "
+                "shorten it or split it",
+                i,
+            )
     finishes = [s.index for s in segments if s.finish]
     if not finishes:
         raise ctx.fail(
@@ -252,6 +272,14 @@ def parse(spec: Any, path: str | None, tiles: dict[str, dict]) -> Spec:
     if finishes[0] == 0:
         raise ctx.fail("the finish line cannot be on the start segment", 0)
     return Spec(name, title, family, flag_side, notes, path, tuple(segments))
+
+
+def _spaces(seg: Segment) -> int:
+    """Spaces the compiler lays for ``seg`` (DESIGN §2: a corner lane has about θ·(r+k+½))."""
+    if not seg.is_corner:
+        return seg.length * seg.lanes
+    theta = math.radians(seg.angle)
+    return sum(max(1, round(theta * (seg.radius + k + 0.5))) for k in range(seg.lanes))
 
 
 def _segment(ctx: _Ctx, table: dict, i: int, prev_lanes: int, tiles: dict[str, dict]) -> Segment:
@@ -320,7 +348,7 @@ def _segment(ctx: _Ctx, table: dict, i: int, prev_lanes: int, tiles: dict[str, d
         )
     if "length" not in table:
         raise ctx.fail(f"a {kind} segment needs 'length' (rows of spaces, >= 1)", i)
-    length = _int(ctx, table["length"], "length", i, 1, 10_000)
+    length = _int(ctx, table["length"], "length", i, 1, MAX_ROWS)
     buildings = table.get("buildings", [])
     if not isinstance(buildings, list):
         raise ctx.fail("'buildings' must be a list of tables", i)

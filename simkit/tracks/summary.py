@@ -29,7 +29,7 @@ def list_row(track: CompiledTrack) -> dict:
     """One row of ``simkit tracks list``."""
     return {
         "name": track.name,
-        "family": track.family,
+        "family": track.family or "-",
         "lanes": lanes_text(track),
         "spaces": track.n_spaces,
         "corners": track.n_corners,
@@ -43,7 +43,7 @@ def check_lines(track: CompiledTrack) -> list[str]:
     lines = [
         f"name      {track.name}",
         f"title     {track.title}",
-        f"family    {track.family}",
+        f"family    {track.family or '-'}",
         f"lanes     {lanes_text(track)}",
         f"spaces    {track.n_spaces}",
         f"length    {track.finish_progress:.1f} spaces along the centreline to the finish line",

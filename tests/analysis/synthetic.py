@@ -9,7 +9,6 @@ paired comparisons are correlated the way the engines' are.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -198,16 +197,21 @@ def synthetic_run(
 
 
 def write_run_dir(results: Results, path: Path) -> Path:
-    """Write ``results`` as a run directory in the contract's layout (one chunk per cell)."""
+    """Write ``results`` as a run directory in the contract's layout (one chunk per cell),
+    with a manifest that lists every file and carries its checksum, as the runner's does."""
+    from simkit.runner.manifest import file_entry, seal
+    from simkit.runner.storage import parquet_rows
+
     path.mkdir(parents=True, exist_ok=True)
-    (path / "manifest.json").write_text(json.dumps(results.manifest))
     results.cells.to_parquet(path / "cells.parquet", index=False)
+    names = ["cells.parquet"]
     for sub in ("races", "heat", "agg"):
         (path / sub).mkdir(exist_ok=True)
     for c in results.cells["cell"]:
         name = f"part-{int(c):05d}-{0:06d}.parquet"
         if results.races is not None:
             results.races[results.races["cell"] == c].to_parquet(path / "races" / name)
+            names.append(f"races/{name}")
         results.heat[results.heat["cell"] == c].to_parquet(path / "heat" / name)
         parts = []
         for table, df in results.agg.items():
@@ -215,4 +219,23 @@ def write_run_dir(results: Results, path: Path) -> Path:
             part.insert(0, "table", table)
             parts.append(part)
         pd.concat(parts, ignore_index=True).to_parquet(path / "agg" / name)
+        names += [f"heat/{name}", f"agg/{name}"]
+    m = results.manifest
+    n = len(results.cells)
+    settings = {"game": "snowtails", "seed": m["seed"], "crn": m["crn"],
+                "chunk_size": m["chunk_size"], "keep": m["keep"], "heat": True}  # fmt: skip
+    manifest = {
+        **m,
+        **settings,
+        "scenario": {**m["scenario"], **settings},
+        "chunks_done": [[int(c), 0] for c in results.cells["cell"]],
+        "races_done": [m["races_per_cell"]] * n,
+        "precision": None,
+        "cells": [{"cell": int(c)} for c in results.cells["cell"]],
+        "files": {
+            name: file_entry((path / name).read_bytes(), parquet_rows((path / name).read_bytes()))
+            for name in names
+        },
+    }
+    (path / "manifest.json").write_bytes(seal(manifest))
     return path

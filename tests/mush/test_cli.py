@@ -1,17 +1,22 @@
 """``simkit routes`` and ``simkit race --game mush``: exact output and exit codes."""
 
-import os
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from simkit.cli import main
+from tests.golden.kit import CliCase
+
+DIR = Path(__file__).parent / "golden"
+RACE_ARGS = ("race", "--game", "mush", "--set", "route=sprint", "--seed", "4", "-n", "3",
+             "--bots", "greedy,random,greedy")  # fmt: skip
+ROUTES = CliCase(DIR / "routes_list.txt", ("routes", "list"))
+RACE = CliCase(DIR / "race_sprint_seed4_3p.txt", RACE_ARGS)
+GOLDEN = [ROUTES, RACE]  # make golden rewrites them
 
 
 def test_routes_list():
-    res = CliRunner().invoke(main, ["routes", "list"])
-    assert res.exit_code == 0
-    assert res.output == (Path(__file__).parent / "golden" / "routes_list.txt").read_text()
+    assert ROUTES.render() == ROUTES.read()
 
 
 def test_routes_show_writes_a_png(tmp_path):
@@ -38,21 +43,12 @@ def test_routes_check(tmp_path):
     )
 
 
-GOLDEN = Path(__file__).parent / "golden" / "race_sprint_seed4_3p.txt"
-RACE_ARGS = ["race", "--game", "mush", "--set", "route=sprint", "--seed", "4", "-n", "3",
-             "--bots", "greedy,random,greedy"]  # fmt: skip
-
-
 def test_race_log_matches_the_golden_trace():
     """A whole race, checked by hand against the text once; regenerate after an intended
-    rule change with ``SIMKIT_REGEN=1 pytest tests/mush/test_cli.py``."""
-    res = CliRunner().invoke(main, RACE_ARGS)
-    assert res.exit_code == 0, res.output
-    if os.environ.get("SIMKIT_REGEN"):
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(res.output)
-    assert res.output == GOLDEN.read_text()
-    lines = res.output.splitlines()
+    rule change with ``make golden``."""
+    text = RACE.render()
+    assert text == RACE.read()
+    lines = text.splitlines()
     assert lines[0].startswith("MUSH race: route 'sprint', finish nome, 3 players, key ")
     assert any("reaches Nome and wins" in line for line in lines)
 
@@ -68,7 +64,7 @@ def test_race_json_has_every_event():
     import json
 
     res = CliRunner().invoke(main, ["race", "--game", "mush", "--seed", "4", "-n", "2", "--json"])
-    data = json.loads(res.output)
+    data = json.loads(res.stdout)
     assert data["game"] == "mush" and data["event_names"][data["events"][-1]["event"]] == "end"
 
 

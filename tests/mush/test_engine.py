@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.mush import layout as E
@@ -14,9 +14,6 @@ from simkit.games.mush.arrays import S_BOARD, S_DIST, kernel_route
 from simkit.games.mush.route import TOWN, load_route
 from simkit.rng import race_keys
 
-SETTINGS = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
 races = st.fixed_dictionaries(
     {
         "players": st.integers(2, 6),
@@ -38,7 +35,6 @@ def _trace(game, make_cell, r):
     return c, game.trace(c, r["key"])
 
 
-@SETTINGS
 @given(races)
 def test_rules_hold_after_every_turn(game, make_cell, turns, r):
     c, tr = _trace(game, make_cell, r)
@@ -50,7 +46,6 @@ def test_rules_hold_after_every_turn(game, make_cell, turns, r):
         assert (tokens >= 0).all()
 
 
-@SETTINGS
 @given(races)
 def test_rolls_follow_the_rules(game, make_cell, r):
     c, tr = _trace(game, make_cell, r)
@@ -103,7 +98,6 @@ def test_rolls_follow_the_rules(game, make_cell, r):
             bids = {}
 
 
-@SETTINGS
 @given(races)
 def test_every_game_ends_and_ranks_everyone(game, make_cell, r):
     c, tr = _trace(game, make_cell, r)
@@ -118,7 +112,6 @@ def test_every_game_ends_and_ranks_everyone(game, make_cell, r):
     assert sorted(tr.seats["slot"]) == list(range(1, c.players + 1))
 
 
-@SETTINGS
 @given(races)
 def test_weather_comes_from_the_leaders_board(game, make_cell, turns, r):
     c, tr = _trace(game, make_cell, r)
@@ -202,7 +195,6 @@ def test_jit_and_pure_python_agree(game, make_cell):
         assert got[name] == col.tolist(), name
 
 
-@SETTINGS
 @given(st.integers(0, 2**64 - 1), st.integers(2, 6))
 def test_short_games(game, make_cell, turns, key, players):
     # text, shorter games: skip the Central zone (jump to Unalakleet) / end in the North

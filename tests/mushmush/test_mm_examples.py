@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mm_kit import engine_play, find_play, lane_index, race_setup, sled, state, with_trees
-from st_trackkit import build, space
 
 from simkit.errors import StateError
 from simkit.games.snowtails.layout import (
@@ -26,6 +24,16 @@ from simkit.games.snowtails.oracle import moves, parse_state
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.rules import race_order, race_position
 from simkit.tracks import load
+from tests.mushmush.mm_kit import (
+    engine_play,
+    find_play,
+    lane_index,
+    race_setup,
+    sled,
+    state,
+    with_trees,
+)
+from tests.snowtails.st_trackkit import build, space
 
 STRAIGHT = build([("straight", 24)], width=5, name="straight")
 

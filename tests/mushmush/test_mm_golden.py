@@ -11,29 +11,50 @@ import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
-from simkit.games.snowtails.golden import (
-    MM_CASES,
-    MM_CLI_CASES,
-    MM_GOLDEN,
-    MM_STATE_EXAMPLE,
-    MM_TOUR_TRACKS,
-    cli_output,
-    mm_trace_case,
-)
+from tests.golden.kit import ROOT, CliCase, TraceCase
+
+DIR = ROOT / "tests" / "golden" / "mushmush"
+MM_STATE_EXAMPLE = ROOT / "docs" / "examples" / "state-mushmush.json"
+MM_TOUR_TRACKS = ["mm2-tighter-than-i-thought", "mm3-ever-decreasing-circles"]
+
+TRACES = [
+    TraceCase(
+        DIR / "mm1-6-mixed-s4.json",
+        "mushmush",
+        "mm1-old-faithful",
+        ("greedy", "random", "greedy:bold", "greedy:cautious", "greedy", "random"),
+        4,
+        race=2,
+        preset="mushmush",
+    ),
+    TraceCase(
+        DIR / "tournament-4-greedy-s5.json",
+        "mushmush",
+        "mm1-old-faithful",
+        ("greedy", "greedy:bold", "greedy:cautious", "random"),
+        5,
+        preset="mushmush-tournament",
+        overrides={"race_tracks": MM_TOUR_TRACKS},
+    ),
+]
+CLI = [
+    CliCase(DIR / "race-seed7.txt", ("race", "--game", "mushmush", "--seed", "7")),
+    CliCase(DIR / "moves-example.txt", ("moves", str(MM_STATE_EXAMPLE))),
+]
+GOLDEN = [*TRACES, *CLI]
 
 
-@pytest.mark.parametrize("case", MM_CASES, ids=[c[0] for c in MM_CASES])
+@pytest.mark.parametrize("case", TRACES, ids=[c.id for c in TRACES])
 def test_golden_trace(case):
-    want = json.loads((MM_GOLDEN / f"{case[0]}.json").read_text())
-    got = json.loads(json.dumps(mm_trace_case(case)))
+    want = json.loads(case.read())
+    got = json.loads(case.render())
     assert got["result"] == want["result"]
     assert got == want
 
 
-@pytest.mark.parametrize("case", MM_CLI_CASES, ids=[c[0] for c in MM_CLI_CASES])
+@pytest.mark.parametrize("case", CLI, ids=[c.id for c in CLI])
 def test_golden_cli_output(case):
-    name, args = case
-    assert cli_output(args) == (MM_GOLDEN / name).read_text()
+    assert case.render() == case.read()
 
 
 def run(*args):
@@ -53,7 +74,7 @@ def test_race_json_and_png(tmp_path, tournament):
         "race", "--game", "mushmush", "-n", "5", "-s", "3", *extra, "--json", "--png", str(png)
     )
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output[: res.output.rindex("}") + 1])
+    data = json.loads(res.stdout[: res.stdout.rindex("}") + 1])
     assert data["game"] == "mushmush" and data["track"] == "mm1-old-faithful"
     assert sorted(data["result"]["seats"]["finish"]) == [1, 2, 3, 4, 5]
     races = {t.get("race", 1) for t in data["turns"]}

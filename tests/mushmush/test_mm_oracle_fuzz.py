@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as hs
-from st_helpers import FAST
 
 from simkit.errors import StateError
 from simkit.games.snowtails.layout import S_BLOCKED, S_TREE, kernel_track
@@ -48,7 +47,6 @@ def position(draw):
     }
 
 
-@FAST
 @given(position())
 def test_any_position_gives_rule_abiding_outcomes(state):
     try:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from mm_kit import run_unit
 
 from simkit.games.snowtails.layout import (
     EV_BUILDING,
@@ -30,6 +29,7 @@ from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.trace import where_list
 from simkit.rng import race_keys
 from simkit.tracks import load
+from tests.mushmush.mm_kit import run_unit
 
 TRACK = load("mm5-what-goes-up")  # trees and all four buildings
 BOTS = ("greedy", "greedy:bold", "random", "greedy:cautious", "greedy")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as hs
-from mm_kit import run_unit
-from st_helpers import FAST
 
 from simkit.games.snowtails.layout import (
     EV_BONUS,
@@ -33,6 +31,7 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
+from tests.mushmush.mm_kit import run_unit
 
 # Track 1 (trees), 2 (bothy, tavern), 3 (kennels, chapel), 5 (all four), a tight corner.
 TRACKS = {
@@ -61,7 +60,6 @@ def race_case(draw):
     return name, bots, key, rounds, experienced, tree_dents
 
 
-@FAST
 @given(race_case())
 def test_mushmush_invariants_at_any_round(case):
     name, bots, key, rounds, experienced, tree_dents = case
@@ -225,7 +223,6 @@ def mixed_case(draw):
     return name, v.replace(**changes), bots, draw(hs.integers(0, 2**64 - 1))
 
 
-@FAST
 @given(mixed_case())
 def test_mixed_rules_keep_the_invariants(case):
     # Every rule is its own switch: any mix still conserves cards, keeps the dice in range,

@@ -4,8 +4,6 @@ R-27), the finish line (R-26), the fifth dent (R-25) and tight corners (R-29).""
 from __future__ import annotations
 
 import numpy as np
-from mm_kit import find_play, race_setup, sled, state, with_trees
-from st_trackkit import build, space
 
 from simkit.games.snowtails.layout import S_TIGHT_IN, kernel_track
 from simkit.games.snowtails.oracle import moves
@@ -18,6 +16,8 @@ from simkit.tracks.compiled import (
     F_TRIG_KENNELS,
     F_TRIG_TAVERN,
 )
+from tests.mushmush.mm_kit import find_play, race_setup, sled, state, with_trees
+from tests.snowtails.st_trackkit import build, space
 
 MM2 = load("mm2-tighter-than-i-thought")  # bothy, tavern
 MM5 = load("mm5-what-goes-up")  # kennels, chapel, tavern

@@ -6,8 +6,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as hs
-from mm_kit import run_unit
-from st_helpers import FAST
 
 from simkit.games.snowtails.batch import run_batch
 from simkit.games.snowtails.layout import (
@@ -21,6 +19,7 @@ from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.trace import trace_race
 from simkit.rng import race_keys
 from simkit.tracks import load
+from tests.mushmush.mm_kit import run_unit
 
 BOTS5 = ("greedy", "random", "greedy:bold", "greedy:cautious", "greedy")
 MM1 = load("mm1-old-faithful")
@@ -80,7 +79,6 @@ def test_tournament_points_starts_and_decks(key):
     check_tournament(u, v, n)
 
 
-@FAST
 @given(
     hs.lists(hs.sampled_from(sorted(TRACK_NAMES)), min_size=3, max_size=3),
     hs.integers(2, 8),

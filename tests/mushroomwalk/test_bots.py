@@ -2,9 +2,8 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from mw_helpers import BOTS, key_of
 
 from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
@@ -17,6 +16,7 @@ from simkit.games.mushroomwalk.play import N_RNG, R_BOT, play_turn, start_game
 from simkit.games.mushroomwalk.policy import B_COOK_AT, B_OPP, BOT_LOOKAHEAD, choose
 from simkit.games.mushroomwalk.rules import legal
 from simkit.rng import race_keys
+from tests.mushroomwalk.mw_helpers import BOTS, key_of
 
 
 def test_bot_specs_and_their_errors():
@@ -67,7 +67,6 @@ def _midgame(seed, turns, bots):
     return s, cur, prm, kinds, bpar, streams
 
 
-@settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 40), BOTS, st.randoms(use_true_random=False))
 def test_bots_do_not_peek_at_the_draw_pile_or_the_opponents_hand(seed, turns, bot, rnd):
     s, cur, prm, kinds, bpar, streams = _midgame(seed, turns, (bot, bot))

@@ -4,13 +4,13 @@ import re
 
 import numpy as np
 import pytest
-from mw_helpers import position
 
 from simkit.errors import ParamError
 from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import KINDS, NAME_TO_CODE, card_name
 from simkit.games.mushroomwalk.params import PRESETS
 from simkit.games.mushroomwalk.rules import do_action, legal
+from tests.mushroomwalk.mw_helpers import position
 
 
 def test_deck_totals_are_81_and_84():

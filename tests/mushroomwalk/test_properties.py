@@ -1,9 +1,8 @@
 """Properties of whole games under random variants, seeds and bots (hypothesis)."""
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from mw_helpers import BOTS, key_of, step_game, variants
 
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
@@ -18,8 +17,7 @@ from simkit.games.mushroomwalk.cards import (
 )
 from simkit.games.mushroomwalk.rules import hand_limit, hand_size
 from simkit.rng import race_keys
-
-FAST = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+from tests.mushroomwalk.mw_helpers import BOTS, key_of, step_game, variants
 
 
 def census(s):
@@ -52,7 +50,6 @@ def expected(v):
     return n
 
 
-@FAST
 @given(variants(), st.integers(0, 2**32), BOTS, BOTS)
 def test_cards_are_conserved_limits_hold_and_the_game_ends(v, seed, b0, b1):
     want = expected(v)
@@ -75,7 +72,6 @@ def test_cards_are_conserved_limits_hold_and_the_game_ends(v, seed, b0, b1):
         assert s[L.S_FOREST_N] == 0 and s[L.S_DRAW_TOP] == s[L.S_DRAW_END]
 
 
-@FAST
 @given(st.integers(0, 2**32), BOTS, BOTS)
 def test_stepping_and_the_batch_kernel_agree(seed, b0, b1):
     # step_game (used by the property test above) must be the engine's own game loop.

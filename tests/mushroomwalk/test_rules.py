@@ -4,7 +4,6 @@ The book is ``001_3be794a22b0ef5b2.txt``; rulings are RULINGS.md.
 """
 
 import numpy as np
-from mw_helpers import key_of, position
 
 from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.bots import parse_bots
@@ -24,6 +23,7 @@ from simkit.games.mushroomwalk.rules import (
     legal,
     winner,
 )
+from tests.mushroomwalk.mw_helpers import key_of, position
 
 EV = np.zeros((1, L.E_WIDTH), dtype=np.int32)
 EVC = np.zeros(1, dtype=np.int64)

@@ -1,11 +1,9 @@
 """``simkit race --game mushroomwalk``: an exact golden log, and traces agree with the batch.
 
-Regenerate the golden file after an intended rule or bot change with
-``MW_REGEN_GOLDEN=1 .venv/bin/python -m pytest tests/mushroomwalk/test_trace.py``.
+Regenerate the golden file after an intended rule or bot change with ``make golden``.
 """
 
 import json
-import os
 from pathlib import Path
 
 import numpy as np
@@ -17,17 +15,17 @@ from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.rng import race_key
+from tests.golden.kit import CliCase
 
-GOLDEN = Path(__file__).parent / "golden" / "race_seed7_greedy_lookahead.txt"
-ARGS = ["race", "--game", "mushroomwalk", "--seed", "7", "--bots", "greedy,lookahead"]
+RACE = CliCase(
+    Path(__file__).parent / "golden" / "race_seed7_greedy_lookahead.txt",
+    ("race", "--game", "mushroomwalk", "--seed", "7", "--bots", "greedy,lookahead"),
+)
+GOLDEN = [RACE]
 
 
 def test_race_log_matches_the_golden_file():
-    res = CliRunner().invoke(main, ARGS)
-    assert res.exit_code == 0, res.output
-    if os.environ.get("MW_REGEN_GOLDEN"):
-        GOLDEN.write_text(res.output)
-    assert res.output == GOLDEN.read_text()
+    assert RACE.render() == RACE.read()
 
 
 def test_trace_json_agrees_with_the_batch_kernel():

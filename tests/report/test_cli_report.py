@@ -1,9 +1,9 @@
 """``simkit report`` and ``simkit compare`` on run directories in the contract's layout."""
 
-from analysis.synthetic import synthetic_run, write_run_dir
 from click.testing import CliRunner
 
 from simkit.cli import main
+from tests.analysis.synthetic import synthetic_run, write_run_dir
 
 CELLS = [
     {"players": 3, "label": "a", "track": "gone.toml"},

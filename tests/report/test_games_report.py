@@ -7,8 +7,9 @@ import pytest
 from click.testing import CliRunner
 
 import simkit
-from simkit.analysis import mush, mushroomwalk
 from simkit.cli import main
+from simkit.games.mush import analysis as mush
+from simkit.games.mushroomwalk import analysis as mushroomwalk
 from simkit.report import build
 
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -110,7 +111,7 @@ def test_aggregates_only_run_gets_a_note(mushroomwalk_run, tmp_path):
 
 
 def test_games_without_a_section_get_none(tmp_path):
-    from analysis.synthetic import synthetic_run
+    from tests.analysis.synthetic import synthetic_run
 
     build(synthetic_run([{"players": 3, "label": "a"}], races=100, seed=2), tmp_path)
     md = (tmp_path / "report.md").read_text()

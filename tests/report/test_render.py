@@ -5,9 +5,9 @@ import shutil
 import subprocess
 
 import pytest
-from analysis.synthetic import synthetic_run
 
 from simkit.report import build
+from tests.analysis.synthetic import synthetic_run
 
 CHROMIUM = "/usr/bin/chromium"
 

@@ -7,7 +7,6 @@ from html.parser import HTMLParser
 
 import pandas as pd
 import pytest
-from analysis.synthetic import synthetic_run
 
 from simkit import __version__
 from simkit.analysis.compare import compare_cells, compare_runs
@@ -15,6 +14,7 @@ from simkit.analysis.fairness import fairness, fairness_by_slot
 from simkit.analysis.track import track_summary
 from simkit.report import build, build_comparison
 from simkit.report.document import prepare
+from tests.analysis.synthetic import synthetic_run
 
 EVIL = "<script>alert('x')</script>"
 CELLS = [

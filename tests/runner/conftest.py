@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
 
 import simkit.games
-
-HERE = Path(__file__).parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
+from tests.runner.dicerace import GAME
 
 
 @pytest.fixture(autouse=True, scope="session")
 def dicerace():
     """Make ``dicerace`` (tests/runner/dicerace.py) a known game while these tests run."""
+    simkit.games.names()  # discover the real games first, so none is missing afterwards
     with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(simkit.games._MODULES, "dicerace", "dicerace")
+        mp.setitem(simkit.games._REGISTRY, "dicerace", GAME)
         yield "dicerace"

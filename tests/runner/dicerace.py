@@ -1,5 +1,7 @@
 """A small real game for the runner's tests: an n-player dice race (not shipped in simkit).
 
+Not a subpackage of ``simkit.games``: tests register it (``tests/runner/conftest.py``).
+
 Seats take the start slots of the cell in a random order per race (R-06, from STREAM_SLOTS)
 and move in slot order each round by one die roll (STREAM_DICE per seat). A slot's head
 start is a variant parameter. A ``bold`` bot rerolls a 1 or 2 half of the time (the coin
@@ -212,12 +214,22 @@ class DiceRace:
         "lead_changes": Column("int16", "times the leader changed", "changes"),
     }
     heat_kinds = ("landing",)
+    kernels: ClassVar = {
+        "simulate": ("tests.runner.dicerace:_batch",),
+        "trace": ("tests.runner.dicerace:_batch",),
+    }
+    track_dir = None
+    examples = ("simkit race --game dicerace --seed 7",)
+    commands = ()
+    report_section = None
+    bench = None
 
     def check_cell(self, cell: Cell) -> None:
         slots = cell.slots or tuple(range(1, cell.players + 1))
         if len(slots) < cell.players or any(not 1 <= s <= MAX_SEATS for s in slots):
             raise SimkitError(
-                f"dicerace: slots must be at least {cell.players} of 1..{MAX_SEATS} (got {slots})"
+                f"dicerace: slots must be at least {cell.players} of 1..{MAX_SEATS} (got {slots})",
+                key="slots",
             )
 
     def simulate(

@@ -63,7 +63,7 @@ def test_run_writes_tables_and_reports(tmp_path, monkeypatch):
     path = write(tmp_path, SMALL, "study.toml")
     res = _invoke(["run", path, "--races", 300, "--seed", 3, "--chunk-size", 128])
     assert res.exit_code == 0, res.output
-    assert res.output.startswith("runs/study: 1,200 races in 4 cells (1,200 simulated now in ")
+    assert res.stdout.startswith("runs/study: 1,200 races in 4 cells (1,200 simulated now in ")
     r = load(tmp_path / "runs" / "study")
     assert (r.manifest["seed"], r.manifest["races_per_cell"], r.manifest["chunk_size"]) == (
         3,
@@ -89,7 +89,7 @@ def test_replay_prints_the_race_of_the_run(tmp_path):
     race = rows[(rows.cell == 3) & (rows.race == 41)]
     res = _invoke(["race", "--replay", out, "--cell", 3, "--race", 41])
     assert res.exit_code == 0, res.output
-    lines = dict(line.split(": ") for line in res.output.splitlines())
+    lines = dict(line.split(": ") for line in res.stdout.splitlines())
     assert lines["slot"] == " ".join(map(str, race.slot))
     assert lines["finish"] == " ".join(map(str, race.finish))
     assert lines["sixes"] == " ".join(map(str, race.sixes))

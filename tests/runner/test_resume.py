@@ -16,10 +16,10 @@ from simkit.cli import main
 from simkit.errors import RunError
 from simkit.results import load
 from simkit.runner import load_scenario, resume, start
+from simkit.runner.manifest import seal
 
 from .helpers import assert_same_tables, part_files, run, write
 
-HERE = Path(__file__).parent
 SCENARIO = """
 game = "dicerace"
 seed = 5
@@ -30,10 +30,11 @@ players = [2, 3]
 """
 # Runs the CLI with the test game registered, as a user's shell would.
 _ENTRY = (
-    "import sys; sys.path.insert(0, sys.argv[1]); import simkit.games; "
-    "simkit.games._MODULES['dicerace'] = 'dicerace'; from simkit.cli import main; "
-    "main(sys.argv[2:], prog_name='simkit')"
+    "import sys; import simkit.games; from tests.runner.dicerace import GAME; "
+    "simkit.games.register(GAME); from simkit.cli import main; "
+    "main(sys.argv[1:], prog_name='simkit')"
 )
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(args: list[str], crash: str | None = None, cwd: Path | None = None):
@@ -41,8 +42,9 @@ def _cli(args: list[str], crash: str | None = None, cwd: Path | None = None):
     env.pop("SIMKIT_CRASH", None)
     if crash:
         env["SIMKIT_CRASH"] = crash
+    env["PYTHONPATH"] = str(ROOT)  # `tests` imports from the project root
     return subprocess.run(
-        [sys.executable, "-c", _ENTRY, str(HERE), *args],
+        [sys.executable, "-c", _ENTRY, *args],
         env=env,
         cwd=cwd,
         capture_output=True,
@@ -97,7 +99,7 @@ def test_killed_twice_then_resumed_from_the_cli(tmp_path, reference):
     assert _cli(["run", "--resume", str(out)], "2:races").returncode == -9
     done = CliRunner().invoke(main, ["run", "--resume", str(out)])
     assert done.exit_code == 0, done.output
-    assert done.output.startswith(f"{out}: 1,000 races in 2 cells (")
+    assert done.stdout.startswith(f"{out}: 1,000 races in 2 cells (")
     assert part_files(out) == reference["races"]
     again = CliRunner().invoke(main, ["run", "--resume", str(out)])
     assert again.output == f"{out}: already complete (1,000 races); nothing to do\n"
@@ -141,7 +143,7 @@ def test_unfinished_run_needs_resume_and_other_dirs_are_refused(tmp_path):
     out = tmp_path / "run"
     start(load_scenario(scenario), out)
     manifest = json.loads((out / "manifest.json").read_text())
-    (out / "manifest.json").write_text(json.dumps({**manifest, "status": "running"}))
+    (out / "manifest.json").write_bytes(seal({**manifest, "status": "running"}))
     res = CliRunner().invoke(main, ["run", str(scenario), "--out", str(out)])
     assert res.exit_code == 1
     assert res.output == (

@@ -27,7 +27,7 @@ def _error(tmp_path, text: str) -> ScenarioError:
         (
             'game = "dicerace"\npreset = "long"\n',
             "preset",
-            "unknown preset 'long'; one of classic, short",
+            "dicerace: unknown preset 'long' (known: classic, short)",
         ),
         (
             'game = "dicerace"\n[set]\nlength = 1\n',
@@ -66,6 +66,21 @@ def _error(tmp_path, text: str) -> ScenarioError:
             "dicerace: players must be between 2 and 6 (got 7) (cell 'players=7')",
         ),
         (
+            'game = "dicerace"\n[grid]\npreset = ["classic", "long"]\n',
+            "grid.preset",
+            "dicerace: unknown preset 'long' (known: classic, short) (cell 'preset=long')",
+        ),
+        (
+            'game = "dicerace"\nbots = ["bold", "bold", "bold", "bold", "bold", "bold", "bold"]\n',
+            "bots",
+            "dicerace: players must be between 2 and 6 (got 7)",
+        ),
+        (
+            'game = "dicerace"\n[grid]\nbots = [["bold", "steady"], ["bold"]]\n',
+            "grid.bots",
+            "dicerace: players must be between 2 and 6 (got 1) (cell 'bots=bold')",
+        ),
+        (
             'game = "dicerace"\nbots = "clever"\n',
             "bots",
             "dicerace: unknown bot 'clever' (known: steady, bold)",
@@ -83,7 +98,8 @@ def _error(tmp_path, text: str) -> ScenarioError:
         (
             'game = "dicerace"\nslots = [1, 1, 2]\n',
             "slots",
-            "must be a list of distinct start slots >= 1, e.g. [1, 2, 3, 5] (got [1, 1, 2])",
+            "must be a list of distinct start slots from 1 to 64, e.g. [1, 2, 3, 5] "
+            "(got [1, 1, 2])",
         ),
         (
             'game = "dicerace"\nslots = [1, 2, 9]\n',
@@ -98,9 +114,13 @@ def _error(tmp_path, text: str) -> ScenarioError:
         (
             'game = "dicerace"\nplayers = "four"\n',
             "players",
-            "must be an integer >= 1 (got 'four')",
+            "must be an integer from 1 to 64 (got 'four')",
         ),
-        ('game = "dicerace"\nraces = 0\n', "races", "must be an integer >= 1 (got 0)"),
+        (
+            'game = "dicerace"\nraces = 0\n',
+            "races",
+            "must be an integer from 1 to 1_000_000_000 (got 0)",
+        ),
         (
             'game = "dicerace"\nraces = 10\n[precision]\nwidth = 0.1\n',
             "races",
@@ -129,7 +149,7 @@ def _error(tmp_path, text: str) -> ScenarioError:
         (
             'game = "dicerace"\nseed = -1\n',
             "seed",
-            "must be an integer from 0 to 9223372036854775807 (got -1)",
+            "must be an integer from 0 to 9_223_372_036_854_775_807 (got -1)",
         ),
         ('game = "dicerace"\ncrn = "yes"\n', "crn", "must be true or false (got 'yes')"),
         (
@@ -138,7 +158,11 @@ def _error(tmp_path, text: str) -> ScenarioError:
             "must be one of 'races', 'aggregates' (got 'rows')",
         ),
         ('game = "dicerace"\nheat = 1\n', "heat", "must be true or false (got 1)"),
-        ('game = "dicerace"\nchunk_size = 0\n', "chunk_size", "must be an integer >= 1 (got 0)"),
+        (
+            'game = "dicerace"\nchunk_size = 0\n',
+            "chunk_size",
+            "must be an integer from 1 to 100_000 (got 0)",
+        ),
         ('game = "dicerace"\ntitle = 3\n', "title", "must be a string (got 3)"),
         ('game = "dicerace"\nset = 3\n', "set", "must be a table of parameter = value"),
         ('game = "dicerace"\ngrid = [1]\n', "grid", "must be a table of key = [values]"),

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-sys.path.insert(0, os.path.dirname(__file__))
-
-from st_trackkit import build, oval
+from tests.snowtails.st_trackkit import build, oval
 
 
 @pytest.fixture(scope="session")

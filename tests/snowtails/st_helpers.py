@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 
 import numpy as np
-from hypothesis import settings
 
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.layout import (
@@ -19,9 +17,6 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.games.snowtails.trace import play_logged
-
-# Hypothesis settings for these tests only (SIMKIT_ST_EXAMPLES=300 for a thorough run).
-FAST = settings(max_examples=int(os.environ.get("SIMKIT_ST_EXAMPLES", "25")), deadline=None)
 
 
 @dataclass

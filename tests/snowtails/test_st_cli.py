@@ -35,11 +35,11 @@ def test_variants_rejects_bad_override():
 def test_race_short_form_defaults_and_is_repeatable():
     a = run("race", "--game", "snowtails", "--seed", "7")
     assert a.exit_code == 0, a.output
-    assert a.output.startswith("Snow Tails on 'nutcracker', 4 sleds, race key ")
-    assert "Round 1\n" in a.output and "Result after" in a.output
-    assert a.output == run("race", "--game", "snowtails", "--seed", "7").output
+    assert a.stdout.startswith("Snow Tails on 'nutcracker', 4 sleds, race key ")
+    assert "Round 1\n" in a.stdout and "Result after" in a.stdout
+    assert a.stdout == run("race", "--game", "snowtails", "--seed", "7").stdout
     b = run("race", "--game", "snowtails", "--seed", "7", "--race", "1")
-    assert b.output != a.output
+    assert b.stdout != a.stdout
 
 
 def test_race_json_and_png(tmp_path):
@@ -58,7 +58,7 @@ def test_race_json_and_png(tmp_path):
         str(tmp_path / "race.png"),
     )
     assert res.exit_code == 0, res.output
-    data = json.loads(res.output[: res.output.rindex("}") + 1])
+    data = json.loads(res.stdout[: res.stdout.rindex("}") + 1])
     assert data["bots"] == ["greedy", "random", "greedy:bold"]
     assert sorted(data["result"]["seats"]["finish"]) == [1, 2, 3]
     assert (tmp_path / "race.png").stat().st_size > 10_000

@@ -7,14 +7,15 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
-from st_trackkit import oval
 
 from simkit.games.snowtails.batch import run_batch
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.games.snowtails.trace import trace_race
 from simkit.rng import race_keys
+from tests.snowtails.st_trackkit import oval
 
 BOTS = ("greedy", "random", "greedy:bold", "greedy:cautious")
 
@@ -47,9 +48,8 @@ def test_trace_agrees_with_the_table(oval_track):
 
 
 _SCRIPT = """
-import json, sys
-sys.path.insert(0, {here!r})
-from st_trackkit import oval
+import json
+from tests.snowtails.st_trackkit import oval
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.games.snowtails.trace import trace_race
 tr = trace_race(oval(), SnowTailsParams(), ("greedy", "random", "greedy:bold"), (1, 2, 3), {key})
@@ -59,11 +59,11 @@ print(json.dumps(tr.to_json()))
 
 def test_jit_and_pure_python_give_the_same_trace():
     key = int(race_keys(3, 0, np.arange(1))[0])
-    here = os.path.dirname(__file__)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     out = subprocess.run(
-        [sys.executable, "-c", _SCRIPT.format(here=here, key=key)],
+        [sys.executable, "-c", _SCRIPT.format(key=key)],
         env=env,
+        cwd=Path(__file__).resolve().parents[2],  # the project root, where `tests` imports from
         capture_output=True,
         text=True,
         timeout=300,

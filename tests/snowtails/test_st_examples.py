@@ -8,11 +8,11 @@ pictures are not in the text: what is tested is the arithmetic and the rule, not
 from __future__ import annotations
 
 import pytest
-from st_helpers import sled, state
-from st_trackkit import build, space
 
 from simkit.errors import StateError
 from simkit.games.snowtails.oracle import moves
+from tests.snowtails.st_helpers import sled, state
+from tests.snowtails.st_trackkit import build, space
 
 
 def find_play(result, value, onto):

@@ -1,7 +1,6 @@
 """Golden whole races and CLI outputs, checked in under tests/golden/snowtails/.
 
-After an intended rule change: ``make golden`` (or
-``.venv/bin/python -m simkit.games.snowtails.golden``), review the diff, commit it.
+After an intended rule change: ``make golden``, review the diff, commit it.
 """
 
 from __future__ import annotations
@@ -10,19 +9,39 @@ import json
 
 import pytest
 
-from simkit.games.snowtails.golden import CASES, CLI_CASES, GOLDEN, cli_output, trace_case
+from tests.golden.kit import ROOT, CliCase, TraceCase
+
+DIR = ROOT / "tests" / "golden" / "snowtails"
+STATE_EXAMPLE = ROOT / "docs" / "examples" / "state-snowtails.json"
+MIXED = ("greedy", "random", "greedy:bold", "greedy:cautious", "random")
+
+TRACES = [
+    TraceCase(DIR / "nutcracker-4-greedy-s7.json", "snowtails", "nutcracker", ("greedy",) * 4, 7),
+    TraceCase(DIR / "nutcracker-5-mixed-s1.json", "snowtails", "nutcracker", MIXED, 1, race=3),
+    TraceCase(
+        DIR / "hairpins-3-mixed-s2.json",
+        "snowtails",
+        "hairpins",
+        ("greedy:bold", "greedy", "random"),
+        2,
+        race=5,
+    ),
+]
+CLI = [
+    CliCase(DIR / "race-seed7.txt", ("race", "--game", "snowtails", "--seed", "7")),
+    CliCase(DIR / "moves-example.txt", ("moves", str(STATE_EXAMPLE))),
+]
+GOLDEN = [*TRACES, *CLI]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize("case", TRACES, ids=[c.id for c in TRACES])
 def test_golden_trace(case):
-    stem, track, bots, seed, race = case
-    want = json.loads((GOLDEN / f"{stem}.json").read_text())
-    got = json.loads(json.dumps(trace_case(track, bots, seed, race)))
+    want = json.loads(case.read())
+    got = json.loads(case.render())
     assert got["result"] == want["result"]
     assert got == want
 
 
-@pytest.mark.parametrize("case", CLI_CASES, ids=[c[0] for c in CLI_CASES])
+@pytest.mark.parametrize("case", CLI, ids=[c.id for c in CLI])
 def test_golden_cli_output(case):
-    name, args = case
-    assert cli_output(args) == (GOLDEN / name).read_text()
+    assert case.render() == case.read()

@@ -7,8 +7,6 @@ import itertools
 import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
-from st_helpers import FAST
-from st_trackkit import build, oval
 
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.layout import (
@@ -26,6 +24,7 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.movement import outcomes, pattern_bits, walk
 from simkit.games.snowtails.params import SnowTailsParams
+from tests.snowtails.st_trackkit import build, oval
 
 TRACKS = [
     oval(),
@@ -74,7 +73,6 @@ def brute_force(cfg, pos, start, speed, drift, dcol, bonus):
     return found
 
 
-@FAST
 @given(movement_case())
 def test_search_finds_exactly_the_brute_force_outcomes(case):
     track, start, others, speed, drift, dcol, bonus = case

@@ -8,7 +8,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from st_helpers import FAST
 
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.bots import choose
@@ -104,7 +103,6 @@ def test_new_defines_every_field(game):
     assert same(positions[0], positions[1])
 
 
-@FAST
 @given(st.sampled_from(sorted(CASES)), st.integers(0, 2**32), st.integers(0, 60))
 def test_determinize_changes_only_what_the_seat_cannot_see(game, seed, skip):
     pos = paused_at(game, seed, skip)

@@ -7,8 +7,6 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from st_helpers import FAST, run_one
-from st_trackkit import build, oval
 
 from simkit.games.snowtails.layout import (
     C_NONE,
@@ -32,6 +30,8 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks import load
+from tests.snowtails.st_helpers import run_one
+from tests.snowtails.st_trackkit import build, oval
 
 TRACKS = {
     "oval": oval(),
@@ -62,7 +62,6 @@ def race_case(draw):
     return name, bots, key, rounds, lift
 
 
-@FAST
 @given(race_case())
 def test_invariants_hold_at_any_round(case):
     name, bots, key, rounds, lift = case
@@ -193,11 +192,10 @@ def test_reshuffle_keeps_dog_cards(key):
 def _turn_with_no_canine(dents):
     """Seat 0 starts its turn holding only dents (R-19), on the oval, alone; its turn is
     played through the position API. Returns (turn code, position, events)."""
-    from st_helpers import hand_position
-
     from simkit.games.snowtails.bots import choose
     from simkit.games.snowtails.position import apply
     from simkit.games.snowtails.race import advance
+    from tests.snowtails.st_helpers import hand_position
 
     track = TRACKS["oval"]
     cfga, reach, positions, works = hand_position(track, SnowTailsParams(), 1)

@@ -55,7 +55,7 @@ def test_check_bad_toml_syntax(tmp_path):
     path.write_text('[[segment]]\ntype = "start"\nlanes = 3\n[[segment\n')
     res = _run("check", str(path))
     assert res.exit_code == 1
-    assert res.output.startswith(f"Error: track '{path}': not valid TOML: ")
+    assert res.output.startswith(f"Error: track '{path}': not valid TOML (")
     assert res.output.count("\n") == 1
 
 
@@ -99,3 +99,23 @@ def test_show_needs_a_track_or_all():
     res = _run("show")
     assert res.exit_code == 2
     assert "give a TRACK or --all" in res.output
+
+
+def test_families_are_the_games_that_ship_tracks(tmp_path):
+    from simkit.games import games
+    from simkit.tracks.library import families
+
+    assert set(families()) == {g.name for g in games() if g.track_dir is not None}
+    assert {"snowtails", "mushmush"} <= set(families())
+    res = _run("list", "--family", "mush")  # a game, but one raced without tracks
+    assert res.exit_code == 2 and "'mush' is not one of" in res.output
+    text = (DATA / "good.toml").read_text()
+    mine = tmp_path / "mine.toml"
+    mine.write_text(text.replace('family = "mushmush"\n', ""))
+    res = _run("check", str(mine))
+    assert res.exit_code == 0, res.output
+    assert "\nfamily    -\n" in res.output  # a track of your own models no book's board
+    mine.write_text(text.replace('family = "mushmush"', 'family = "mush"'))
+    res = _run("check", str(mine))
+    assert res.exit_code == 1
+    assert "'family' must be one of mushmush, snowtails, got 'mush'" in res.output

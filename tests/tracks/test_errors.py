@@ -38,12 +38,12 @@ CASES = [
     (
         _spec({"type": "straight", "length": 0}, FIN),
         1,
-        "'length' must be between 1 and 10000 (got 0)",
+        "'length' must be between 1 and 500 (got 0)",
     ),
     (
         _spec(FIN, {"type": "straight", "length": -4}),
         2,
-        "'length' must be between 1 and 10000 (got -4)",
+        "'length' must be between 1 and 500 (got -4)",
     ),
     (
         _spec({"type": "corner", "turn": "left", "angle": 400}, FIN),
@@ -211,13 +211,13 @@ def test_load_bad_files(tmp_path):
         load(str(tmp_path / "none.toml"))
     bad = tmp_path / "bad.toml"
     bad.write_text("name = \n")
-    with pytest.raises(TrackError, match=r"not valid TOML: .*line 1"):
+    with pytest.raises(TrackError, match=r"not valid TOML \(.*line 1"):
         load(str(bad))
     with pytest.raises(TrackError, match="unknown track 'old-faithful'"):
         load("old-faithful")
     binary = tmp_path / "bin.toml"
     binary.write_bytes(b"\xff\xfe\x00name")
-    with pytest.raises(TrackError, match="not a UTF-8 text file"):
+    with pytest.raises(TrackError, match="not UTF-8 text"):
         load(str(binary))
 
 

@@ -209,8 +209,8 @@ def test_reversing_a_spec_flips_lanes_rows_and_corners():
         {"type": "corner", "turn": "left", "angle": 90, "radius": 1, "tight": True},
         {"type": "finish", "length": 3},
     )
-    fwd = parse(base, "base.toml", {})
-    rev = reverse(fwd, parse({"name": "rev", "reverse_of": "base.toml"}, "rev.toml", {}))
+    fwd = parse(base, "base.toml", {}, ())
+    rev = reverse(fwd, parse({"name": "rev", "reverse_of": "base.toml"}, "rev.toml", {}, ()))
     assert [s.kind for s in rev.segments] == ["start", "corner", "straight", "straight"]
     corner = rev.segments[1]
     assert corner.turn == -1 and not corner.tight  # a tight corner raced backwards is ordinary

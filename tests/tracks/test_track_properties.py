@@ -4,10 +4,9 @@ any spec with one mistake fails with a one-line TrackError naming that segment."
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.errors import TrackError
@@ -121,15 +120,6 @@ def check_invariants(t, spec: dict) -> None:
             assert steps <= n
 
 
-# A few seconds by default; SIMKIT_TRACK_EXAMPLES=2000 for a deeper search (docs/tracks.md).
-FAST = settings(
-    max_examples=int(os.environ.get("SIMKIT_TRACK_EXAMPLES", "60")),
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
-)
-
-
-@FAST
 @given(data=st.data())
 def test_valid_specs_compile_and_keep_the_contract(data, valid_spec_strategy):
     spec = data.draw(valid_spec_strategy)
@@ -137,7 +127,6 @@ def test_valid_specs_compile_and_keep_the_contract(data, valid_spec_strategy):
     check_invariants(t, spec)
 
 
-@FAST
 @given(data=st.data())
 def test_invalid_specs_fail_naming_the_segment(data, invalid_spec_strategy):
     spec, index, what = data.draw(invalid_spec_strategy)

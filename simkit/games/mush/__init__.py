@@ -4,6 +4,9 @@ Rules: ``seeds/003_2d1ca65949ad5234.txt`` (a French fragment) and RULINGS R-40..
 what comes from where is in ``docs/rules-mush.md``.
 """
 
+from simkit.games import register
 from simkit.games.mush.game import GAME
+
+register(GAME)
 
 __all__ = ["GAME"]

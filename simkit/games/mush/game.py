@@ -16,7 +16,14 @@ import numba
 import numpy as np
 
 from simkit.errors import ParamError, SimkitError, StateError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
+from simkit.games.base import (
+    COMMON_RACE_COLUMNS,
+    COMMON_SEAT_COLUMNS,
+    Batch,
+    BenchSpec,
+    Cell,
+    Column,
+)
 from simkit.games.mush import engine, layout
 from simkit.games.mush.arrays import KernelRoute, kernel_route
 from simkit.games.mush.bots import BOT_KINDS, bot_row
@@ -74,6 +81,25 @@ class MushGame:
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
     heat_kinds = layout.HEAT_KINDS
+    kernels: Mapping[str, tuple[str, ...]] = {
+        "simulate": ("simkit.games.mush.engine:batch",),
+        "trace": ("simkit.games.mush.engine:batch",),
+    }
+    track_dir = None
+    examples = (
+        "simkit race --game mush --seed 7",
+        "simkit race --game mush --set route=sprint --players 3 --seed 4",
+        "simkit variants mush",
+    )
+    commands = ("simkit.games.mush.cli:routes",)
+    report_section = "simkit.games.mush.report:section"
+    bench = BenchSpec(
+        "4 greedy bots, standard route",
+        {"players": 4, "bots": "greedy"},
+        races=20_000,
+        nojit_races=4,
+        unit="games",
+    )
 
     def check_cell(self, cell: Cell) -> None:
         if not isinstance(cell.variant, MushParams):

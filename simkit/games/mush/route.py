@@ -34,7 +34,6 @@ avalanche"); the compiled route marks those lines.
 from __future__ import annotations
 
 import itertools
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -43,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import RouteError
+from simkit.files import read_toml
 
 ZONES = ("south", "central", "north")
 WEATHER = ("warm", "mild", "cold")
@@ -183,10 +183,7 @@ def load_route(name_or_path: str) -> Route:
     key = (str(path.resolve()), path.stat().st_mtime)
     if key not in _CACHE:
         shown = name_or_path if name_or_path in route_names() else str(path)
-        try:
-            spec = tomllib.loads(path.read_text(encoding="utf-8"))
-        except tomllib.TOMLDecodeError as exc:
-            raise RouteError(f"not valid TOML ({exc})", path=shown) from exc
+        spec = read_toml(path, lambda msg: RouteError(msg, path=shown))
         _CACHE[key] = compile_route(spec, shown)
     return _CACHE[key]
 

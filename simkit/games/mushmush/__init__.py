@@ -9,7 +9,10 @@ plays ST1 rules on an ST2 track. Rule differences: ``docs/rules-mushmush.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 
+from simkit.games import register
+from simkit.games.base import BenchSpec
 from simkit.games.snowtails import SnowTailsGame
 from simkit.games.snowtails.params import MushMushParams, presets
 
@@ -24,8 +27,22 @@ class MushMushGame(SnowTailsGame):
     default_preset = "mushmush"
     default_players = 6
     default_track = "mm1-old-faithful"
+    track_dir = Path(__file__).parent / "tracks"
+    examples = (
+        "simkit race --game mushmush --players 6 --seed 7",
+        "simkit race --game mushmush --preset snowtails --players 5",
+        "simkit variants mushmush --preset mushmush-tournament",
+        "simkit moves docs/examples/state-mushmush.json",
+        "simkit tracks list --family mushmush",
+    )
+    bench = BenchSpec(
+        "6 greedy bots, mm1-old-faithful",
+        {"players": 6, "bots": "greedy", "track": "mm1-old-faithful"},
+        races=10_000,
+        nojit_races=3,
+    )
 
 
-GAME = MushMushGame()
+GAME = register(MushMushGame())
 
 __all__ = ["GAME", "MushMushGame", "MushMushParams"]

@@ -3,6 +3,9 @@
 Exposes ``GAME`` for :mod:`simkit.games`. Rules and their sources: docs/rules-mushroomwalk.md.
 """
 
+from simkit.games import register
 from simkit.games.mushroomwalk.game import GAME
+
+register(GAME)
 
 __all__ = ["GAME"]

@@ -15,7 +15,14 @@ import numba
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
+from simkit.games.base import (
+    COMMON_RACE_COLUMNS,
+    COMMON_SEAT_COLUMNS,
+    Batch,
+    BenchSpec,
+    Cell,
+    Column,
+)
 from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
@@ -81,6 +88,25 @@ class MushroomWalk:
     seat_columns: Mapping[str, Column] = _seat_columns()
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_OWN_RACE}
     heat_kinds: tuple[str, ...] = ()
+    kernels: Mapping[str, tuple[str, ...]] = {
+        "simulate": ("simkit.games.mushroomwalk.play:play_batch",),
+        "trace": ("simkit.games.mushroomwalk.play:play_batch",),
+    }
+    track_dir = None
+    examples = (
+        "simkit race --game mushroomwalk --seed 7 --bots greedy,lookahead",
+        "simkit variants mushroomwalk --preset morels",
+    )
+    commands: tuple[str, ...] = ()
+    report_section = "simkit.games.mushroomwalk.report:section"
+    bench = BenchSpec(
+        "2 greedy bots, preset mushroomwalk",
+        {"bots": "greedy"},
+        races=50_000,
+        nojit_races=10,
+        unit="games",
+        extra={"lookahead vs greedy": {"bots": ["lookahead", "greedy"]}},
+    )
 
     def check_cell(self, cell: Cell) -> None:
         """Two seats, known bots, no track; start slots are the variant's ``who_starts``."""

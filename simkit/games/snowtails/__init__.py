@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, Cell
+from simkit.games import register
+from simkit.games.base import Batch, BenchSpec, Cell
 from simkit.games.snowtails.batch import RACE_COLUMNS, SEAT_COLUMNS, run_batch
 from simkit.games.snowtails.bots import BOT_NAMES, GREEDY_PRESETS
 from simkit.games.snowtails.layout import HEAT_KINDS, MAX_SEATS
@@ -63,6 +65,32 @@ class SnowTailsGame:
     seat_columns = SEAT_COLUMNS
     race_columns = RACE_COLUMNS
     heat_kinds = HEAT_KINDS
+    kernels: Mapping[str, tuple[str, ...]] = {
+        "simulate": ("simkit.games.snowtails.batch:_block",),
+        "trace": (
+            "simkit.games.snowtails.trace:_first",
+            "simkit.games.snowtails.trace:_step",
+        ),
+    }
+    track_dir = Path(__file__).parent / "tracks"
+    examples = (
+        "simkit race --game snowtails --seed 7",
+        "simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png",
+        "simkit race --game snowtails --bots greedy,random,random --json",
+        "simkit variants snowtails",
+        "simkit variants snowtails --set hand_size=6",
+        "simkit moves docs/examples/state-snowtails.json",
+        "simkit tracks list --family snowtails",
+    )
+    commands: tuple[str, ...] = ()
+    report_section = None
+    bench = BenchSpec(
+        "4 greedy bots, nutcracker",
+        {"players": 4, "bots": "greedy", "track": "nutcracker"},
+        races=20_000,
+        nojit_races=3,
+        runner=True,
+    )
 
     def check_cell(self, cell: Cell) -> None:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
@@ -145,6 +173,6 @@ class SnowTailsGame:
         return moves(state)
 
 
-GAME = SnowTailsGame()
+GAME = register(SnowTailsGame())
 
 __all__ = ["GAME", "SnowTailsGame", "SnowTailsParams"]

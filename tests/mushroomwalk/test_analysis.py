@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.analysis import mushroomwalk as mw
 from simkit.errors import RunError
+from simkit.games.mushroomwalk import analysis as mw
 from simkit.results import Results
 
 SEAT_ZERO = {

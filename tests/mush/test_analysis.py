@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.analysis import mush
+from simkit.games.mush import analysis as mush
 from simkit.results import Results
 
 HABITS = {m: 0 for m in mush.STRATEGY_METRICS}

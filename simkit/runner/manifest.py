@@ -1,0 +1,154 @@
+"""The run's manifest: what was run, how far it got, and the checksum of every file it wrote.
+
+The manifest is the one account of a run that simkit trusts, and only after checking it:
+its ``checksum`` (sha256 of the rest of its content) must match, its shape must be the
+one simkit writes, its settings must agree with its scenario, and its chunks with its
+cells. Every chunk file and ``cells.parquet`` is listed in ``files`` with its sha256 and
+row count, so readers (``simkit.load``, ``simkit report``) and ``--resume`` can tell a
+damaged or missing file from a good one (:mod:`simkit.runner.storage`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from typing import Any
+
+from simkit.errors import RunError
+from simkit.files import shown
+
+STATUSES = ("running", "complete")
+TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
+CELLS = "cells.parquet"
+_PART = re.compile(r"^(races|heat|agg)/part-(\d{5})-(\d{6})\.parquet$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+_TYPES: dict[str, type | tuple[type, ...]] = {
+    "simkit_version": str,
+    "scenario": dict,
+    "scenario_path": str,
+    "game": str,
+    "seed": int,
+    "crn": bool,
+    "chunk_size": int,
+    "chunks_total": int,
+    "chunks_done": list,
+    "races_per_cell": int,
+    "precision": (dict, type(None)),
+    "races_done": list,
+    "keep": str,
+    "heat": bool,
+    "cells": list,
+    "timings": dict,
+    "status": str,
+    "files": dict,
+    "checksum": str,
+}
+# Manifest keys that repeat a scenario setting: the two must agree.
+_SETTINGS = {"game": "game", "seed": "seed", "crn": "crn", "chunk_size": "chunk_size",
+             "keep": "keep", "heat": "heat"}  # fmt: skip
+
+
+def part_name(cell: int, chunk: int) -> str:
+    return f"part-{cell:05d}-{chunk:06d}.parquet"
+
+
+def checksum(manifest: dict[str, Any]) -> str:
+    """sha256 of the manifest's content without its ``checksum`` key (canonical JSON)."""
+    body = {k: v for k, v in manifest.items() if k != "checksum"}
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def seal(manifest: dict[str, Any]) -> bytes:
+    """Set the manifest's checksum and return the bytes of ``manifest.json``."""
+    manifest["checksum"] = checksum(manifest)
+    return json.dumps(manifest, indent=1).encode() + b"\n"
+
+
+def file_entry(data: bytes, rows: int) -> dict[str, Any]:
+    """What the manifest records of one file it lists."""
+    return {"sha256": hashlib.sha256(data).hexdigest(), "rows": rows, "bytes": len(data)}
+
+
+def chunk_races(manifest: dict[str, Any], chunk: int) -> int:
+    """Races in chunk ``chunk`` of any cell."""
+    size, total = manifest["chunk_size"], manifest["races_per_cell"]
+    return max(0, min(size, total - chunk * size))
+
+
+def check(manifest: Any, where: str) -> dict[str, Any]:
+    """``manifest`` if simkit wrote it and nobody changed it since; ``RunError`` otherwise."""
+
+    def fail(what: str) -> RunError:
+        return RunError(
+            f"'{where}': {what}; simkit will not trust this run: start it again with --force"
+        )
+
+    if not isinstance(manifest, dict):
+        raise fail(f"not a simkit manifest (a JSON object; got {shown(manifest)})")
+    if "checksum" not in manifest:
+        raise fail("has no checksum (edited by hand, or written by an older simkit)")
+    for key, kind in _TYPES.items():
+        if key not in manifest:
+            raise fail(f"key '{key}' is missing")
+        value = manifest[key]
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise fail(f"key '{key}' has the wrong type (got {shown(value)})")
+    if manifest["checksum"] != checksum(manifest):
+        raise fail("its checksum does not match its content (edited by hand, or damaged)")
+    problem = _inconsistency(manifest)
+    if problem:
+        raise fail(f"its settings do not match its chunks ({problem})")
+    return manifest
+
+
+def _inconsistency(m: dict[str, Any]) -> str | None:
+    """What contradicts itself in a manifest whose checksum holds, or None."""
+    sc = m["scenario"]
+    for key, sc_key in _SETTINGS.items():
+        if sc.get(sc_key) != m[key]:
+            return f"{key} {shown(m[key])}, its scenario says {shown(sc.get(sc_key))}"
+    if m["status"] not in STATUSES:
+        return f"status {shown(m['status'])}"
+    n, size, total = len(m["cells"]), m["chunk_size"], m["races_per_cell"]
+    if size < 1 or total < 1 or len(m["races_done"]) != n:
+        return "chunk size, races per cell or races done per cell"
+    per_cell = math.ceil(total / size)
+    done: dict[tuple[int, int], None] = {}
+    for pair in m["chunks_done"]:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
+            or not (0 <= pair[0] < n and 0 <= pair[1] < per_cell)
+            or tuple(pair) in done
+        ):
+            return f"chunk {shown(pair)}"
+        done[(pair[0], pair[1])] = None
+    for cell in range(n):
+        races = sum(chunk_races(m, c) for i, c in done if i == cell)
+        if m["races_done"][cell] != races:
+            return f"cell {cell} has {shown(m['races_done'][cell])} races done, its chunks {races}"
+    want = (
+        {"agg"}
+        | ({"races"} if m["keep"] == "races" else set())
+        | ({"heat"} if m["heat"] else set())
+    )
+    listed: dict[tuple[int, int], set[str]] = {}
+    for name, entry in m["files"].items():
+        if not isinstance(entry, dict) or not _SHA.match(str(entry.get("sha256", ""))):
+            return f"file {shown(name)}"
+        if name == CELLS:
+            continue
+        match = _PART.match(name)
+        if match is None:
+            return f"file {shown(name)}"
+        key = (int(match.group(2)), int(match.group(3)))
+        listed.setdefault(key, set()).add(match.group(1))
+    if set(listed) != set(done) or any(tables != want for tables in listed.values()):
+        return "the files listed are not those of the chunks done"
+    if m["status"] == "complete" and m["precision"] is None and len(done) != n * per_cell:
+        return f"complete with {len(done)} of {n * per_cell} chunks"
+    return None
