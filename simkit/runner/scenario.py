@@ -29,6 +29,7 @@ MAX_SEED = 2**63 - 1
 
 _TOP_KEYS = (
     "title",
+    "description",
     "game",
     *AXES,
     "set",
@@ -59,6 +60,7 @@ class Scenario:
     path: str
     game: str
     title: str = ""
+    description: str = ""
     axes: dict[str, Any] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
@@ -78,6 +80,8 @@ class Scenario:
     def to_json(self) -> dict[str, Any]:
         """The resolved scenario in the file's own schema (``parse`` reads it back)."""
         out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
+        if self.description:
+            out["description"] = self.description
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
         if self.precision is None:
@@ -215,6 +219,9 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
     title = data.get("title", "")
     if not isinstance(title, str):
         raise ScenarioError(f"must be a string (got {title!r})", path=path, key="title")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ScenarioError(f"must be a string (got {description!r})", path=path, key="description")
 
     overrides = data.get("set", {})
     if not isinstance(overrides, dict):
@@ -291,6 +298,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         path=path,
         game=game,
         title=title,
+        description=description,
         axes=axes,
         overrides=dict(overrides),
         grid=grid,
