@@ -31,8 +31,9 @@ def wilson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     n = np.asarray(n, dtype=np.float64)
     safe = np.where(n > 0, n, 1.0)
     low, high = proportion_confint(np.where(n > 0, k, 0.0), safe, 1 - level, method="wilson")
-    low = np.where(n > 0, np.clip(low, 0.0, 1.0), 0.0)
-    high = np.where(n > 0, np.clip(high, 0.0, 1.0), 1.0)
+    # The bounds at k = 0 and k = n are exactly 0 and 1 (the library rounds to ~1e-19).
+    low = np.where((n > 0) & (k > 0), np.clip(low, 0.0, 1.0), 0.0)
+    high = np.where((n > 0) & (k < n), np.clip(high, 0.0, 1.0), 1.0)
     return low, high
 
 

@@ -167,9 +167,47 @@ def heat_by_space(results: Any, kinds: tuple[str, ...] | None = None) -> pd.Data
 
 
 def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
-    """The ``top`` spaces with the most events of each kind, per cell."""
+    """The ``top`` spaces with the most events of each kind, per cell, and where they are.
+
+    ``where`` names the place as a player finds it on the board (corners and lanes counted
+    from 1, lanes from the left), since a space index is on no picture.
+    """
     h = heat_by_space(results)
-    return h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
+    h = h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
+    h["where"] = ""
+    for cell, part in h.groupby("cell"):
+        h.loc[part.index, "where"] = space_places(results, int(cell), part["space"].to_numpy())
+    return h
+
+
+def space_places(results: Any, cell: int, spaces: np.ndarray) -> list[str]:
+    """Where each space of ``cell``'s track lies: "corner 3, lane 2", "straight after
+    corner 4, lane 1", ... (corners as in ``overspeed_by_corner``); "" without a track."""
+    from simkit import tracks
+    from simkit.tracks.compiled import F_CORNER, F_PAST_FINISH
+
+    meta = results.cells.set_index("cell")
+    name = meta.at[cell, "track"] if "track" in meta else None
+    try:
+        t = tracks.load(name) if isinstance(name, str) else None
+    except SimkitError:
+        t = None
+    if t is None:
+        return [""] * len(spaces)
+    out = []
+    for s in np.asarray(spaces, dtype=np.int64):
+        if not 0 <= s < t.n_spaces:
+            out.append("")
+            continue
+        c, lane = int(t.corners_passed[s]), int(t.lane[s]) + 1
+        if t.flags[s] & F_PAST_FINISH:
+            place = "past the finish line"
+        elif t.flags[s] & F_CORNER:
+            place = f"corner {c}"
+        else:
+            place = f"straight after corner {c}" if c else "start straight"
+        out.append(f"{place}, lane {lane}")
+    return out
 
 
 def overspeed_by_corner(
