@@ -124,7 +124,8 @@ h1{margin-bottom:.4rem}.lede{font-size:1.02rem;margin:.2rem 0}
 .facts{font-size:.84rem;color:#4a5568;margin:.2rem 0 .4rem}
 .warning{background:#fff5f5;border-left:4px solid #c53030;padding:.3rem .6rem}
 ul.verdicts{list-style:none;padding:0;margin:.3rem 0}
-ul.verdicts li{margin:.15rem 0;padding:.12rem .5rem;border-left:4px solid #a0aec0}
+ul.verdicts li{margin:.1rem 0;padding:.05rem .5rem;border-left:4px solid #a0aec0;
+line-height:1.3}.facts+h2{margin-top:1rem}
 ul.verdicts li.v-fair{border-color:#38a169}ul.verdicts li.v-unfair{border-color:#e53e3e}
 ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-color:#718096}
 .detail{font-size:.8rem;color:#4a5568}

@@ -66,25 +66,25 @@ def _pct(x: float) -> str:
 
 
 def verdict_sentence(r: Any, tolerance: float) -> str:
-    """The one sentence a reader needs about a cell (a row of ``fairness``)."""
-    fair, tol = f"{100 * r.fair_rate:.3g}%", f"{100 * tolerance:g} pp"
+    """The one sentence a reader needs about a cell (a row of ``fairness``).
+
+    Win rates are of decided races; the answer's lead sentence says so once.
+    """
+    fair = f"fair {100 * r.fair_rate:.3g}% ± {100 * tolerance:g} pp"
     worst = (
         f"slot {r.worst_slot} wins {_pct(r.worst_rate)} [{100 * r.worst_low:.1f}, "
-        f"{100 * r.worst_high:.1f}] of decided races"
+        f"{100 * r.worst_high:.1f}]"
     )
     if r.verdict == FEW_DECIDED:
         return (
             f"{r.label}: no verdict: only {_pct(r.decided_rate)} of races were decided (a "
-            f"winner who finished), below the {_pct(MIN_DECIDED)} a verdict needs."
+            f"winner who finished); a verdict needs {_pct(MIN_DECIDED)}."
         )
     if r.verdict == FAIR:
-        return f"{r.label}: fair: every slot within {fair} ± {tol}; the furthest, {worst}."
+        return f"{r.label}: fair: every slot within {fair}; furthest, {worst}."
     if r.verdict == UNFAIR:
-        return f"{r.label}: unfair: {worst}, against a fair {fair} ± {tol}."
-    return (
-        f"{r.label}: inconclusive: {worst}, against a fair {fair} ± {tol}; about "
-        f"{r.races_needed:,.0f} races would decide."
-    )
+        return f"{r.label}: unfair: {worst} vs {fair}."
+    return f"{r.label}: inconclusive: {worst} vs {fair}; ~{r.races_needed:,.0f} races would decide."
 
 
 def _slot_parameters(results: Any, cell: int) -> list[str]:
@@ -177,21 +177,22 @@ def add_answer(
     """The verdict of every cell, then what to try next; returns the lines for the index."""
     doc.add(Heading("Answer"))
     counts = Counter(SHORT[v] for v in summary["verdict"])
-    if len(summary) > 1:
-        doc.add(
-            Paragraph(
-                f"{len(summary)} cells: "
-                + ", ".join(f"{n} {v}" for v, n in counts.most_common())
-                + ". Win rates count decided races only (a winner who finished); intervals "
-                "are 95%."
-            )
+    tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
+    doc.add(
+        Paragraph(
+            (f"{len(summary)} cells: {tally}. " if len(summary) > 1 else "")
+            + "Win rates are of decided races (a winner who finished), with 95% intervals; "
+            "a slot's verdict compares its interval with the fair rate ± the tolerance."
         )
+    )
     bots = results.cells.set_index("cell")["bots"]
+    several = bots.nunique() > 1
     rows, lines = [], []
     for r in summary.itertuples():
         sentence = verdict_sentence(r, tolerance)
-        who = bots_text(str(bots[r.cell]))
-        detail = f"decided {_pct(r.decided_rate)} of {r.races:,} races · bots {who}"
+        detail = f"decided {_pct(r.decided_rate)} of {r.races:,}"
+        if several:
+            detail += f" · {bots_text(str(bots[r.cell]))}"
         rows.append((r.verdict, sentence, detail))
         lines.append(
             {
