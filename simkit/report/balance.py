@@ -404,16 +404,24 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
     )
 
 
-def _comparison_section(doc: Document, results: Any, out: Path, tolerance: float) -> None:
-    doc.add(Heading("Variant comparison"))
+def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
+    """Each cell against the first with the same game and players; None if none pair up."""
     groups = [g for _, g in results.cells.groupby(["game", "players"], sort=True) if len(g) > 1]
     if not groups:
-        doc.add(Paragraph("Nothing to compare: no two cells share game and number of players."))
-        return
-    table = pd.concat(
+        return None
+    return pd.concat(
         [compare_cells(results, list(g["cell"]), tolerance=tolerance) for g in groups],
         ignore_index=True,
     )
+
+
+def _comparison_section(
+    doc: Document, results: Any, out: Path, tolerance: float, table: pd.DataFrame | None
+) -> None:
+    doc.add(Heading("Variant comparison"))
+    if table is None:
+        doc.add(Paragraph("Nothing to compare: no two cells share game and number of players."))
+        return
     paired = (table["pairing"] == "paired").all()
     how = (
         "race by race on common random numbers (paired Student-t); races_unpaired is how many "
@@ -495,11 +503,12 @@ def build(
     doc = Document(title or named or f"{game} balance report: {scenario}")
     add_header(doc, results, tolerance)
     summary = fairness(results, tolerance=tolerance)
-    lines = add_answer(doc, results, summary, tolerance)
+    compared = comparisons(results, tolerance)
+    lines = add_answer(doc, results, summary, tolerance, compared)
     _fairness_section(doc, results, out, tolerance, summary)
     _rounds_section(doc, results, out)
     _track_section(doc, results, out)
-    _comparison_section(doc, results, out, tolerance)
+    _comparison_section(doc, results, out, tolerance, compared)
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
     _run_facts(doc, results, "", out)

@@ -28,7 +28,8 @@ def _save(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
         try:
             draw(fig)
             fig.tight_layout()
-            fig.savefig(path, dpi=DPI)
+            # "tight" keeps legends placed outside the axes (below or beside the data).
+            fig.savefig(path, dpi=DPI, bbox_inches="tight")
         finally:
             plt.close(fig)
     return path
@@ -203,8 +204,18 @@ def forest(path: Path, rows: pd.DataFrame, title: str, tolerance: float | None =
             unit = "win rate, pp" if metric == "win" else metric
             ax.set_xlabel(f"difference in {unit} (95% interval)")
         axes[0].set_title(title)
-        axes[-1].legend(
-            loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=3, fontsize=7, frameon=False
+        handles = {}
+        for ax in axes:
+            for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                handles.setdefault(label, h)
+        fig.legend(
+            handles.values(),
+            handles.keys(),
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=3,
+            fontsize=7,
+            frameon=False,
         )
 
     return _save(draw, path, (8.0, 1.6 + 0.9 * len(metrics) + 0.28 * len(rows)))

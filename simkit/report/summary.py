@@ -152,6 +152,44 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
     return lines
 
 
+MAX_COMPARED = 8  # comparison lines in the answer; comparison.csv holds every one
+
+
+def _difference(r: Any) -> str:
+    if r.metric == "win":
+        return (
+            f"slot {int(r.slot)} wins {100 * r.diff:+.1f} pp [{100 * r.low:+.1f}, "
+            f"{100 * r.high:+.1f}]"
+        )
+    what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
+    return f"{what} {r.diff:+.3g} [{r.low:+.3g}, {r.high:+.3g}]"
+
+
+def comparison_sentences(table: pd.DataFrame) -> list[str]:
+    """Per compared cell: how many differences survive the correction, the largest three."""
+    lines = []
+    if table.empty:
+        return lines
+    for (_, _), part in table.groupby(["baseline", "cell"], sort=False):
+        sig = part[part["significant"]]
+        first = part.iloc[0]
+        head = (
+            f"{first['label']} vs {first['baseline_label']}: {len(sig)} of "
+            f"{int(part['p'].notna().sum())} differences significant after correction"
+        )
+        # Win differences in pp and other metrics in their units: rank each by its p-value.
+        top = sig.sort_values("p_adjusted").head(3)
+        lines.append(
+            head + (": " + "; ".join(map(_difference, top.itertuples())) if len(top) else "") + "."
+        )
+    if len(lines) > MAX_COMPARED:
+        lines = [
+            *lines[:MAX_COMPARED],
+            f"... and {len(lines) - MAX_COMPARED} more (comparison.csv).",
+        ]
+    return lines
+
+
 def add_header(doc: Document, results: Any, tolerance: float) -> None:
     """Under the title: the scenario's description and one line of what was run."""
     _, description = scenario_text(results)
@@ -172,9 +210,16 @@ def add_header(doc: Document, results: Any, tolerance: float) -> None:
 
 
 def add_answer(
-    doc: Document, results: Any, summary: pd.DataFrame, tolerance: float
+    doc: Document,
+    results: Any,
+    summary: pd.DataFrame,
+    tolerance: float,
+    comparison: pd.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
-    """The verdict of every cell, then what to try next; returns the lines for the index."""
+    """The verdict of every cell, what to try next, and what the comparison found.
+
+    Returns the lines for the study index.
+    """
     doc.add(Heading("Answer"))
     counts = Counter(SHORT[v] for v in summary["verdict"])
     tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
@@ -205,6 +250,8 @@ def add_answer(
     doc.add(Verdicts(tuple(rows)))
     for line in try_next(results, summary, tolerance):
         doc.add(Paragraph("Try next: " + line))
+    for line in comparison_sentences(comparison if comparison is not None else pd.DataFrame()):
+        doc.add(Paragraph("Compared: " + line))
     return lines
 
 
