@@ -15,6 +15,7 @@ import pandas as pd
 from simkit.errors import SimkitError
 
 DPI = 110
+MIN_RACES = 30  # per-round points drawn only where at least this many races reach the round
 
 
 def _save(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
@@ -227,7 +228,11 @@ def rounds(path: Path, wins: pd.DataFrame, backs: pd.DataFrame, row: pd.Series, 
     Left: for each race position at the end of a round, how often that seat went on to win
     (decided races, Wilson 95% bands), with the 90% line and the round that passes it.
     Right: the share of decided races whose winner was not leading at the end of the round.
+    Rounds that fewer than :data:`MIN_RACES` decided races reach are left out (their bands
+    would fill the picture and say nothing).
     """
+    wins = wins[wins["seats"] >= MIN_RACES]
+    backs = backs[backs["races"] >= MIN_RACES]
 
     def draw(fig):
         ax1, ax2 = fig.subplots(1, 2)
