@@ -19,7 +19,13 @@ import pandas as pd
 
 from simkit import __version__
 from simkit.analysis.compare import compare_cells, compare_runs, pairable, significance_summary
-from simkit.analysis.fairness import FEW_DECIDED, fairness, fairness_by_slot, slot_finish_counts
+from simkit.analysis.fairness import (
+    FEW_DECIDED,
+    MIN_DECIDED,
+    fairness,
+    fairness_by_slot,
+    slot_finish_counts,
+)
 from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
 from simkit.analysis.track import (
     heat_by_space,
@@ -178,6 +184,28 @@ def _fairness_section(
             "fairness_by_slot.csv",
             "Per start slot: win rate over decided races (Wilson 95%), mean finish and points "
             "over all races (Student-t 95%).",
+        )
+    )
+    rows = pd.DataFrame(
+        {
+            "name": summary["label"].astype(str).str.slice(0, 40),
+            "win_rate": summary["decided_rate"],
+            "win_low": summary["decided_low"],
+            "win_high": summary["decided_high"],
+        }
+    ).iloc[:MAX_OVERVIEW]
+    plots.rates(
+        out / "completion.png",
+        rows,
+        "Completion: races with a winner who finished",
+        "decided races",
+        threshold=MIN_DECIDED,
+    )
+    doc.add(
+        Figure(
+            "completion.png",
+            "Share of each cell's races that were decided (95% Wilson intervals); below the "
+            f"dashed line ({100 * MIN_DECIDED:g}%) a cell gets no fairness verdict.",
         )
     )
     if results.cells["players"].duplicated().any():

@@ -327,11 +327,18 @@ def track_heat(
     return None
 
 
-def rates(path: Path, rows: pd.DataFrame, title: str, xlabel: str = "win rate"):
+def rates(
+    path: Path,
+    rows: pd.DataFrame,
+    title: str,
+    xlabel: str = "win rate",
+    threshold: float | None = None,
+):
     """Win rates with 95% intervals, one line per row (``name``), a fair mark if given.
 
     ``rows`` needs ``name``, ``win_rate``, ``win_low``, ``win_high`` and optionally
     ``fair_rate``: the view for "is each training / holding / bot worth its share?".
+    ``threshold`` draws a dashed line at that rate.
     """
 
     def draw(fig):
@@ -345,6 +352,9 @@ def rates(path: Path, rows: pd.DataFrame, title: str, xlabel: str = "win rate"):
         if "fair_rate" in rows:
             ax.scatter(100 * rows["fair_rate"], y, marker="|", s=200, color="#276749", label="fair")
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        if threshold is not None:
+            ax.axvline(100 * threshold, color="#c53030", ls="--", lw=1)
+            ax.set_xlim(-2, 102)
         ax.set_yticks(y, [str(v) for v in rows["name"]])
         ax.set_ylim(-0.7, len(rows) - 0.3)
         ax.set_xlabel(f"{xlabel}, % (95% Wilson interval)")
