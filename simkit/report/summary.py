@@ -134,10 +134,11 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
             )
         elif r["verdict"] == UNFAIR:
             names = _slot_parameters(results, int(r["cell"]))
+            game = results.cells.set_index("cell").at[r["cell"], "game"]
             what = (
                 f"a per-slot parameter such as {', '.join(f'`{p}`' for p in names[:2])}"
                 if names
-                else "a variant parameter (`simkit variants GAME` lists them)"
+                else f"a variant parameter (`simkit variants {game}` lists them)"
             )
             lines.append(
                 f"{r['label']}: to find a fairer setting, sweep {what} in a [grid] of "
