@@ -54,12 +54,13 @@ STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
 	mushmush-st1-vs-st2 mushmush-compensation mushmush-tournament
 STUDY_OPTS ?=
 
-reports: setup  ## every study in scenarios/ but demo (8-12 min here): reports/<study>/
+reports: setup  ## every study in scenarios/ but demo (8-12 min here): reports/<study>/, reports/index.html
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
 	  $(BIN)/simkit report runs/$$s -o reports/$$s; \
 	done
+	$(BIN)/python -m simkit.report.index reports
 
 clean:
 	rm -rf .numba_cache .pytest_cache .hypothesis build *.egg-info

@@ -14,12 +14,16 @@ import pyarrow.parquet as pq
 from simkit.errors import RunError
 from simkit.runner.manifest import CELLS
 from simkit.runner.storage import RunDir
-from simkit.runner.tables import AGG_KEYS, AGG_VALUES, canonical
+from simkit.runner.tables import AGG_KEYS, AGG_VALUES, ROUND_KEYS, ROUND_TABLE, canonical
 
 
 @dataclass
 class Results:
-    """The tables of one run. ``races`` is None when the run kept only aggregates."""
+    """The tables of one run. ``races`` is None when the run kept only aggregates.
+
+    ``rounds`` holds the per-round counts (docs/tables.md "round_position"), empty for
+    games that do not record them.
+    """
 
     dir: Path
     manifest: dict[str, Any]
@@ -27,6 +31,7 @@ class Results:
     races: pd.DataFrame | None
     heat: pd.DataFrame
     agg: dict[str, pd.DataFrame]
+    rounds: pd.DataFrame | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -95,4 +100,9 @@ def load(path: str | Path) -> Results:
         part = table.filter(pc.equal(table["table"], name)).select(cols).to_pandas()
         summed = part.groupby(list(keys), sort=True).sum().reset_index()
         agg[name] = canonical(name, summed)
-    return Results(run.path, manifest, cells, races, heat, agg)
+    rounds = canonical(ROUND_TABLE, pd.DataFrame())
+    if table is not None and "round" in table.column_names:
+        cols = [*ROUND_KEYS, "count"]
+        part = table.filter(pc.equal(table["table"], ROUND_TABLE)).select(cols).to_pandas()
+        rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
+    return Results(run.path, manifest, cells, races, heat, agg, rounds)

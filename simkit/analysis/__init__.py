@@ -7,13 +7,21 @@ Example:
     >>> analysis.fairness(run)                 # one verdict per cell
     >>> analysis.fairness_by_slot(run)         # win rate, finish, points by start slot
     >>> analysis.track_summary(run)            # race length, dents, collisions per race
-    >>> analysis.compare_cells(run, [0, 1])    # paired differences (needs per-race rows)
+    >>> analysis.compare_cells(run, [0, 1])    # differences, paired where races share luck
+    >>> analysis.round_measures(run)           # completion, decided round, comeback rate
 
 docs/statistics.md says which interval and test each number uses.
 """
 
-from simkit.analysis.compare import compare_cells, compare_runs, paired_difference
+from simkit.analysis.compare import (
+    compare_cells,
+    compare_runs,
+    pairable,
+    paired_difference,
+    significance_summary,
+)
 from simkit.analysis.fairness import fairness, fairness_by_slot, slot_finish_counts, verdict
+from simkit.analysis.rounds import comebacks_by_round, round_measures, win_by_position
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
@@ -24,6 +32,7 @@ from simkit.analysis.track import (
 )
 
 __all__ = [
+    "comebacks_by_round",
     "compare_cells",
     "compare_runs",
     "fairness",
@@ -31,10 +40,14 @@ __all__ = [
     "heat_by_space",
     "hot_spaces",
     "overspeed_by_corner",
+    "pairable",
     "paired_difference",
     "race_length",
     "race_length_summary",
+    "round_measures",
+    "significance_summary",
     "slot_finish_counts",
     "track_summary",
     "verdict",
+    "win_by_position",
 ]

@@ -1,8 +1,9 @@
 """Start-slot fairness: does where a sled starts decide who wins? (DESIGN §6, issue 5).
 
 Everything here is computed from the aggregate tables (``slot_finish`` and
-``seat_metric``), so it works for runs that kept no per-race rows. docs/statistics.md says
-which interval and test each number uses and why.
+``seat_metric``), so it works for runs that kept no per-race rows. Wins, win rates and
+verdicts count decided races only (GLOSSARY: a race with a winner who finished);
+docs/statistics.md says which interval and test each number uses and why.
 """
 
 from __future__ import annotations
@@ -21,10 +22,26 @@ from simkit.analysis.stats import (
     wilson_interval,
 )
 from simkit.analysis.tables import agg_table, group_frame, group_keys, with_group
+from simkit.errors import RunError
 
 FAIR = "fair"
 UNFAIR = "unfair"
 INCONCLUSIVE = "inconclusive - need more races"
+FEW_DECIDED = "no verdict - few races decided"
+MIN_DECIDED = 0.5  # below this share of decided races a cell gets a warning, not a verdict
+
+
+def _seat_sums(results: Any, keys: list[str], metric: str) -> pd.DataFrame:
+    """Per (group, slot): ``n`` and ``sum`` of a seat metric."""
+    sm = agg_table(results, "seat_metric")
+    part = with_group(sm[sm["metric"] == metric], results.cells, keys)
+    if part.empty:
+        where = getattr(results, "dir", "the run")
+        raise RunError(
+            f"{where}: no '{metric}' counts (the run predates decided races); "
+            "run it again with this simkit (simkit run ... --force)"
+        )
+    return part.groupby([*keys, "slot"])[["n", "sum", "sumsq"]].sum().reset_index()
 
 
 def slot_finish_counts(results: Any, by: str | Sequence[str] | None = None) -> pd.DataFrame:
@@ -50,29 +67,31 @@ def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.
             ``"players"`` pools every cell with the same number of seats).
 
     Returns:
-        One row per (group, slot): ``races`` (races the slot was in), ``wins``,
-        ``win_rate`` with its Wilson interval ``win_low``/``win_high``, ``fair_rate``
+        One row per (group, slot): ``races`` (races the slot was in), ``decided``
+        (decided races it was in), ``wins`` (decided races it won), ``win_rate`` = wins /
+        decided with its Wilson interval ``win_low``/``win_high``, ``fair_rate``
         (1 / players), ``deviation`` (win_rate - fair_rate), ``finish_mean`` and
-        ``points_mean`` with Student-t intervals (``*_low``/``*_high``).
+        ``points_mean`` over all its races with Student-t intervals (``*_low``/``*_high``).
     """
     keys = group_keys(results.cells, by)
     groups = group_frame(results.cells, keys)
     sf = with_group(agg_table(results, "slot_finish"), results.cells, keys)
     f = sf["finish"].astype(np.float64)
-    sf = sf.assign(
-        win=np.where(sf["finish"] == 1, sf["count"], 0),
-        fsum=f * sf["count"],
-        fsq=f * f * sf["count"],
-    )
+    sf = sf.assign(fsum=f * sf["count"], fsq=f * f * sf["count"])
     out = (
         sf.groupby([*keys, "slot"])
-        .agg(races=("count", "sum"), wins=("win", "sum"), fsum=("fsum", "sum"), fsq=("fsq", "sum"))
+        .agg(races=("count", "sum"), fsum=("fsum", "sum"), fsq=("fsq", "sum"))
         .reset_index()
     )
+    for metric, col in (("decided", "decided"), ("win", "wins")):
+        part = _seat_sums(results, keys, metric)[[*keys, "slot", "sum"]]
+        out = out.merge(part.rename(columns={"sum": col}), on=[*keys, "slot"], how="left")
+        out[col] = out[col].fillna(0).astype("int64")
     head = list(dict.fromkeys([*keys, "label", "players"]))
     out = out.merge(groups[head], on=keys, how="left")
-    out["win_rate"] = out["wins"] / out["races"]
-    out["win_low"], out["win_high"] = wilson_interval(out["wins"], out["races"])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate"] = out["wins"] / out["decided"]
+    out["win_low"], out["win_high"] = wilson_interval(out["wins"], out["decided"])
     out["fair_rate"] = 1.0 / out["players"].astype(np.float64)
     out["deviation"] = out["win_rate"] - out["fair_rate"]
     m, lo, hi, _ = mean_interval(out["races"], out["fsum"], out["fsq"])
@@ -89,12 +108,17 @@ def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.
     return out[head + rest].sort_values([*keys, "slot"]).reset_index(drop=True)
 
 
-def verdict(low, high, fair, tolerance: float) -> str:
+def verdict(low, high, fair, tolerance: float, decided_rate: float = 1.0) -> str:
     """The fairness verdict of one group from its slots' win-rate intervals.
 
     "unfair" if some slot's whole interval lies outside ``fair ± tolerance``; "fair" if
-    every slot's whole interval lies inside it; otherwise the data cannot tell yet.
+    every slot's whole interval lies inside it; otherwise the data cannot tell yet. A
+    group where fewer than :data:`MIN_DECIDED` of the races were decided gets no verdict:
+    its few winners say little about the slots (e.g. random bots, whose sleds are all
+    eliminated in most races).
     """
+    if not decided_rate >= MIN_DECIDED:
+        return FEW_DECIDED
     low, high, fair = (np.asarray(a, dtype=np.float64) for a in (low, high, fair))
     band_lo, band_hi = fair - tolerance, fair + tolerance
     if np.any((high < band_lo) | (low > band_hi)):
@@ -104,11 +128,13 @@ def verdict(low, high, fair, tolerance: float) -> str:
     return INCONCLUSIVE
 
 
-def races_to_decide(rate, fair, races, tolerance: float) -> float:
+def races_to_decide(rate, fair, races, tolerance: float, decided_rate: float = 1.0) -> float:
     """Rough number of races after which the verdict would no longer be inconclusive.
 
     Assumes the observed win rates are the true ones: a slot ``d`` away from fair needs
-    an interval half-width of ``|tolerance - d|``. NaN when a rate sits on the band's edge.
+    an interval half-width of ``|tolerance - d|`` over decided races, so the races needed
+    are that divided by the share of decided races. NaN when a rate sits on the band's
+    edge.
     """
     rate, fair = np.asarray(rate, dtype=np.float64), np.asarray(fair, dtype=np.float64)
     d = np.abs(rate - fair)
@@ -117,6 +143,7 @@ def races_to_decide(rate, fair, races, tolerance: float) -> float:
         need = Z95 * Z95 * p * (1 - p) / (tolerance - d) ** 2
     outside = d > tolerance
     n = float(need[outside].min()) if outside.any() else float(need.max())
+    n /= decided_rate if decided_rate > 0 else float("nan")
     return float(max(np.ceil(n), races)) if np.isfinite(n) else float("nan")
 
 
@@ -132,11 +159,14 @@ def fairness(
         by: None for one row per cell; cells columns to pool over (e.g. ``"players"``).
 
     Returns:
-        One row per group: ``races``, the worst slot and its ``max_deviation``, the
-        chi-square test of "all slots win equally often" (``chi2_wins``, ``p_wins``,
-        ``v_wins`` = Cramér's V), the same for the whole slot x finish table (``*_finish``,
-        corrected for each race being a permutation), ``verdict`` and, when inconclusive,
-        a rough ``races_needed``.
+        One row per group: ``races``; ``decided`` races and their share ``decided_rate``
+        with a Wilson interval (``decided_low``/``decided_high``); the worst slot, its
+        ``worst_rate`` with its Wilson interval (``worst_low``/``worst_high``),
+        ``fair_rate`` and ``max_deviation`` (worst_rate - fair_rate); the chi-square test
+        of "all slots win equally often" over decided races (``chi2_wins``, ``p_wins``,
+        ``v_wins`` = Cramér's V), the same for the whole slot x finish table over all races
+        (``*_finish``, corrected for each race being a permutation), ``verdict`` and, when
+        inconclusive, a rough ``races_needed``.
     """
     slots = fairness_by_slot(results, by)
     counts = slot_finish_counts(results, by)
@@ -149,22 +179,34 @@ def fairness(
         # The wide table has a column per finish position of the largest cell; this
         # group's races only fill positions 1..n.
         table = tables[key][[f"finish_{k}" for k in range(1, n + 1)]].to_numpy()
-        wins = chi_square_gof(part["wins"], part["races"])
+        wins = chi_square_gof(part["wins"], part["decided"])
         # Each race puts every slot in exactly one finish position (a permutation matrix),
         # so under "all slots equal" Pearson's statistic is n/(n-1) times chi-square with
         # (n-1)^2 dof, not chi-square itself (docs/statistics.md derives it).
         square = table.shape == (n, n)
         fin = chi_square_independence(table, scale=(n - 1) / n if square else 1.0)
-        worst = part.loc[part["deviation"].abs().idxmax()]
-        v = verdict(part["win_low"], part["win_high"], part["fair_rate"], tolerance)
-        races = int(part["races"].sum() // max(n, 1)) if square else int(part["wins"].sum())
+        worst = part.loc[part["deviation"].abs().fillna(-1).idxmax()]
+        # Each race has ``n`` seats, whichever slots they took.
+        races = int(part["races"].sum() // max(n, 1))
+        decided = int(part["decided"].sum() // max(n, 1))
+        share = decided / races if races else float("nan")
+        d_low, d_high = wilson_interval(decided, races)
+        v = verdict(part["win_low"], part["win_high"], part["fair_rate"], tolerance, share)
         rows.append(
             {
                 **dict(zip(keys, key, strict=True)),
                 "label": part["label"].iloc[0],
                 "players": n,
                 "races": races,
+                "decided": decided,
+                "decided_rate": share,
+                "decided_low": float(d_low),
+                "decided_high": float(d_high),
                 "worst_slot": int(worst["slot"]),
+                "worst_rate": float(worst["win_rate"]),
+                "worst_low": float(worst["win_low"]),
+                "worst_high": float(worst["win_high"]),
+                "fair_rate": 1.0 / n,
                 "max_deviation": float(worst["deviation"]),
                 "chi2_wins": wins.statistic,
                 "p_wins": wins.pvalue,
@@ -175,7 +217,7 @@ def fairness(
                 "v_finish": fin.effect,
                 "verdict": v,
                 "races_needed": races_to_decide(
-                    part["win_rate"], part["fair_rate"], races, tolerance
+                    part["win_rate"], part["fair_rate"], races, tolerance, share
                 )
                 if v == INCONCLUSIVE
                 else float("nan"),

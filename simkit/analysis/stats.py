@@ -1,16 +1,27 @@
-"""Small, exact statistics used across simkit (docs/statistics.md says which and why)."""
+"""The statistics simkit reports, taken from scipy and statsmodels (docs/statistics.md).
+
+This module only adapts the libraries to the shapes simkit keeps (counts, and n / sum /
+sum of squares per group) and says which method each number uses; it computes no
+interval or test by hand.
+"""
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
 import numpy as np
+from scipy import stats as sps
+from scipy.stats.contingency import association
+from statsmodels.stats.multitest import multipletests
+from statsmodels.stats.proportion import proportion_confint
 
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
+Z95 = float(sps.norm.ppf(0.975))  # two-sided 95% normal quantile
+ALPHA = 0.05
+CORRECTION = "holm"  # statsmodels multipletests method for a comparison's rows
 
 
-def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval for a binomial proportion k/n (vectorised).
+def wilson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval of a binomial proportion k/n (statsmodels, vectorised).
 
     Chosen over the normal ("Wald") interval because it keeps its coverage for rates near
     0 or 1 and small n, which win rates of bad start slots and rare events are.
@@ -18,14 +29,11 @@ def wilson_interval(k, n, z: float = Z95) -> tuple[np.ndarray, np.ndarray]:
     """
     k = np.asarray(k, dtype=np.float64)
     n = np.asarray(n, dtype=np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        p = np.where(n > 0, k / n, 0.5)
-        z2 = z * z
-        denom = 1.0 + z2 / n
-        centre = (p + z2 / (2.0 * n)) / denom
-        half = z * np.sqrt(p * (1.0 - p) / n + z2 / (4.0 * n * n)) / denom
-        low = np.where(n > 0, np.clip(centre - half, 0.0, 1.0), 0.0)
-        high = np.where(n > 0, np.clip(centre + half, 0.0, 1.0), 1.0)
+    safe = np.where(n > 0, n, 1.0)
+    low, high = proportion_confint(np.where(n > 0, k, 0.0), safe, 1 - level, method="wilson")
+    # The bounds at k = 0 and k = n are exactly 0 and 1 (the library rounds to ~1e-19).
+    low = np.where((n > 0) & (k > 0), np.clip(low, 0.0, 1.0), 0.0)
+    high = np.where((n > 0) & (k < n), np.clip(high, 0.0, 1.0), 1.0)
     return low, high
 
 
@@ -41,85 +49,77 @@ class ChiSquare(NamedTuple):
     effect: float
 
 
-def _chi2_sf(stat: float, dof: int) -> float:
-    from scipy.stats import chi2
-
-    return float(chi2.sf(stat, dof)) if dof > 0 else float("nan")
+_NAN_TEST = ChiSquare(float("nan"), 0, float("nan"), float("nan"))
 
 
 def chi_square_gof(observed, probs=None) -> ChiSquare:
-    """Pearson goodness-of-fit test of counts against category probabilities.
+    """Pearson goodness-of-fit test of counts against category probabilities (scipy).
 
     Args:
         observed: counts per category.
         probs: expected share of each category (default: all equal); rescaled to sum to 1.
 
     Returns:
-        The test with ``dof = k - 1`` and Cramér's V for one-way tables,
-        ``sqrt(stat / (N (k - 1)))``, which is 1 when every count falls in one category
-        (of equally likely ones).
+        The test with ``dof = k - 1`` and Cramér's V of a one-way table,
+        ``sqrt(stat / (N (k - 1)))``: 1 when every count falls in one of k equally likely
+        categories.
     """
     obs = np.asarray(observed, dtype=np.float64)
-    k = obs.size
-    p = np.full(k, 1.0 / k) if probs is None else np.asarray(probs, dtype=np.float64)
-    p = p / p.sum()
-    total = obs.sum()
+    k, total = obs.size, obs.sum()
     if k < 2 or total <= 0:
         return ChiSquare(float("nan"), max(k - 1, 0), float("nan"), float("nan"))
-    exp = total * p
-    stat = float(np.sum((obs - exp) ** 2 / exp))
-    dof = k - 1
-    return ChiSquare(stat, dof, _chi2_sf(stat, dof), float(np.sqrt(stat / (total * dof))))
+    p = np.full(k, 1.0 / k) if probs is None else np.asarray(probs, dtype=np.float64)
+    res = sps.chisquare(obs, total * p / p.sum())
+    stat = float(res.statistic)
+    return ChiSquare(stat, k - 1, float(res.pvalue), float(np.sqrt(stat / (total * (k - 1)))))
 
 
 def chi_square_independence(table, *, scale: float = 1.0) -> ChiSquare:
-    """Pearson test of independence of the rows and columns of a contingency table.
+    """Pearson test of independence of a contingency table's rows and columns (scipy).
 
     Rows or columns that are all zero are dropped first (they carry no information). No
-    continuity correction, as in ``scipy.stats.chi2_contingency(..., correction=False)``.
+    continuity correction.
 
     Args:
         table: 2-D counts.
         scale: multiply the statistic by this before looking up the p-value; used where
             the counts are not independent draws but the statistic's null distribution is a
             known multiple of chi-square (see :func:`simkit.analysis.fairness`). Cramér's V
-            is computed from the unscaled statistic, so a table where the row decides the
-            column still has V = 1.
+            (scipy's ``association``) is computed from the table itself, so a table where
+            the row decides the column still has V = 1.
     """
     t = np.asarray(table, dtype=np.float64)
+    if t.ndim != 2:
+        return _NAN_TEST
     t = t[t.sum(axis=1) > 0][:, t.sum(axis=0) > 0]
-    r, c = t.shape if t.ndim == 2 else (0, 0)
-    total = t.sum()
-    if r < 2 or c < 2:
-        return ChiSquare(float("nan"), 0, float("nan"), float("nan"))
-    exp = np.outer(t.sum(axis=1), t.sum(axis=0)) / total
-    raw = float(np.sum((t - exp) ** 2 / exp))
-    dof = (r - 1) * (c - 1)
-    v = float(np.sqrt(raw / (total * (min(r, c) - 1))))  # from the raw statistic: max 1
-    return ChiSquare(raw * scale, dof, _chi2_sf(raw * scale, dof), v)
+    if min(t.shape) < 2:
+        return _NAN_TEST
+    res = sps.chi2_contingency(t, correction=False)
+    stat = float(res.statistic) * scale
+    dof = int(res.dof)
+    v = float(association(np.rint(t).astype(np.int64), method="cramer", correction=False))
+    return ChiSquare(stat, dof, float(sps.chi2.sf(stat, dof)), v)
 
 
 def t_interval(mean, sd, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Student-t interval ``mean ± t(n-1) sd / sqrt(n)``; NaN bounds where n < 2."""
-    from scipy.stats import t as student_t
+    """Student-t interval of a mean (scipy ``t.interval``); NaN bounds where n < 2.
 
+    A sample without scatter (sd 0) has the point itself as its interval.
+    """
     mean, sd, n = (np.asarray(a, dtype=np.float64) for a in (mean, sd, n))
     with np.errstate(invalid="ignore", divide="ignore"):
-        q = student_t.ppf(0.5 + level / 2.0, np.maximum(n - 1, 1))
-        half = np.where(n > 1, q * sd / np.sqrt(n), np.nan)
-    return mean - half, mean + half
+        scale = np.where(n > 1, sd / np.sqrt(n), np.nan)
+        low, high = sps.t.interval(level, np.maximum(n - 1, 1), loc=mean, scale=scale)
+    point = (scale == 0) & np.isfinite(mean)
+    return np.where(point, mean, low), np.where(point, mean, high)
 
 
-def mean_interval(n, total, sumsq, level: float = 0.95) -> tuple[np.ndarray, ...]:
-    """Mean and its Student-t confidence interval from count, sum and sum of squares.
+def moments(n, total, sumsq) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and sample standard deviation from count, sum and sum of squares.
 
-    This is what the aggregate tables store, so means of 10-million-race runs need no
-    per-race rows. The sample variance is ``(sumsq - sum**2 / n) / (n - 1)``, clipped at 0
-    against rounding. With n < 2 the bounds are NaN. For the large n of simulation runs the
-    t quantile equals the normal one; t keeps small test runs honest.
-
-    Returns:
-        (mean, low, high, sd) as float arrays.
+    This is what the aggregate tables store, so a 10-million-race run needs no per-race
+    rows. The sample variance ``(sumsq - sum**2 / n) / (n - 1)`` is clipped at 0 against
+    rounding; NaN where n < 2 (mean NaN where n == 0).
     """
     n = np.asarray(n, dtype=np.float64)
     s = np.asarray(total, dtype=np.float64)
@@ -127,9 +127,80 @@ def mean_interval(n, total, sumsq, level: float = 0.95) -> tuple[np.ndarray, ...
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(n > 0, s / n, np.nan)
         var = np.where(n > 1, np.maximum(ss - s * s / n, 0.0) / (n - 1), np.nan)
-    sd = np.sqrt(var)
+    return mean, np.sqrt(var)
+
+
+def mean_interval(n, total, sumsq, level: float = 0.95) -> tuple[np.ndarray, ...]:
+    """Mean and its Student-t interval from count, sum and sum of squares.
+
+    Returns:
+        (mean, low, high, sd) as float arrays.
+    """
+    mean, sd = moments(n, total, sumsq)
     low, high = t_interval(mean, sd, n, level)
     return mean, low, high, sd
+
+
+class Difference(NamedTuple):
+    """A difference of two means (b - a) with its 95% interval and two-sided p-value."""
+
+    diff: float
+    low: float
+    high: float
+    pvalue: float
+
+
+def paired_test(a, b, level: float = 0.95) -> Difference:
+    """Paired Student-t on ``b - a`` (scipy ``ttest_rel``): common random numbers."""
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if a.size < 2:
+        return Difference(float(np.mean(b - a)) if a.size else np.nan, np.nan, np.nan, np.nan)
+    d = b - a
+    if not np.any(d != d[0]):  # no scatter: the interval is the point, no test
+        p = 1.0 if d[0] == 0 else 0.0
+        return Difference(float(d[0]), float(d[0]), float(d[0]), p)
+    res = sps.ttest_rel(b, a)
+    ci = res.confidence_interval(level)
+    return Difference(float(d.mean()), float(ci.low), float(ci.high), float(res.pvalue))
+
+
+def welch_test(mean_a, sd_a, n_a, mean_b, sd_b, n_b, level: float = 0.95) -> Difference:
+    """Unpaired difference of two means from summary statistics (Welch).
+
+    The p-value is scipy's ``ttest_ind_from_stats(equal_var=False)``; the interval is
+    scipy's ``t.interval`` with the Welch–Satterthwaite degrees of freedom, so both use the
+    same t distribution. Independent samples: two runs with different seeds, or cells
+    without common random numbers.
+    """
+    va, vb = sd_a**2 / n_a, sd_b**2 / n_b
+    se = float(np.sqrt(va + vb))
+    diff = float(mean_b - mean_a)
+    if not np.isfinite(se) or n_a < 2 or n_b < 2:
+        return Difference(diff, np.nan, np.nan, np.nan)
+    if se == 0:
+        return Difference(diff, diff, diff, 1.0 if diff == 0 else 0.0)
+    dof = (va + vb) ** 2 / (va**2 / (n_a - 1) + vb**2 / (n_b - 1))
+    low, high = sps.t.interval(level, dof, loc=diff, scale=se)
+    p = sps.ttest_ind_from_stats(mean_b, sd_b, n_b, mean_a, sd_a, n_a, equal_var=False).pvalue
+    return Difference(diff, float(low), float(high), float(p))
+
+
+def adjust(pvalues, method: str = CORRECTION, alpha: float = ALPHA) -> tuple[np.ndarray, ...]:
+    """Multiple-comparison control over a family of p-values (statsmodels ``multipletests``).
+
+    NaN p-values (rows without a test) stay NaN and are never significant.
+
+    Returns:
+        (significant, adjusted p-values) as arrays aligned with ``pvalues``.
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    ok = np.isfinite(p)
+    reject = np.zeros(p.shape, dtype=bool)
+    adjusted = np.full(p.shape, np.nan)
+    if ok.any():
+        r, a, _, _ = multipletests(p[ok], alpha=alpha, method=method)
+        reject[ok], adjusted[ok] = r, a
+    return reject, adjusted
 
 
 def races_for_half_width(p, half_width, z: float = Z95) -> np.ndarray:

@@ -7,12 +7,13 @@ dataclass built from DataFrames in a notebook): ``.cells``, ``.races`` (None for
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
 
-from simkit.errors import RunError
+from simkit.errors import RunError, SimkitError
 
 
 def agg_table(results: Any, name: str) -> pd.DataFrame:
@@ -87,3 +88,50 @@ def with_group(df: pd.DataFrame, cells: pd.DataFrame, keys: list[str]) -> pd.Dat
         return df
     extra = [k for k in dict.fromkeys([*keys, "players"]) if k != "cell"]
     return df.merge(cells[["cell", *extra]], on="cell", how="left")
+
+
+def cell_variants(results: Any) -> dict[int, Any]:
+    """Each cell's variant, rebuilt from its preset and parameter columns (None if it cannot be).
+
+    A run made by another simkit version, or by a game this installation lacks, gives None
+    for its cells: callers then treat every column as applying.
+    """
+    from simkit.games import get
+
+    out: dict[int, Any] = {}
+    for row in results.cells.to_dict("records"):
+        cell = int(row["cell"])
+        try:
+            game = get(str(row["game"]))
+            names = [n for n in game.params.names() if n in row]
+            values = {n: row[n] for n in names}
+            for n, v in values.items():
+                if isinstance(v, str) and v.startswith("["):
+                    values[n] = tuple(json.loads(v))
+            preset = row.get("preset") or game.default_preset
+            out[cell] = game.params.resolve(game.presets, str(preset), values)
+        except (SimkitError, TypeError, ValueError, KeyError):
+            out[cell] = None
+    return out
+
+
+def hidden_columns(results: Any) -> set[tuple[int, str]]:
+    """(cell, column) pairs whose ``Column.applies`` says they cannot be non-zero there.
+
+    The game declares the predicate on its seat and race columns (``simkit.games.base``):
+    a Mush! Mush! metric is hidden in a Snow Tails cell, a tree count on a track without
+    trees.
+    """
+    from simkit.games import get
+
+    hidden: set[tuple[int, str]] = set()
+    variants = cell_variants(results)
+    games = dict(zip(results.cells["cell"], results.cells["game"], strict=True))
+    for cell, variant in variants.items():
+        if variant is None:
+            continue
+        game = get(str(games[cell]))
+        for name, col in {**game.seat_columns, **game.race_columns}.items():
+            if col.applies is not None and not col.applies(variant):
+                hidden.add((cell, name))
+    return hidden

@@ -12,11 +12,11 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.stats import mean_interval, t_interval, wilson_interval
-from simkit.analysis.tables import agg_table
+from simkit.analysis.tables import agg_table, hidden_columns
 from simkit.errors import SimkitError
 
 # Seat columns that describe the result rather than the track; fairness reports them.
-_RESULT_COLUMNS = ("slot", "finish", "points")
+_RESULT_COLUMNS = ("slot", "finish", "points", "win", "decided")
 
 
 def _labels(results: Any) -> pd.DataFrame:
@@ -50,18 +50,22 @@ def _quantiles(hist: pd.DataFrame, metric: str, qs=(0.1, 0.5, 0.9)) -> pd.DataFr
 def track_summary(results: Any) -> pd.DataFrame:
     """Per cell, every race and seat column as a per-race mean with a 95% interval.
 
-    Race columns (``rounds``, ``lead_changes``, ...) come from ``race_metric``. Seat
-    columns other than slot, finish and points (dents, eliminations, collisions by kind,
-    overspeed dents, ...) are summed over the seats of a race: "dents per race". Columns
-    that only hold 0/1 (e.g. ``leader_after_round1_won``) are rates with Wilson intervals.
+    Race columns (``rounds``, ``lead_changes``, ``decided``, ...) come from
+    ``race_metric``: one value per race. Seat columns other than the results (slot,
+    finish, points, win) are shown **per sled**: the mean over a race's seats, averaged over
+    races (dents per sled, turns per sled, share of sleds that finished), which means the
+    same thing for any number of players; multiply by ``players`` for a per-race total.
+    Columns that only hold 0/1 (e.g. ``leader_after_round1_won``) are rates with Wilson
+    intervals. A column whose ``Column.applies`` rules it out for a cell's variant is left
+    out of that cell (it cannot be non-zero there).
 
-    A per-race total's interval needs the variance of the total, which per-seat sums do
-    not give. With per-race rows it is exact (``interval = "t"``); without them the
+    A per-sled mean's interval needs the variance of the race's total, which per-seat sums
+    do not give. With per-race rows it is exact (``interval = "t"``); without them the
     standard deviation of the total is bounded by the sum of the seats' (Cauchy-Schwarz),
     a conservative interval (``interval = "t, conservative"``).
 
     Returns:
-        Long table: cell, label, players, ``metric``, ``scope`` ("race" or "seats"),
+        Long table: cell, label, players, ``metric``, ``scope`` ("race" or "per sled"),
         ``races``, ``mean``, ``low``, ``high``, ``interval``.
     """
     rows = []
@@ -69,7 +73,8 @@ def track_summary(results: Any) -> pd.DataFrame:
     rm = rm[["n", "sum", "sumsq"]].sum().reset_index()
     binary = np.isclose(rm["sum"], rm["sumsq"])  # only 0/1 values
     mean, low, high, _ = mean_interval(rm["n"], rm["sum"], rm["sumsq"])
-    wl, wh = wilson_interval(rm["sum"], rm["n"])
+    with np.errstate(invalid="ignore"):
+        wl, wh = wilson_interval(np.where(binary, rm["sum"], 0), rm["n"])
     rows.append(
         pd.DataFrame(
             {
@@ -84,41 +89,45 @@ def track_summary(results: Any) -> pd.DataFrame:
             }
         )
     )
-    rows.append(_seat_totals(results))
+    rows.append(_per_sled(results))
     out = pd.concat(rows, ignore_index=True).merge(_labels(results), on="cell", how="left")
+    hidden = hidden_columns(results)
+    if hidden:
+        keep = [(c, m) not in hidden for c, m in zip(out["cell"], out["metric"], strict=True)]
+        out = out[keep]
     cols = ["cell", "label", "players", "metric", "scope", "races", "mean", "low", "high"]
     return out[[*cols, "interval"]].sort_values(["cell", "scope", "metric"]).reset_index(drop=True)
 
 
-def _seat_totals(results: Any) -> pd.DataFrame:
+def _per_sled(results: Any) -> pd.DataFrame:
     sm = agg_table(results, "seat_metric")
     sm = sm[~sm["metric"].isin(_RESULT_COLUMNS)]
-    races_per_cell = agg_table(results, "slot_finish").groupby("cell")["count"].sum()
-    races_per_cell = races_per_cell / results.cells.set_index("cell")["players"]
+    players = results.cells.set_index("cell")["players"].astype(np.float64)
+    races_per_cell = agg_table(results, "slot_finish").groupby("cell")["count"].sum() / players
     rows = []
     races = getattr(results, "races", None)
     totals = None
     if races is not None:
         cols = [m for m in sm["metric"].unique() if m in races.columns]
-        # One pass over the rows: every seat column summed per race.
-        totals = races.groupby(["cell", "race"], sort=False)[cols].sum().astype(np.float64)
+        # One pass over the rows: every seat column averaged over the seats of a race.
+        totals = races.groupby(["cell", "race"], sort=False)[cols].mean().astype(np.float64)
     for (cell, metric), part in sm.groupby(["cell", "metric"], sort=False):
         r = float(races_per_cell.get(cell, np.nan))
-        total = part["sum"].sum()
+        p = float(players.get(cell, np.nan))
         if totals is not None and metric in totals.columns:
             x = totals.loc[cell, metric]
             mean, low, high, _ = mean_interval(len(x), x.sum(), (x * x).sum())
             how = "t"
         else:
             _, _, _, sd = mean_interval(part["n"], part["sum"], part["sumsq"])
-            mean = total / r
-            low, high = t_interval(mean, np.nansum(sd), r)
+            mean = part["sum"].sum() / r / p
+            low, high = t_interval(mean, np.nansum(sd) / p, r)
             how = "t, conservative"
         rows.append(
             {
                 "cell": cell,
                 "metric": metric,
-                "scope": "seats",
+                "scope": "per sled",
                 "races": r,
                 "mean": float(mean),
                 "low": float(low),
@@ -158,9 +167,47 @@ def heat_by_space(results: Any, kinds: tuple[str, ...] | None = None) -> pd.Data
 
 
 def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
-    """The ``top`` spaces with the most events of each kind, per cell."""
+    """The ``top`` spaces with the most events of each kind, per cell, and where they are.
+
+    ``where`` names the place as a player finds it on the board (corners and lanes counted
+    from 1, lanes from the left), since a space index is on no picture.
+    """
     h = heat_by_space(results)
-    return h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
+    h = h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
+    h["where"] = ""
+    for cell, part in h.groupby("cell"):
+        h.loc[part.index, "where"] = space_places(results, int(cell), part["space"].to_numpy())
+    return h
+
+
+def space_places(results: Any, cell: int, spaces: np.ndarray) -> list[str]:
+    """Where each space of ``cell``'s track lies: "corner 3, lane 2", "straight after
+    corner 4, lane 1", ... (corners as in ``overspeed_by_corner``); "" without a track."""
+    from simkit import tracks
+    from simkit.tracks.compiled import F_CORNER, F_PAST_FINISH
+
+    meta = results.cells.set_index("cell")
+    name = meta.at[cell, "track"] if "track" in meta else None
+    try:
+        t = tracks.load(name) if isinstance(name, str) else None
+    except SimkitError:
+        t = None
+    if t is None:
+        return [""] * len(spaces)
+    out = []
+    for s in np.asarray(spaces, dtype=np.int64):
+        if not 0 <= s < t.n_spaces:
+            out.append("")
+            continue
+        c, lane = int(t.corners_passed[s]), int(t.lane[s]) + 1
+        if t.flags[s] & F_PAST_FINISH:
+            place = "past the finish line"
+        elif t.flags[s] & F_CORNER:
+            place = f"corner {c}"
+        else:
+            place = f"straight after corner {c}" if c else "start straight"
+        out.append(f"{place}, lane {lane}")
+    return out
 
 
 def overspeed_by_corner(

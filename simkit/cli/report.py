@@ -52,20 +52,45 @@ def report(run_dir: Path, out: Path | None, tolerance: float, title: str | None)
     type=click.Path(file_okay=False, path_type=Path),
     help="Folder for the report (default: RUN_A/compare-<RUN_B name>).",
 )
+@click.option(
+    "--paired/--unpaired",
+    default=None,
+    help="Insist on a paired (same seeds, per-race rows) or an unpaired comparison. "
+    "Default: paired when the runs allow it.",
+)
 @_TOLERANCE
 @_TITLE
-def compare(run_a: Path, run_b: Path, out: Path | None, tolerance: float, title: str | None):
-    """Compare two runs that share seeds, race by race: differences are B - A.
+def compare(
+    run_a: Path,
+    run_b: Path,
+    out: Path | None,
+    paired: bool | None,
+    tolerance: float,
+    title: str | None,
+):
+    """Compare two runs cell by cell: differences are B - A.
 
-    Cells are matched by position and races by (race index, start slot), so the luck of
-    the draw cancels out (common random numbers). Both runs must keep per-race rows.
-    Prints the path of the report's index.html.
+    Cells are matched by position. Runs that share seeds and kept per-race rows are paired
+    race by race on (race index, start slot), so the luck of the draw cancels out (common
+    random numbers); other runs are compared as independent samples (Welch). Says which on
+    stderr, and prints the path of the report's index.html.
 
     \b
-    Example:
+    Examples:
       simkit compare runs/st1 runs/st1-no-bonus -o reports/bonus
+      simkit compare runs/seed1 runs/seed2 --unpaired
     """
+    from simkit.analysis.compare import pairable
     from simkit.report import build_comparison
+    from simkit.results import load
 
+    a, b = load(run_a), load(run_b)
+    why = pairable(a, b)
+    if paired and why:
+        raise click.ClickException(f"runs {run_a} and {run_b} cannot be paired: {why}")
+    use = why is None if paired is None else paired
     target = out or run_a / f"compare-{run_b.resolve().name}"
-    click.echo(build_comparison(run_a, run_b, target, tolerance=tolerance, title=title))
+    index = build_comparison(a, b, target, tolerance=tolerance, title=title, paired=use)
+    how = "paired race by race" if use else "unpaired (Welch)" + (f": {why}" if why else "")
+    click.echo(f"comparison {how}", err=True)
+    click.echo(index)

@@ -13,7 +13,7 @@ from ``(run_seed, cell_key, race_index)``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -25,11 +25,17 @@ from simkit.params import Variant
 
 @dataclass(frozen=True)
 class Column:
-    """A result column: numpy dtype, unit and meaning (``docs/tables.md`` is built from these)."""
+    """A result column: numpy dtype, unit and meaning (``docs/tables.md`` is built from these).
+
+    ``applies`` says for which variants the column can be non-zero (e.g. trees hit only
+    where a variant has trees); reports leave a column out of a cell where it returns
+    False. None means every variant.
+    """
 
     dtype: str
     doc: str
     unit: str = ""
+    applies: Callable[[Variant], bool] | None = None
 
 
 # Columns every game fills for every (race, seat); the runner adds cell, race and seat.
@@ -81,11 +87,21 @@ class Batch:
     ``seats[name]`` has shape (n_races, players) for every seat column, ``races[name]``
     shape (n_races,), ``heat[kind]`` shape (n_spaces,) summed over the batch (empty for
     games without a board).
+
+    ``round_position`` (optional, int64, shape (round cap, players, players + 1)) counts,
+    summed over the batch like ``heat``, how often a seat was in race position ``p`` at
+    the end of round ``r`` and then finished ``f``: element ``[r - 1, p - 1, f]``, with
+    ``f = 0`` for every seat of a race that was not decided (no single winner who
+    finished). Race position is the order the game ranks seats by at that moment (R-03
+    for Snow Tails); a seat already finished or out keeps its final rank. A race adds one
+    count per seat for each round it played, up to the cap; later rounds are not counted.
+    Games without rounds leave it None. docs/tables.md ("round_position") is the contract.
     """
 
     seats: dict[str, np.ndarray]
     races: dict[str, np.ndarray]
     heat: dict[str, np.ndarray] = field(default_factory=dict)
+    round_position: np.ndarray | None = None
 
 
 @dataclass(frozen=True)

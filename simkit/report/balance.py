@@ -1,8 +1,11 @@
-"""Build a balance report folder from a run: fairness, track tuning, variant comparison.
+"""Build a balance report folder from a run, answer first (issue 14).
 
 ``build(run, out_dir)`` writes ``index.html`` (self-contained), ``report.md``, one PNG per
-plot and one CSV per table shown (DESIGN §6). The numbers come from
-:mod:`simkit.analysis`; this module only arranges them and says what they mean.
+plot, one CSV per table shown and ``summary.json`` (for the study index). The page opens
+with the study's title and description and one verdict sentence per cell
+(:mod:`simkit.report.summary`); then the details: start-slot fairness, who wins from where,
+track tuning, variant comparison, the game's own section; run settings and parameters
+last. The numbers come from :mod:`simkit.analysis`; this module arranges them.
 """
 
 from __future__ import annotations
@@ -15,14 +18,22 @@ import numpy as np
 import pandas as pd
 
 from simkit import __version__
-from simkit.analysis.compare import compare_cells, compare_runs
-from simkit.analysis.fairness import FAIR, UNFAIR, fairness, fairness_by_slot, slot_finish_counts
+from simkit.analysis.compare import compare_cells, compare_runs, pairable, significance_summary
+from simkit.analysis.fairness import (
+    FEW_DECIDED,
+    MIN_DECIDED,
+    fairness,
+    fairness_by_slot,
+    slot_finish_counts,
+)
+from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
     overspeed_by_corner,
     race_length,
     race_length_summary,
+    space_places,
     track_summary,
 )
 from simkit.report import plots
@@ -37,11 +48,19 @@ from simkit.report.document import (
     write,
 )
 from simkit.report.games import add_game_section
+from simkit.report.summary import (
+    add_answer,
+    add_header,
+    scenario_text,
+    track_titles,
+    write_summary,
+)
 
 MAX_CELL_PLOTS = 24  # per-cell pictures beyond this would drown the report; CSVs hold all
 MAX_OVERVIEW = 40  # cells per fairness overview picture
 MAX_FORESTS = 4  # forest plots of 30 differences each
 CRASH_PREFIX = "crash"
+MARKS = "ABCDE"  # hot spaces labelled on each track picture
 
 
 def _results(run: Any) -> Any:
@@ -84,11 +103,14 @@ def reproduce_command(results: Any, out_dir: Path | None = None) -> str:
 def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     m = results.manifest
     races = races_per_cell(results)
+    title, _ = scenario_text(results)
     facts = pd.DataFrame(
         [
             ("run directory", str(results.dir)),
             ("game", ", ".join(sorted(map(str, results.cells["game"].unique())))),
             ("scenario", str(m.get("scenario_path", "–"))),
+            ("scenario title", title or "–"),
+            ("track", ", ".join(track_titles(results)) or "–"),
             ("seed", str(m.get("seed", "–"))),
             ("common random numbers", "yes" if m.get("crn") else "no"),
             ("cells", str(len(results.cells))),
@@ -106,7 +128,9 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     )
     doc.add(Table(facts, f"{prefix}run.csv", "What was run."))
     if m.get("status") != "complete":
-        doc.add(Paragraph("Warning: this run is not complete; the numbers cover the chunks done."))
+        doc.add(
+            Paragraph("This run is not complete; the numbers cover the chunks done.", "warning")
+        )
     cols = [
         c
         for c in ("cell", "label", "game", "preset", "track", "players", "bots", "slots")
@@ -135,54 +159,53 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     )
 
 
-def _fairest(doc: Document, summary: pd.DataFrame) -> None:
-    """Name the fairest cell of each player count (smallest worst-slot deviation)."""
-    for n, part in summary.groupby("players"):
-        if len(part) < 2:
-            continue
-        best = part.loc[part["max_deviation"].abs().idxmin()]
-        doc.add(
-            Paragraph(
-                f"Fairest of the {len(part)} cells with {n} players: {best['label']} (cell "
-                f"{best['cell']}), whose worst slot is {best['max_deviation'] * 100:+.2f} pp "
-                f"from fair; verdict: {best['verdict']}."
-            )
-        )
-
-
-def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) -> None:
+def _fairness_section(
+    doc: Document, results: Any, out: Path, tolerance: float, summary: pd.DataFrame
+) -> None:
     doc.add(Heading("Start-slot fairness"))
     doc.add(
         Paragraph(
-            f"A cell is called fair when every start slot's win rate is within "
-            f"{tolerance * 100:g} percentage points of 1/players, judged by the 95% Wilson "
-            "interval: fair if every interval lies inside that band, unfair if some interval "
-            "lies wholly outside it, inconclusive otherwise (races_needed estimates how many "
-            "races would decide). The chi-square tests ask whether all slots are equal at all; "
-            "Cramér's V says how strongly slot and result are linked (0 = not at all). "
+            f"A cell is fair when every start slot's win rate is within "
+            f"{tolerance * 100:g} percentage points (pp) of 1/players, judged by the 95% "
+            "Wilson interval: fair if every interval lies inside that band, unfair if some "
+            "interval lies wholly outside it, inconclusive otherwise (races_needed estimates "
+            "how many races would decide). Wins count decided races only, races with a winner "
+            "who finished; a cell where fewer than half the races were decided gets no "
+            "verdict. The chi-square tests ask whether all slots are equal at all; Cramér's V "
+            "says how strongly slot and result are linked (0 = not at all). "
             "docs/statistics.md explains each number."
         )
     )
-    summary = fairness(results, tolerance=tolerance)
-    for r in summary.itertuples():
-        if r.verdict == FAIR:
-            text = f"within ±{tolerance * 100:g} pp of {100 / r.players:.3g}% for every slot"
-        elif r.verdict == UNFAIR:
-            text = (
-                f"slot {r.worst_slot} wins {r.max_deviation * 100:+.2f} pp against "
-                f"the fair {100 / r.players:.3g}%"
-            )
-        else:
-            text = f"about {r.races_needed:,.0f} races would decide (this run: {r.races:,})"
-        doc.add(Paragraph(f"{r.label}: {r.verdict} ({text})."))
     doc.add(Table(summary, "fairness.csv", "Verdict and tests per cell."))
-    _fairest(doc, summary)
     by_slot = fairness_by_slot(results)
     doc.add(
         Table(
             by_slot,
             "fairness_by_slot.csv",
-            "Per start slot: win rate (Wilson 95%), mean finish and points (Student-t 95%).",
+            "Per start slot: win rate over decided races (Wilson 95%), mean finish and points "
+            "over all races (Student-t 95%).",
+        )
+    )
+    rows = pd.DataFrame(
+        {
+            "name": summary["label"].astype(str).str.slice(0, 40),
+            "win_rate": summary["decided_rate"],
+            "win_low": summary["decided_low"],
+            "win_high": summary["decided_high"],
+        }
+    ).iloc[:MAX_OVERVIEW]
+    plots.rates(
+        out / "completion.png",
+        rows,
+        "Completion: races with a winner who finished",
+        "decided races",
+        threshold=MIN_DECIDED,
+    )
+    doc.add(
+        Figure(
+            "completion.png",
+            "Share of each cell's races that were decided (95% Wilson intervals); below the "
+            f"dashed line ({100 * MIN_DECIDED:g}%) a cell gets no fairness verdict.",
         )
     )
     if results.cells["players"].duplicated().any():
@@ -195,15 +218,26 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
             ),
         )
     if len(summary) > 1:
-        for n, ids in summary.groupby("players")["cell"]:
-            part = by_slot[by_slot["cell"].isin(list(ids)[:MAX_OVERVIEW])]
+        for n, part in summary.groupby("players"):
+            ids = list(part["cell"])[:MAX_OVERVIEW]
+            judged = part[part["verdict"] != FEW_DECIDED]
+            best = (
+                judged.loc[judged["max_deviation"].abs().idxmin(), "cell"] if len(judged) else None
+            )
             png = f"fairness_overview_{n}.png"
-            plots.overview(out / png, part, tolerance, f"{n} players: every cell's start slots")
+            plots.overview(
+                out / png,
+                by_slot[by_slot["cell"].isin(ids)],
+                tolerance,
+                f"{n} players: every cell's start slots",
+                best=best,
+            )
             doc.add(
                 Figure(
                     png,
-                    f"{n} players: each slot's win rate minus the fair "
-                    f"{100 / n:.3g}%, with 95% intervals; the band is the tolerance.",
+                    f"{n} players: each slot's win rate minus the fair {100 / n:.3g}%, in "
+                    "percentage points, with 95% intervals; the green band is the tolerance, "
+                    "the yellow column the fairest cell.",
                 )
             )
     counts = slot_finish_counts(results)
@@ -220,8 +254,9 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
         doc.add(
             Figure(
                 png,
-                f"Cell {cell} ({label}): win rate by start slot with 95% Wilson "
-                "intervals and the fair band; share of each finish position by slot.",
+                f"Cell {cell} ({label}): win rate by start slot with 95% Wilson intervals and "
+                "the fair band; how often each slot finished in each position, red above the "
+                "fair share and blue below.",
             )
         )
     if len(cells) > MAX_CELL_PLOTS:
@@ -233,15 +268,135 @@ def _fairness_section(doc: Document, results: Any, out: Path, tolerance: float) 
         )
 
 
+def _rounds_section(doc: Document, results: Any, out: Path) -> None:
+    doc.add(Heading("Who wins from where"))
+    if not has_rounds(results):
+        doc.add(
+            Paragraph(
+                "This game does not record race positions round by round (Batch.round_position, "
+                "docs/tables.md), so there are no per-round measures here; the share of "
+                "decided races is in the answer above and in fairness.csv."
+            )
+        )
+        return
+    doc.add(
+        Paragraph(
+            "From the race order at the end of every round, over decided races: how often the "
+            "seat in each race position went on to win, the round after which the leader wins "
+            "90% of the time (the race is decided), and the comeback rate: the share of "
+            "decided races whose winner was not leading at the end of the round halfway "
+            "through a median race (docs/statistics.md)."
+        )
+    )
+    m = round_measures(results)
+    for r in m.itertuples():
+        if pd.isna(r.decided_round):
+            when = "no round's leader reaches a 90% win rate"
+        else:
+            when = (
+                f"the leader after round {int(r.decided_round)} wins "
+                f"{100 * r.leader_win_rate:.1f}% [{100 * r.leader_low:.1f}, "
+                f"{100 * r.leader_high:.1f}]: the race is decided then"
+            )
+        doc.add(
+            Paragraph(
+                f"{r.label}: {100 * r.decided_rate:.1f}% of races decided; median length "
+                f"{r.median_rounds} rounds; {when}; comebacks: "
+                f"{100 * r.comeback_rate:.1f}% [{100 * r.comeback_low:.1f}, "
+                f"{100 * r.comeback_high:.1f}] of winners were behind at the end of round "
+                f"{r.comeback_round}."
+            )
+        )
+    doc.add(Table(m, "rounds.csv", "Completion, decided round and comeback rate per cell."))
+    wins, backs = win_by_position(results), comebacks_by_round(results)
+    for r in list(m.itertuples())[:MAX_CELL_PLOTS]:
+        png = f"rounds_cell{int(r.cell)}.png"
+        row = m[m["cell"] == r.cell].iloc[0]
+        plots.rounds(
+            out / png,
+            wins[wins["cell"] == r.cell],
+            backs[backs["cell"] == r.cell],
+            row,
+            f"cell {r.cell}: {r.label}",
+        )
+        doc.add(
+            Figure(
+                png,
+                f"Cell {r.cell} ({r.label}): left, the share of decided races won from each "
+                "race position at the end of each round (95% bands); right, the share whose "
+                "winner was behind at the end of the round.",
+            )
+        )
+
+
+def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) -> None:
+    crash = heat[heat["kind"].str.startswith(CRASH_PREFIX)]
+    use = crash if not crash.empty else heat
+    what = "crashes (all kinds)" if not crash.empty else "events (all kinds)"
+    marked = []
+    for cell in list(results.cells["cell"])[:MAX_CELL_PLOTS]:
+        row = results.cells[results.cells["cell"] == cell].iloc[0]
+        part = use[use["cell"] == cell]
+        track = row.get("track")
+        if part.empty or not isinstance(track, str):
+            continue
+        values = np.zeros(int(part["space"].max()) + 1)
+        np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
+        top = np.argsort(-values, kind="stable")[: len(MARKS)]
+        top = top[values[top] > 0]
+        marks = [(int(s), MARKS[i]) for i, s in enumerate(top)]
+        png = f"track_cell{int(cell)}.png"
+        why = plots.track_heat(
+            out / png,
+            track,
+            values,
+            f"cell {cell}: {row['label']}",
+            f"{what} per 1000 races",
+            marks,
+        )
+        if why is not None:
+            doc.add(Paragraph(f"No track picture for cell {cell}: {why.rstrip('.')}."))
+            continue
+        places = space_places(results, int(cell), top)
+        marked += [
+            {
+                "cell": cell,
+                "mark": label,
+                "where": place,
+                "space": s,
+                "per_1000_races": values[s],
+            }
+            for (s, label), place in zip(marks, places, strict=True)
+        ]
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 races on each "
+                "space; A-E ring the five worst spaces (table below), C1, C2, ... number "
+                "the corners.",
+            )
+        )
+    if marked:
+        doc.add(
+            Table(
+                pd.DataFrame(marked),
+                "hot_spaces_marked.csv",
+                f"The spaces ringed on the pictures: {what} per 1000 races.",
+            )
+        )
+
+
 def _track_section(doc: Document, results: Any, out: Path) -> None:
     on_track = "track" in results.cells and results.cells["track"].notna().any()
     doc.add(Heading("Track tuning" if on_track else "Race statistics"))
     doc.add(
         Paragraph(
             "Per race, with 95% intervals: every race column (race length in rounds, lead "
-            "changes, ...) and every seat column summed over the seats of a race (scope "
-            "'seats': dents, eliminations, collisions of each kind, ...). Rates use Wilson "
-            "intervals, means Student-t; 'conservative' marks totals whose interval had to be "
+            "changes, decided = the share of races with a winner who finished, ...) and, per "
+            "sled, every seat column averaged over the sleds of a race (dents per sled, turns "
+            "per sled, the share of sleds that finished, ...). A column that cannot be "
+            "non-zero under a cell's rules is left out of that cell. Rates use Wilson "
+            "intervals, means Student-t; 'conservative' marks intervals that had to be "
             "bounded because the run kept no per-race rows."
         )
     )
@@ -255,90 +410,74 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
             ids = sorted(hist["cell"].unique())[start : start + 8]
             png = f"race_length_{i + 1}.png"
             plots.race_length(out / png, hist[hist["cell"].isin(ids)], labels)
-            doc.add(Figure(png, "Distribution of race length (rounds), share of races."))
+            doc.add(Figure(png, "Distribution of race length (rounds), % of races."))
     heat = heat_by_space(results)
     if heat.empty:
         doc.add(Paragraph("No per-space counts: the game has no track, or the run kept no heat."))
         return
+    corners = overspeed_by_corner(results, strict=False)
+    if not corners.empty:
+        caption = (
+            "Overspeed dents corner by corner (R-15; corners numbered from 1, as C1, C2, ... on "
+            "the pictures) and each corner's safety speed."
+        )
+        doc.add(Table(corners, "overspeed_by_corner.csv", caption))
+    _track_pictures(doc, results, out, heat)
     doc.add(
         Table(
             hot_spaces(results, top=5),
             "hot_spaces.csv",
-            "The 5 spaces with the most events of each kind, per cell.",
+            "The 5 spaces with the most events of each kind, per cell, and where they lie.",
         )
     )
-    corners = overspeed_by_corner(results, strict=False)
-    if not corners.empty:
-        caption = "Overspeed dents corner by corner (R-15) and each corner's safety speed."
-        doc.add(Table(corners, "overspeed_by_corner.csv", caption))
-    crash = heat[heat["kind"].str.startswith(CRASH_PREFIX)]
-    use = crash if not crash.empty else heat
-    what = "crashes (all kinds)" if not crash.empty else "events (all kinds)"
-    for cell in list(results.cells["cell"])[:MAX_CELL_PLOTS]:
-        row = results.cells[results.cells["cell"] == cell].iloc[0]
-        part = use[use["cell"] == cell]
-        track = row.get("track")
-        if part.empty or track is None or (isinstance(track, float) and np.isnan(track)):
-            continue
-        values = np.zeros(int(part["space"].max()) + 1)
-        np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
-        png = f"track_cell{int(cell)}.png"
-        why = plots.track_heat(
-            out / png, str(track), values, f"cell {cell}: {row['label']}", f"{what} per 1000 races"
-        )
-        if why is None:
-            doc.add(
-                Figure(
-                    png,
-                    f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 "
-                    "races on each space.",
-                )
-            )
-        else:
-            doc.add(Paragraph(f"No track picture for cell {cell}: {why.rstrip('.')}."))
 
 
-def _comparison_section(doc: Document, results: Any, out: Path, tolerance: float) -> None:
-    doc.add(Heading("Variant comparison"))
+def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
+    """Each cell against the first with the same game and players; None if none pair up."""
     groups = [g for _, g in results.cells.groupby(["game", "players"], sort=True) if len(g) > 1]
     if not groups:
+        return None
+    return pd.concat(
+        [compare_cells(results, list(g["cell"]), tolerance=tolerance) for g in groups],
+        ignore_index=True,
+    )
+
+
+def _comparison_section(
+    doc: Document, results: Any, out: Path, tolerance: float, table: pd.DataFrame | None
+) -> None:
+    doc.add(Heading("Variant comparison"))
+    if table is None:
         doc.add(Paragraph("Nothing to compare: no two cells share game and number of players."))
         return
-    if results.races is None:
-        doc.add(
-            Paragraph(
-                "Paired comparisons need per-race rows, and this run kept "
-                'aggregates only; run it with keep = "races" to compare cells.'
-            )
-        )
-        return
-    if not results.manifest.get("crn", True):
-        doc.add(
-            Paragraph(
-                "Cells do not share random numbers (crn = false), so races cannot "
-                "be paired; run the scenario with crn = true to compare cells."
-            )
-        )
-        return
-    doc.add(
-        Paragraph(
-            "Each cell against the first cell with the same number of players, race by race on "
-            "common random numbers: diff = cell - baseline with a 95% paired interval. "
-            "races_unpaired is how many races per cell an unpaired comparison would have needed "
-            "for the same precision. exceeds_tolerance marks win-rate differences whose whole "
-            f"interval lies beyond ±{tolerance * 100:g} pp."
+    paired = (table["pairing"] == "paired").all()
+    how = (
+        "race by race on common random numbers (paired Student-t); races_unpaired is how many "
+        "races per cell an unpaired comparison would have needed for the same precision"
+        if paired
+        else "as independent samples (Welch), because the run "
+        + (
+            "kept aggregates only"
+            if results.races is None
+            else "does not share random numbers between cells (crn = false)"
         )
     )
-    frames = []
-    for g in groups:
-        ids = list(g["cell"])
-        frames.append(compare_cells(results, ids, tolerance=tolerance))
-    table = pd.concat(frames, ignore_index=True)
-    doc.add(Table(table, "comparison.csv", "Paired differences against each group's baseline."))
-    _forests(doc, table, out, "compare")
+    exceed = int(table["exceeds_tolerance"].fillna(False).sum())
+    doc.add(
+        Paragraph(
+            "Each cell against the first cell with the same number of players, "
+            f"{how}: diff = cell - baseline with a 95% interval. "
+            + significance_summary(table)
+            + f" {exceed} win-rate difference"
+            + (" exceeds" if exceed == 1 else "s exceed")
+            + f" ±{tolerance * 100:g} pp (significant, and the whole interval beyond it)."
+        )
+    )
+    doc.add(Table(table, "comparison.csv", "Differences against each group's baseline."))
+    _forests(doc, table, out, "compare", tolerance)
 
 
-def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str) -> None:
+def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str, tolerance: float) -> None:
     keep = table[(table["metric"] == "win") | (table["metric"] == "rounds")]
     label_col = "label" if "label" in keep else "label_b"
     keep = keep.assign(label=keep[label_col])
@@ -355,13 +494,19 @@ def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str) -> None:
         part = keep.iloc[start : start + per_plot]
         png = f"{stem}_{i + 1}.png"
         base = part["baseline_label"].unique() if "baseline_label" in part else []
-        title = "Paired differences (win rate by slot, rounds)"
-        plots.forest(out / png, part, title + (f" vs {base[0]}" if len(base) == 1 else ""))
+        title = "Differences (win rate by slot, rounds)"
+        plots.forest(
+            out / png,
+            part,
+            title + (f" vs {base[0]}" if len(base) == 1 else ""),
+            tolerance,
+        )
         doc.add(
             Figure(
                 png,
-                "Paired differences with 95% intervals: win rate of each start "
-                "slot and race length, against the baseline.",
+                "Differences with 95% intervals: win rate of each start slot (pp, dashed: "
+                "the tolerance) and race length, against the baseline; filled dots are "
+                "significant after the correction.",
             )
         )
 
@@ -375,21 +520,29 @@ def build(
         results_or_dir: a run directory or a loaded ``Results``.
         out_dir: folder for index.html, report.md, the PNGs and CSVs (created).
         tolerance: the fairness tolerance on win rates (0.02 = 2 percentage points).
-        title: report title (default: from the run's scenario).
+        title: report title (default: the scenario's title, else game and scenario name).
     """
     results = _results(results_or_dir)
     out = Path(out_dir)
     prepare(out)
     game = ", ".join(sorted(map(str, results.cells["game"].unique())))
     scenario = Path(str(results.manifest.get("scenario_path") or results.dir)).stem
-    doc = Document(title or f"{game} balance report: {scenario}")
-    doc.add(Heading("Run"))
-    _run_facts(doc, results, "", out)
-    _fairness_section(doc, results, out, tolerance)
+    named, description = scenario_text(results)
+    doc = Document(title or named or f"{game} balance report: {scenario}")
+    add_header(doc, results, tolerance)
+    summary = fairness(results, tolerance=tolerance)
+    compared = comparisons(results, tolerance)
+    lines = add_answer(doc, results, summary, tolerance, compared)
+    _fairness_section(doc, results, out, tolerance, summary)
+    _rounds_section(doc, results, out)
     _track_section(doc, results, out)
-    _comparison_section(doc, results, out, tolerance)
+    _comparison_section(doc, results, out, tolerance, compared)
     add_game_section(doc, results, out)
-    return write(doc, out)
+    doc.add(Heading("Run settings"))
+    _run_facts(doc, results, "", out)
+    index = write(doc, out)
+    write_summary(out, doc.title, description, lines)
+    return index
 
 
 def build_comparison(
@@ -399,38 +552,55 @@ def build_comparison(
     *,
     tolerance: float = 0.02,
     title: str | None = None,
+    paired: bool | None = None,
 ) -> Path:
-    """Write a paired comparison of two runs that share seeds; return its ``index.html``.
+    """Write a comparison of two runs, cell by cell (B - A); return its ``index.html``.
 
-    Cells are matched by position, races by (race index, start slot); differences are
-    B - A. Both runs need per-race rows.
+    Runs that share seeds and kept per-race rows are paired race by race; others are
+    compared as independent samples, and the report says which it did and why.
+    ``paired`` insists on one or the other (see :func:`simkit.analysis.compare_runs`).
     """
     a, b = _results(run_a), _results(run_b)
     out = Path(out_dir)
     prepare(out)
-    table = compare_runs(a, b, tolerance=tolerance)
+    table = compare_runs(a, b, tolerance=tolerance, paired=paired)
     doc = Document(title or f"Comparison: {Path(str(b.dir)).name} vs {Path(str(a.dir)).name}")
+    why = pairable(a, b)
+    if (table["pairing"] == "paired").all():
+        how = "race by race on the same seeds (paired)"
+    else:
+        how = "as independent samples (unpaired, Welch)" + (f" because {why}" if why else "")
+    doc.add(Heading("Answer"))
+    exceed = table[table["exceeds_tolerance"].fillna(False).astype(bool)]
     doc.add(
         Paragraph(
-            f"Run B ({b.dir}) against run A ({a.dir}), cell by cell, race by race on the same "
-            "seeds: diff = B - A with a 95% paired interval; races_unpaired is how many races "
-            "an unpaired comparison would have needed for the same precision."
+            f"Run B ({b.dir}) against run A ({a.dir}), cell by cell, {how}: diff = B - A with a "
+            f"95% interval. {significance_summary(table)} {len(exceed)} win-rate "
+            f"difference{'' if len(exceed) == 1 else 's'} beyond ±{tolerance * 100:g} pp"
+            + (": " if len(exceed) else ".")
+            + "; ".join(
+                f"{r.label_b} slot {int(r.slot)} {100 * r.diff:+.1f} pp "
+                f"[{100 * r.low:+.1f}, {100 * r.high:+.1f}]"
+                for r in exceed.head(8).itertuples()
+            )
+            + ("." if len(exceed) else "")
         )
     )
-    doc.add(Heading("Run A"))
-    _run_facts(doc, a, "a_", out)
-    doc.add(Heading("Run B"))
-    _run_facts(doc, b, "b_", out)
+    doc.add(Heading("Differences"))
+    doc.add(Table(table, "comparison.csv", "B - A per cell, metric and start slot."))
+    _forests(doc, table, out, "compare", tolerance)
+    doc.add(Heading("Fairness of each run"))
+    doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))
+    doc.add(Table(fairness(b, tolerance=tolerance), "b_fairness.csv", "Run B."))
+    doc.add(Heading("Run settings"))
     doc.add(
         Code(
             f"simkit compare {shlex.quote(str(a.dir))} {shlex.quote(str(b.dir))} "
             f"-o {shlex.quote(str(out))}"
         )
     )
-    doc.add(Heading("Paired differences"))
-    doc.add(Table(table, "comparison.csv", "B - A per cell, metric and start slot."))
-    _forests(doc, table, out, "compare")
-    doc.add(Heading("Fairness of each run"))
-    doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))
-    doc.add(Table(fairness(b, tolerance=tolerance), "b_fairness.csv", "Run B."))
+    doc.add(Heading("Run A", 3))
+    _run_facts(doc, a, "a_", out)
+    doc.add(Heading("Run B", 3))
+    _run_facts(doc, b, "b_", out)
     return write(doc, out)

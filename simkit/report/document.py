@@ -41,7 +41,21 @@ class Heading:
 
 @dataclass(frozen=True)
 class Paragraph:
+    """Plain text; ``css`` names a style of the HTML page ("lede", "facts", "warning")."""
+
     text: str
+    css: str = ""
+
+
+@dataclass(frozen=True)
+class Verdicts:
+    """The answer first: one line per cell, ``(verdict, sentence, detail)`` each.
+
+    ``verdict`` picks the colour (fair, unfair, ...); the sentence is what a reader needs;
+    the detail (bots, decided races) follows in smaller type.
+    """
+
+    rows: tuple[tuple[str, str, str], ...]
 
 
 @dataclass(frozen=True)
@@ -106,6 +120,15 @@ th{background:#edf2f7}td.t{text-align:left}.wide{overflow-x:auto}
 figure{margin:1rem 0}img{max-width:100%;border:1px solid #e2e8f0}
 pre{background:#f7fafc;border:1px solid #e2e8f0;padding:.6rem;overflow-x:auto}
 .verdict-fair{color:#276749;font-weight:600}.verdict-unfair{color:#c53030;font-weight:600}
+h1{margin-bottom:.4rem}.lede{font-size:1.02rem;margin:.2rem 0}
+.facts{font-size:.84rem;color:#4a5568;margin:.2rem 0 .4rem}
+.warning{background:#fff5f5;border-left:4px solid #c53030;padding:.3rem .6rem}
+ul.verdicts{list-style:none;padding:0;margin:.3rem 0}
+ul.verdicts li{margin:.1rem 0;padding:.05rem .5rem;border-left:4px solid #a0aec0;
+line-height:1.3}.facts+h2{margin-top:1rem}
+ul.verdicts li.v-fair{border-color:#38a169}ul.verdicts li.v-unfair{border-color:#e53e3e}
+ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-color:#718096}
+.detail{font-size:.8rem;color:#4a5568}
 """
 
 
@@ -146,7 +169,18 @@ def to_html(doc: Document, out_dir: Path) -> str:
         if isinstance(b, Heading):
             parts.append(f"<h{b.level}>{e(b.text)}</h{b.level}>")
         elif isinstance(b, Paragraph):
-            parts.append(f"<p>{e(b.text)}</p>")
+            cls = f' class="{e(b.css, quote=True)}"' if b.css else ""
+            parts.append(f"<p{cls}>{e(b.text)}</p>")
+        elif isinstance(b, Verdicts):
+            items = []
+            for verdict, sentence, detail in b.rows:
+                kind = e(verdict.split()[0].rstrip(":"), quote=True)
+                extra = f' <span class="detail">{e(detail)}</span>' if detail else ""
+                items.append(
+                    f'<li class="verdict v-{kind}"><span class="sentence">{e(sentence)}</span>'
+                    f"{extra}</li>"
+                )
+            parts.append(f'<ul class="verdicts">{"".join(items)}</ul>')
         elif isinstance(b, Code):
             parts.append(f"<pre><code>{e(b.text)}</code></pre>")
         elif isinstance(b, Table):
@@ -178,6 +212,12 @@ def to_markdown(doc: Document) -> str:
             lines += ["#" * b.level + " " + _md_text(b.text), ""]
         elif isinstance(b, Paragraph):
             lines += [_md_text(b.text), ""]
+        elif isinstance(b, Verdicts):
+            for _, sentence, detail in b.rows:
+                lines.append(
+                    f"- **{_md_text(sentence)}**" + (f" {_md_text(detail)}" if detail else "")
+                )
+            lines.append("")
         elif isinstance(b, Code):
             lines += ["```", b.text.replace("```", "'''"), "```", ""]
         elif isinstance(b, Table):

@@ -15,6 +15,7 @@ import pandas as pd
 from simkit.errors import SimkitError
 
 DPI = 110
+MIN_RACES = 30  # per-round points drawn only where at least this many races reach the round
 
 
 def _save(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
@@ -28,111 +29,136 @@ def _save(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
         try:
             draw(fig)
             fig.tight_layout()
-            fig.savefig(path, dpi=DPI)
+            # "tight" keeps legends placed outside the axes (below or beside the data).
+            fig.savefig(path, dpi=DPI, bbox_inches="tight")
         finally:
             plt.close(fig)
     return path
 
 
+def _legend_below(ax, ncol: int = 4) -> None:
+    """A legend under the axes, where it covers no data."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=ncol, fontsize=7, frameon=False)
+
+
 def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: float, title: str):
-    """Win rate by slot with Wilson error bars and the fairness band; finish heat map."""
+    """Win rate by slot (%, Wilson 95%) inside the fair band; finish shares centred on fair.
+
+    The heat map's colours diverge from the fair share 1/n (white): red cells happen more
+    often than a fair game would make them, blue ones less, so a flat table looks white.
+    """
+    from matplotlib.colors import TwoSlopeNorm
 
     def draw(fig):
         ax1, ax2 = fig.subplots(1, 2, gridspec_kw={"width_ratios": [1.1, 1]})
         s = by_slot
-        fair = float(s["fair_rate"].iloc[0])
+        fair = 100 * float(s["fair_rate"].iloc[0])
+        tol = 100 * tolerance
         x = s["slot"].to_numpy()
-        ax1.axhspan(fair - tolerance, fair + tolerance, color="#c6f6d5", label="fair band")
+        rate = 100 * s["win_rate"].to_numpy(dtype=float)
+        ax1.axhspan(fair - tol, fair + tol, color="#c6f6d5", label=f"fair {fair:.3g}% ± {tol:g} pp")
         ax1.axhline(fair, color="#276749", lw=1)
-        err = [s["win_rate"] - s["win_low"], s["win_high"] - s["win_rate"]]
+        err = np.clip([rate - 100 * s["win_low"], 100 * s["win_high"] - rate], 0, None)
         ax1.errorbar(
-            x,
-            s["win_rate"],
-            yerr=err,
-            fmt="o",
-            color="#2b6cb0",
-            capsize=4,
-            label="win rate (95% Wilson)",
+            x, rate, yerr=err, fmt="o", color="#2b6cb0", capsize=4, label="win rate, 95% interval"
         )
         ax1.set_xticks(x)
         ax1.set_xlabel("start slot")
-        ax1.set_ylabel("win rate")
+        ax1.set_ylabel("win rate (% of decided races)")
         ax1.set_title("Win rate by start slot")
-        ax1.legend(loc="best", fontsize=7)
+        _legend_below(ax1, 2)
         n = int(s["players"].iloc[0])
         table = counts[[f"finish_{k}" for k in range(1, n + 1)]].to_numpy(dtype=float)
-        share = table / table.sum(axis=1, keepdims=True)
-        im = ax2.imshow(share, cmap="Blues", vmin=0, aspect="auto")
+        share = 100 * table / np.maximum(table.sum(axis=1, keepdims=True), 1)
+        spread = max(float(np.abs(share - fair).max()), 1.0)
+        norm = TwoSlopeNorm(vcenter=fair, vmin=fair - spread, vmax=fair + spread)
+        im = ax2.imshow(share, cmap="RdBu_r", norm=norm, aspect="auto")
         n_slot, n_fin = share.shape
         ax2.set_xticks(range(n_fin), [str(i + 1) for i in range(n_fin)])
         ax2.set_yticks(range(n_slot), [str(v) for v in counts["slot"]])
         ax2.set_xlabel("finish position")
         ax2.set_ylabel("start slot")
-        ax2.set_title("Finish position by start slot")
+        ax2.set_title("Finish position by start slot (all races)")
         for i in range(n_slot):
             for j in range(n_fin):
+                strong = abs(share[i, j] - fair) > 0.6 * spread
                 ax2.text(
                     j,
                     i,
-                    f"{share[i, j]:.2f}",
+                    f"{share[i, j]:.1f}",
                     ha="center",
                     va="center",
                     fontsize=7,
-                    color="white" if share[i, j] > 0.6 * share.max() else "black",
+                    color="white" if strong else "black",
                 )
-        fig.colorbar(im, ax=ax2, fraction=0.046, label="share of the slot's races")
+        fig.colorbar(im, ax=ax2, fraction=0.046, label=f"% of the slot's races (fair {fair:.3g}%)")
         fig.suptitle(title)
 
-    return _save(draw, path, (9.0, 3.6))
+    return _save(draw, path, (9.0, 4.0))
 
 
-def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str):
-    """Every cell's slots at a glance: win rate minus fair rate, with 95% intervals.
+def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, best=None):
+    """Every cell's slots at a glance: win rate minus fair rate (pp), with 95% intervals.
 
     The view a sweep needs (e.g. over start-card compensation): the fairest setting is
-    the cell whose dots all sit closest to zero, inside the shaded tolerance band.
+    the cell whose dots all sit closest to zero, inside the shaded tolerance band; ``best``
+    (a cell id) is marked.
     """
     cells = list(dict.fromkeys(by_slot["cell"]))
     slots = sorted(by_slot["slot"].unique())
 
     def draw(fig):
         ax = fig.subplots()
-        ax.axhspan(-tolerance * 100, tolerance * 100, color="#c6f6d5", label="tolerance")
+        tol = 100 * tolerance
+        ax.axhspan(-tol, tol, color="#c6f6d5", label=f"tolerance ±{tol:g} pp")
         ax.axhline(0, color="#276749", lw=1)
         width = 0.7 / max(len(slots), 1)
         for k, slot in enumerate(slots):
             s = by_slot[by_slot["slot"] == slot].set_index("cell").reindex(cells)
             x = np.arange(len(cells)) - 0.35 + width * (k + 0.5)
             dev = 100 * s["deviation"]
-            err = [100 * (s["win_rate"] - s["win_low"]), 100 * (s["win_high"] - s["win_rate"])]
+            err = np.clip(
+                [100 * (s["win_rate"] - s["win_low"]), 100 * (s["win_high"] - s["win_rate"])],
+                0,
+                None,
+            )
             ax.errorbar(x, dev, yerr=err, fmt="o", ms=3, capsize=2, label=f"slot {slot}")
+        if best in cells:
+            i = cells.index(best)
+            ax.axvspan(i - 0.45, i + 0.45, color="#fefcbf", zorder=0, label="fairest cell")
         labels = by_slot.drop_duplicates("cell").set_index("cell").loc[cells, "label"]
         ax.set_xticks(range(len(cells)), [str(v) for v in labels], rotation=30, ha="right")
-        ax.set_ylabel("win rate − 1/players (percentage points)")
+        ax.set_ylabel("win rate − fair rate (pp)")
         ax.set_title(title)
-        ax.legend(fontsize=7, ncol=min(len(slots) + 1, 5))
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
-    return _save(draw, path, (max(6.0, 1.0 + 0.9 * len(cells)), 4.2))
+    return _save(draw, path, (max(7.0, 2.0 + 0.9 * len(cells)), 4.4))
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):
-    """Race length distribution, one step line per cell (share of the cell's races)."""
+    """Race length distribution, one step line per cell (% of the cell's races)."""
 
     def draw(fig):
         ax = fig.subplots()
         for cell, part in hist.groupby("cell"):
-            ax.step(part[metric], part["share"], where="mid", label=str(labels.get(cell, cell)))
+            ax.step(
+                part[metric], 100 * part["share"], where="mid", label=str(labels.get(cell, cell))
+            )
         ax.set_xlabel(metric)
-        ax.set_ylabel("share of races")
+        ax.set_ylabel("% of races")
         ax.set_title(f"Race length ({metric})")
         if hist["cell"].nunique() <= 10:
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
-    return _save(draw, path, (7.0, 3.4))
+    return _save(draw, path, (8.0, 3.4))
 
 
-def forest(path: Path, rows: pd.DataFrame, title: str):
-    """Paired differences with 95% intervals: one panel per metric (units differ)."""
+def forest(path: Path, rows: pd.DataFrame, title: str, tolerance: float | None = None):
+    """Differences with 95% intervals, one panel per metric (units differ).
+
+    Win rates are in percentage points with the tolerance drawn as dashed lines; filled
+    dots are significant after the comparison's multiple-comparison correction.
+    """
     metrics = list(dict.fromkeys(rows["metric"]))
 
     def draw(fig):
@@ -140,24 +166,136 @@ def forest(path: Path, rows: pd.DataFrame, title: str):
         axes = fig.subplots(len(metrics), 1, squeeze=False, height_ratios=sizes)[:, 0]
         for ax, metric in zip(axes, metrics, strict=True):
             part = rows[rows["metric"] == metric]
+            scale = 100.0 if metric == "win" else 1.0
             names = [
                 str(r.label) + ("" if pd.isna(r.slot) else f" · slot {int(r.slot)}")
                 for r in part.itertuples()
             ]
             y = np.arange(len(part))[::-1]
-            err = [part["diff"] - part["low"], part["high"] - part["diff"]]
-            ax.errorbar(part["diff"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
+            diff = scale * part["diff"].to_numpy(dtype=float)
+            err = np.clip(
+                [diff - scale * part["low"].to_numpy(float), scale * part["high"] - diff], 0, None
+            )
+            sig = part["significant"].to_numpy(dtype=bool) if "significant" in part else None
+            for mask, face, label in (
+                (sig, "#2b6cb0", "significant after correction"),
+                (~sig if sig is not None else None, "white", "not significant"),
+            ):
+                if mask is None or not mask.any():
+                    continue
+                ax.errorbar(
+                    diff[mask],
+                    y[mask],
+                    xerr=err[:, mask],
+                    fmt="o",
+                    color="#2b6cb0",
+                    mfc=face,
+                    capsize=3,
+                    label=label,
+                )
             ax.axvline(0, color="black", lw=0.8)
+            if metric == "win" and tolerance is not None:
+                for t in (-100 * tolerance, 100 * tolerance):
+                    ax.axvline(t, color="#c53030", ls="--", lw=1)
+                ax.plot(
+                    [], [], color="#c53030", ls="--", label=f"tolerance ±{100 * tolerance:g} pp"
+                )
             ax.set_yticks(y, names)
             ax.set_ylim(-0.7, len(part) - 0.3)
-            ax.set_xlabel(f"difference in {metric} vs baseline (95% paired interval)")
+            unit = "win rate, pp" if metric == "win" else metric
+            ax.set_xlabel(f"difference in {unit} (95% interval)")
         axes[0].set_title(title)
+        handles = {}
+        for ax in axes:
+            for h, label in zip(*ax.get_legend_handles_labels(), strict=True):
+                handles.setdefault(label, h)
+        fig.legend(
+            handles.values(),
+            handles.keys(),
+            loc="upper center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=3,
+            fontsize=7,
+            frameon=False,
+        )
 
-    return _save(draw, path, (8.0, 1.0 + 0.9 * len(metrics) + 0.28 * len(rows)))
+    return _save(draw, path, (8.0, 1.6 + 0.9 * len(metrics) + 0.28 * len(rows)))
 
 
-def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str) -> str | None:
-    """The track picture with per-space counts; returns why not when it cannot be drawn."""
+def rounds(path: Path, wins: pd.DataFrame, backs: pd.DataFrame, row: pd.Series, title: str):
+    """Who wins from where: win probability by race position after each round, comebacks.
+
+    Left: for each race position at the end of a round, how often that seat went on to win
+    (decided races, Wilson 95% bands), with the 90% line and the round that passes it.
+    Right: the share of decided races whose winner was not leading at the end of the round.
+    Rounds that fewer than :data:`MIN_RACES` decided races reach are left out (their bands
+    would fill the picture and say nothing).
+    """
+    wins = wins[wins["seats"] >= MIN_RACES]
+    backs = backs[backs["races"] >= MIN_RACES]
+
+    def draw(fig):
+        ax1, ax2 = fig.subplots(1, 2)
+        for pos, part in wins.groupby("position"):
+            ax1.plot(part["round"], 100 * part["win_rate"], "-", lw=1.4, label=f"position {pos}")
+            ax1.fill_between(
+                part["round"], 100 * part["win_low"], 100 * part["win_high"], alpha=0.2
+            )
+        ax1.axhline(90, color="#c53030", ls="--", lw=1, label="90%")
+        if pd.notna(row["decided_round"]):
+            ax1.axvline(
+                row["decided_round"],
+                color="#c53030",
+                lw=1,
+                label=f"decided after round {int(row['decided_round'])}",
+            )
+        ax1.set_xlabel("round (race position at its end)")
+        ax1.set_ylabel("% of decided races won")
+        ax1.set_ylim(0, 100)
+        ax1.set_title("Win probability by race position")
+        _legend_below(ax1, 3)
+        ax2.plot(
+            backs["round"],
+            100 * backs["comeback_rate"],
+            "-",
+            color="#805ad5",
+            lw=1.4,
+            label="winner not leading",
+        )
+        ax2.fill_between(
+            backs["round"],
+            100 * backs["comeback_low"],
+            100 * backs["comeback_high"],
+            color="#805ad5",
+            alpha=0.2,
+        )
+        ax2.axvline(
+            row["comeback_round"],
+            color="#805ad5",
+            ls="--",
+            lw=1,
+            label=f"comeback rate: round {int(row['comeback_round'])}",
+        )
+        ax2.set_xlabel("round")
+        ax2.set_ylabel("% of decided races")
+        ax2.set_ylim(0, 100)
+        ax2.set_title("Comebacks: winner behind at the end of the round")
+        _legend_below(ax2, 2)
+        fig.suptitle(title)
+
+    return _save(draw, path, (9.0, 4.2))
+
+
+def track_heat(
+    path: Path,
+    track: str,
+    values: np.ndarray,
+    title: str,
+    what: str,
+    marks: list[tuple[int, str]] | None = None,
+) -> str | None:
+    """The track picture with per-space counts and labelled ``marks`` (space, label), e.g.
+    the hot spaces of the report's table; returns why not when it cannot be drawn."""
     try:
         from simkit import tracks
     except ImportError:
@@ -177,7 +315,9 @@ def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str
     full[: min(len(values), len(full))] = values[: len(full)]
     with matplotlib.rc_context({"text.parse_math": False}):
         try:
-            fig = tracks.draw(compiled, values=full, title=title, value_label=what)
+            fig = tracks.draw(
+                compiled, values=full, title=title, value_label=what, marks=marks or ()
+            )
         except (ImportError, TypeError, ValueError) as exc:
             return f"the track picture could not be drawn ({exc})"
         try:
@@ -187,26 +327,37 @@ def track_heat(path: Path, track: str, values: np.ndarray, title: str, what: str
     return None
 
 
-def rates(path: Path, rows: pd.DataFrame, title: str, xlabel: str = "win rate"):
+def rates(
+    path: Path,
+    rows: pd.DataFrame,
+    title: str,
+    xlabel: str = "win rate",
+    threshold: float | None = None,
+):
     """Win rates with 95% intervals, one line per row (``name``), a fair mark if given.
 
     ``rows`` needs ``name``, ``win_rate``, ``win_low``, ``win_high`` and optionally
     ``fair_rate``: the view for "is each training / holding / bot worth its share?".
+    ``threshold`` draws a dashed line at that rate.
     """
 
     def draw(fig):
         ax = fig.subplots()
         y = np.arange(len(rows))[::-1]
-        rate = rows["win_rate"].to_numpy(dtype=float)
-        low, high = rows["win_low"].to_numpy(dtype=float), rows["win_high"].to_numpy(dtype=float)
+        rate = 100 * rows["win_rate"].to_numpy(dtype=float)
+        low = 100 * rows["win_low"].to_numpy(dtype=float)
+        high = 100 * rows["win_high"].to_numpy(dtype=float)
         err = np.clip([rate - low, high - rate], 0.0, None)  # Wilson bounds may round past p
         ax.errorbar(rate, y, xerr=err, fmt="o", color="#2b6cb0", capsize=3)
         if "fair_rate" in rows:
-            ax.scatter(rows["fair_rate"], y, marker="|", s=200, color="#276749", label="fair")
-            ax.legend(fontsize=7)
+            ax.scatter(100 * rows["fair_rate"], y, marker="|", s=200, color="#276749", label="fair")
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+        if threshold is not None:
+            ax.axvline(100 * threshold, color="#c53030", ls="--", lw=1)
+            ax.set_xlim(-2, 102)
         ax.set_yticks(y, [str(v) for v in rows["name"]])
         ax.set_ylim(-0.7, len(rows) - 0.3)
-        ax.set_xlabel(f"{xlabel} (95% Wilson interval)")
+        ax.set_xlabel(f"{xlabel}, % (95% Wilson interval)")
         ax.set_title(title)
 
     return _save(draw, path, (8.0, 1.2 + 0.3 * len(rows)))
@@ -218,11 +369,13 @@ def distribution(path: Path, hist: pd.DataFrame, labels: dict, metric: str, titl
     def draw(fig):
         ax = fig.subplots()
         for cell, part in hist.groupby("cell"):
-            ax.step(part[metric], part["share"], where="mid", label=str(labels.get(cell, cell)))
+            ax.step(
+                part[metric], 100 * part["share"], where="mid", label=str(labels.get(cell, cell))
+            )
         ax.set_xlabel(metric)
-        ax.set_ylabel("share")
+        ax.set_ylabel("%")
         ax.set_title(title)
         if hist["cell"].nunique() <= 10:
-            ax.legend(fontsize=7)
+            ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
     return _save(draw, path, (7.0, 3.4))

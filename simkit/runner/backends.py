@@ -22,12 +22,14 @@ from simkit.games.base import Game
 from simkit.rng import race_key
 from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
+    ROUND_TABLE,
     aggregate,
     arrow_agg,
     arrow_races,
     heat_table,
     parquet_bytes,
     race_rows,
+    round_table,
 )
 
 
@@ -84,7 +86,9 @@ def simulate_chunk(
         files["races"] = parquet_bytes(arrow_races(cols))
     if heat:
         files["heat"] = parquet_bytes(heat_table(pc.cell.cell_id, batch, game.heat_kinds))
-    files["agg"] = parquet_bytes(arrow_agg(aggs))
+    files["agg"] = parquet_bytes(
+        arrow_agg({**aggs, ROUND_TABLE: round_table(pc.cell.cell_id, batch)})
+    )
     return ChunkResult(task, files, aggs["slot_finish"], seconds)
 
 

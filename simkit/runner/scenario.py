@@ -37,6 +37,7 @@ MAX_PLAYERS = 64
 
 _TOP_KEYS = (
     "title",
+    "description",
     "game",
     *AXES,
     "set",
@@ -67,6 +68,7 @@ class Scenario:
     path: str
     game: str
     title: str = ""
+    description: str = ""
     axes: dict[str, Any] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
@@ -86,6 +88,8 @@ class Scenario:
     def to_json(self) -> dict[str, Any]:
         """The resolved scenario in the file's own schema (``parse`` reads it back)."""
         out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
+        if self.description:
+            out["description"] = self.description
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
         if self.precision is None:
@@ -221,6 +225,11 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
     title = data.get("title", "")
     if not isinstance(title, str):
         raise ScenarioError(f"must be a string (got {shown(title)})", path=path, key="title")
+    description = data.get("description", "")
+    if not isinstance(description, str):
+        raise ScenarioError(
+            f"must be a string (got {shown(description)})", path=path, key="description"
+        )
 
     overrides = data.get("set", {})
     if not isinstance(overrides, dict):
@@ -280,6 +289,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         path=path,
         game=game,
         title=title,
+        description=description,
         axes=axes,
         overrides=dict(overrides),
         grid=grid,

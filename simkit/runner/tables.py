@@ -33,9 +33,24 @@ AGG_VALUES: dict[str, tuple[str, ...]] = {
     "race_metric": ("n", "sum", "sumsq"),
     "race_hist": ("count",),
 }
+# Columns the runner derives from every game's seat rows (GLOSSARY: decided race), so that
+# no game decides by itself what counts as a win.
+DERIVED_SEAT_COLUMNS: dict[str, Column] = {
+    "win": Column("bool", "won a decided race: finish 1 in a race whose winner finished"),
+}
+DERIVED_RACE_COLUMNS: dict[str, Column] = {
+    "decided": Column(
+        "bool", "the race has a winner who finished: exactly one seat has finish 1, and it finished"
+    ),
+}
+# Per-round counts (Batch.round_position), stored in the agg files beside the aggregates.
+ROUND_TABLE = "round_position"
+ROUND_KEYS = ("cell", "round", "position", "finish")
 AGG_DTYPES = {
     "cell": "int32",
     "slot": "int8",
+    "round": "int16",
+    "position": "int8",
     "finish": "int8",
     "metric": "str",
     "value": "int64",
@@ -46,6 +61,7 @@ AGG_DTYPES = {
 }
 _ARROW = {
     "int8": pa.int8(),
+    "int16": pa.int16(),
     "int32": pa.int32(),
     "int64": pa.int64(),
     "float64": pa.float64(),
@@ -60,8 +76,23 @@ def parquet_bytes(table: pa.Table) -> bytes:
     return buf.getvalue()
 
 
+def decided(finish: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which races are decided, and which seats won them, from (races, seats) arrays.
+
+    A decided race has exactly one seat in finish position 1 and that seat finished; a
+    race nobody finished (every sled out, a timed-out MUSH race) or a draw has no winner.
+    """
+    first = np.asarray(finish) == 1
+    won = first & np.asarray(finished, dtype=bool)
+    ok = (first.sum(axis=1) == 1) & won.any(axis=1)
+    return ok, won & ok[:, None]
+
+
 def race_rows(pc: PlannedCell, lo: int, batch: Batch, game: Game) -> dict[str, Any]:
-    """The long per-(race, seat) columns of one batch of races ``lo, lo+1, ...`` as arrays."""
+    """The long per-(race, seat) columns of one batch of races ``lo, lo+1, ...`` as arrays.
+
+    After the game's columns come the derived ``win`` (seat) and ``decided`` (race).
+    """
     p = pc.cell.players
     n = next(iter(batch.races.values())).shape[0]
     bots = sorted(set(pc.cell.bots))
@@ -82,6 +113,9 @@ def race_rows(pc: PlannedCell, lo: int, batch: Batch, game: Game) -> dict[str, A
         if arr.shape != (n,):
             raise AssertionError(f"{game.name}: race column {name} has shape {arr.shape}")
         cols[name] = np.repeat(arr.astype(col.dtype, copy=False), p)
+    ok, won = decided(batch.seats["finish"], batch.seats["finished"])
+    cols["win"] = won.reshape(-1)
+    cols["decided"] = np.repeat(ok, p)
     return cols
 
 
@@ -162,11 +196,12 @@ def _frame(name: str, cols: Mapping[str, Any]) -> pd.DataFrame:
 
 def canonical(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     """An aggregate table with the contract's columns, dtypes and row order."""
-    cols = [*AGG_KEYS[name], *AGG_VALUES[name]]
+    keys = ROUND_KEYS if name == ROUND_TABLE else AGG_KEYS[name]
+    cols = [*keys, *(("count",) if name == ROUND_TABLE else AGG_VALUES[name])]
     if frame.empty:
         frame = pd.DataFrame({c: [] for c in cols})
     frame = frame[cols].astype({c: AGG_DTYPES[c] for c in cols})
-    return frame.sort_values(list(AGG_KEYS[name]), kind="stable").reset_index(drop=True)
+    return frame.sort_values(list(keys), kind="stable").reset_index(drop=True)
 
 
 def aggregate(
@@ -181,6 +216,9 @@ def aggregate(
     column a race metric (one value per race); integer race columns also get a histogram.
     Rows come sorted by the keys, metrics alphabetically (as :func:`canonical` sorts them).
     """
+    have = set(races.columns if isinstance(races, pd.DataFrame) else races)
+    derived_seat = [m for m in DERIVED_SEAT_COLUMNS if m in have]
+    derived_race = [m for m in DERIVED_RACE_COLUMNS if m in have]
     col = {c: np.asarray(races[c]) for c in ("cell", "seat", "slot", "finish")}
     if len(col["cell"]) == 0:
         return {name: canonical(name, pd.DataFrame()) for name in AGG_KEYS}
@@ -190,15 +228,16 @@ def aggregate(
         "slot_finish",
         {"cell": uniq[0], "slot": uniq[1], "finish": uniq[2], "count": np.bincount(inverse)},
     )
+    # ``decided`` is a seat metric too: per slot, the decided races it took part in.
+    seat_names = [m for m in seat_columns if m != "slot"] + derived_seat + derived_race
     seat_metric = _moments(
-        {"cell": cell, "slot": slot},
-        {m: np.asarray(races[m]) for m in seat_columns if m != "slot"},
-        "seat_metric",
+        {"cell": cell, "slot": slot}, {m: np.asarray(races[m]) for m in seat_names}, "seat_metric"
     )
     first = col["seat"] == 0
-    per_race = {m: np.asarray(races[m])[first] for m in race_columns}
+    per_race = {m: np.asarray(races[m])[first] for m in [*race_columns, *derived_race]}
     race_metric = _moments({"cell": cell[first]}, per_race, "race_metric")
-    ints = [m for m in sorted(per_race) if np.dtype(race_columns[m].dtype).kind in "iub"]
+    kinds = {**race_columns, **DERIVED_RACE_COLUMNS}
+    ints = [m for m in sorted(per_race) if np.dtype(kinds[m].dtype).kind in "iub"]
     nr = int(first.sum())
     (c, k, v), inv, _ = _group(
         [
@@ -219,8 +258,32 @@ def aggregate(
     }
 
 
+def round_table(cell_id: int, batch: Batch) -> pd.DataFrame:
+    """Non-zero counts of ``batch.round_position`` as rows: cell, round, position, finish, count.
+
+    Rounds and positions are 1-based; ``finish`` 0 marks races that were not decided.
+    """
+    counts = batch.round_position
+    if counts is None:
+        counts = np.zeros((0, 0, 0), np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    r, p, f = np.nonzero(counts)
+    return pd.DataFrame(
+        {
+            "cell": np.full(len(r), cell_id, AGG_DTYPES["cell"]),
+            "round": (r + 1).astype(AGG_DTYPES["round"]),
+            "position": (p + 1).astype(AGG_DTYPES["position"]),
+            "finish": f.astype(AGG_DTYPES["finish"]),
+            "count": counts[r, p, f],
+        }
+    )
+
+
 def arrow_agg(aggs: Mapping[str, pd.DataFrame]) -> pa.Table:
-    """The aggregate tables in one long table with a ``table`` column (nulls elsewhere)."""
+    """The aggregate tables in one long table with a ``table`` column (nulls elsewhere).
+
+    ``aggs`` may include the per-round table (:data:`ROUND_TABLE`) beside the aggregates.
+    """
     all_cols = list(AGG_DTYPES)
     parts = []
     for name, frame in aggs.items():

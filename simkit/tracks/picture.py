@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from matplotlib import patheffects
 from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Polygon, Rectangle
@@ -128,6 +129,8 @@ def draw_track(
     title: str | None = None,
     segments: bool = False,
     value_label: str = "",
+    sled_names: Sequence[str] | None = None,
+    marks: Sequence[tuple[int, str]] | None = None,
 ) -> Figure:
     """Draw ``track``: lanes and spaces, corners with safety speeds, start, finish, features.
 
@@ -140,6 +143,9 @@ def draw_track(
         title: figure title (default: the track's title and name).
         segments: label every segment with its index (to find one an error names).
         value_label: colour bar label.
+        sled_names: legend text per sled marker (default ``sled <label>``); the legend
+            sits below the board so it covers nothing.
+        marks: ``(space, label)`` rings with a label, e.g. the hot spaces a report lists.
 
     Returns:
         The matplotlib Figure.
@@ -200,24 +206,68 @@ def draw_track(
     for spaces, colour in paths or ():
         pts = track.centre[np.asarray(list(spaces), dtype=int)]
         ax.plot(pts[:, 0], pts[:, 1], "-", color=colour, lw=unit * 0.09, alpha=0.8, zorder=6)
-    for space, colour, label in sleds or ():
+    _draw_marks(ax, track, unit, marks or ())
+    _draw_sleds(ax, track, unit, sleds or (), sled_names)
+    if mappable is not None:
+        fig.colorbar(mappable, ax=ax, shrink=0.7, label=value_label)
+    ax.set_title(title if title is not None else f"{track.title}  ({track.name})")
+    return fig
+
+
+# A dark outline keeps white text readable on any marker colour, yellow included.
+_OUTLINE = [patheffects.withStroke(linewidth=2.2, foreground=WALL)]
+
+
+def _draw_sleds(ax, track: CompiledTrack, unit: float, sleds, names) -> None:
+    """Sled markers with outlined labels, and a legend of their colours below the board."""
+    handles = []
+    for k, (space, colour, label) in enumerate(sleds):
         x, y = track.centre[space]
-        ax.add_patch(Circle((x, y), 0.36, facecolor=colour, edgecolor=WALL, lw=1, zorder=7))
+        ax.add_patch(Circle((x, y), 0.45, facecolor=colour, edgecolor=WALL, lw=1.2, zorder=7))
         ax.text(
             x,
             y,
             label,
             ha="center",
             va="center",
-            fontsize=unit * 0.3,
+            fontsize=max(7.0, unit * 0.34),
             zorder=8,
             color="white",
             fontweight="bold",
+            path_effects=_OUTLINE,
         )
-    if mappable is not None:
-        fig.colorbar(mappable, ax=ax, shrink=0.7, label=value_label)
-    ax.set_title(title if title is not None else f"{track.title}  ({track.name})")
-    return fig
+        name = names[k] if names is not None else f"sled {label}"
+        handles.append(
+            ax.scatter([], [], s=80, color=colour, edgecolors=WALL, linewidths=1, label=name)
+        )
+    if handles:
+        ax.legend(
+            handles=handles,
+            loc="upper center",
+            bbox_to_anchor=(0.5, -0.01),
+            ncol=min(len(handles), 4),
+            fontsize=8,
+            frameon=False,
+        )
+
+
+def _draw_marks(ax, track: CompiledTrack, unit: float, marks) -> None:
+    """Rings with a label on chosen spaces (the hot spaces of a report's table)."""
+    for space, label in marks:
+        x, y = track.centre[space]
+        ax.add_patch(Circle((x, y), 0.6, facecolor="none", edgecolor="#111111", lw=1.6, zorder=9))
+        ax.text(
+            x,
+            y,
+            label,
+            ha="center",
+            va="center",
+            fontsize=max(7.0, unit * 0.4),
+            fontweight="bold",
+            color="white",
+            zorder=10,
+            path_effects=_OUTLINE,
+        )
 
 
 def _points_per_unit(fig: Figure, ax, span: np.ndarray) -> float:
@@ -238,9 +288,23 @@ def _entry_mask(track: CompiledTrack, g: int) -> np.ndarray:
 
 
 def _draw_corners(ax, track: CompiledTrack, unit: float) -> None:
-    """Entry lines with the safety speed on a sign outside the corner (R-15)."""
+    """Entry lines, the corner's number (from 1, as reports count corners) inside it, and
+    the safety speed on a sign outside (R-15)."""
     for k in range(track.n_corners):
         p, q = _line_across(track, _entry_mask(track, int(track.corner_segment[k])))
+        inner = _unit(p - q) if track.corner_turn[k] > 0 else _unit(q - p)
+        at = (p if track.corner_turn[k] > 0 else q) + inner * 1.0
+        ax.text(
+            *at,
+            f"C{k + 1}",
+            ha="center",
+            va="center",
+            fontsize=max(6.5, unit * 0.42),
+            fontweight="bold",
+            color="#1d2630",
+            zorder=6,
+            bbox={"boxstyle": "round,pad=0.2", "fc": "#fdfefe", "ec": "#7f8c99", "lw": 0.6},
+        )
         # Only corners with an ST1 safety speed get the red entry line and sign.
         safe = track.corner_safety[k] > 0
         ax.plot(

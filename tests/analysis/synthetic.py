@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.runner.tables import decided as decided_races
+
 try:
     from simkit.results import Results
 except ImportError:  # the runner's module has not landed yet: same fields, tests only
@@ -41,7 +43,9 @@ SEAT_COLUMNS = [
     "collisions_wall",
     "overspeed_dents",
 ]
-RACE_COLUMNS = ["rounds", "lead_changes", "leader_after_round1_won"]
+RACE_COLUMNS = ["rounds", "lead_changes", "leader_after_round1_won", "decided"]
+# The runner's derived columns (simkit.runner.tables.decided) are seat metrics too.
+DERIVED_SEAT = ["win", "decided"]
 HEAT_KINDS = ("crash_wall", "crash_sled", "overspeed_dent")
 N_SPACES = 60
 MAX_SEATS = 8
@@ -68,6 +72,7 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
     score = noise + strength[slots - 1] - 100.0 * eliminated
     finish = np.empty((races, n), dtype=np.int8)
     np.put_along_axis(finish, np.argsort(-score, axis=1), np.arange(1, n + 1, dtype=np.int8), 1)
+    decided, won = decided_races(finish, ~eliminated)
     hot = np.exp(-0.5 * ((np.arange(N_SPACES) - 40) / 3.0) ** 2) + 0.05
     heat = np.stack([g.multinomial(x.sum(), hot / hot.sum()) for x in (walls, sleds, over)])
     bots = np.asarray(spec.get("bots", ["greedy"] * n), dtype=object)
@@ -90,6 +95,8 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
             "rounds": length[per_race].astype(np.int16),
             "lead_changes": lead[per_race].astype(np.int16),
             "leader_after_round1_won": leader1_won[per_race],
+            "win": won.ravel(),
+            "decided": decided[per_race],
         }
     )
     return df, heat
@@ -99,7 +106,7 @@ def aggregate(races: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The contract's aggregate tables computed from per-race rows (as the runner does)."""
     sf = races.groupby(["cell", "slot", "finish"]).size().rename("count").reset_index()
     seat = []
-    for m in SEAT_COLUMNS[1:]:
+    for m in SEAT_COLUMNS[1:] + DERIVED_SEAT:
         x = races[m].astype(np.float64)
         g = x.groupby([races["cell"], races["slot"]])
         part = pd.DataFrame(

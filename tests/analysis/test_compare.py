@@ -41,11 +41,12 @@ def test_paired_is_narrower_than_unpaired(run):
     win1 = c[(c["cell"] == 1) & (c["metric"] == "win") & (c["slot"] == 1)].iloc[0]
     assert (win1["sd_paired"] < win1["sd_unpaired"]).all()
     assert win1["variance_ratio"] > 2
-    assert win1["races_unpaired"] > 2 * win1["races"]
+    assert win1["races_unpaired"] > 2 * win1["races_a"]
+    assert win1["pairing"] == "paired"
     assert win1["low"] > 0.02  # the planted advantage is found and exceeds the tolerance
     assert bool(win1["exceeds_tolerance"])
     # unpaired half-width from the two cells' own spreads is wider than the paired one
-    half_unpaired = 1.96 * win1["sd_unpaired"] / np.sqrt(win1["races"])
+    half_unpaired = 1.96 * win1["sd_unpaired"] / np.sqrt(win1["races_a"])
     assert (win1["high"] - win1["low"]) / 2 < half_unpaired
 
 
@@ -64,9 +65,18 @@ def test_baseline_and_subset(run):
     assert set(c["metric"]) == {"win", "rounds"}
 
 
-def test_aggregates_only_run_says_rows_are_needed(run):
+def test_aggregates_only_run_compares_unpaired(run):
+    lean = compare_cells(replace(run, races=None), tolerance=0.02)
+    full = compare_cells(run, tolerance=0.02)
+    assert (lean["pairing"] == "unpaired").all()
+    w = ["cell", "metric", "slot"]
+    both = lean.merge(full, on=w, suffixes=("_u", "_p"))
+    assert np.allclose(both["diff_u"], both["diff_p"], atol=0.02)  # win: decided races only
+    wider = both["metric"] == "win"
+    width = lambda sfx: both[f"high_{sfx}"] - both[f"low_{sfx}"]  # noqa: E731
+    assert (width("u")[wider] > width("p")[wider]).all()  # pairing narrows the intervals
     with pytest.raises(RunError, match="needs per-race rows"):
-        compare_cells(replace(run, races=None))
+        compare_cells(replace(run, races=None), paired=True)
 
 
 def test_unknown_metric_and_cell(run):
@@ -84,8 +94,9 @@ def test_compare_runs_pairs_cells_and_checks_seeds(run):
     same = compare_runs(run, run)
     assert (same["diff"] == 0).all()
     reseeded = replace(other, manifest={**other.manifest, "seed": 10})
-    with pytest.raises(RunError, match="different seeds"):
-        compare_runs(run, reseeded)
+    assert (compare_runs(run, reseeded)["pairing"] == "unpaired").all()
+    with pytest.raises(RunError, match=r"cannot be paired: their seeds differ \(9 vs 10\)"):
+        compare_runs(run, reseeded, paired=True)
 
 
 def test_constant_metrics_have_no_variance_ratio():
@@ -93,3 +104,40 @@ def test_constant_metrics_have_no_variance_ratio():
     assert res["diff"] == 0 and np.isnan(res["variance_ratio"]) and np.isnan(res["races_unpaired"])
     shifted = paired_difference(np.arange(50.0), np.arange(50.0) + 1)
     assert shifted["low"] == shifted["high"] == 1.0 and np.isinf(shifted["races_unpaired"])
+
+
+def test_unpaired_difference_matches_scipy_welch():
+    g = np.random.default_rng(3)
+    x, y = g.normal(0, 1, 400), g.normal(0.3, 2, 300)
+    from simkit.analysis.stats import welch_test
+
+    res = welch_test(x.mean(), x.std(ddof=1), x.size, y.mean(), y.std(ddof=1), y.size)
+    ref = scipy.stats.ttest_ind(y, x, equal_var=False)
+    ci = ref.confidence_interval(0.95)
+    assert (res.low, res.high) == pytest.approx((ci.low, ci.high), rel=1e-10)
+    assert res.pvalue == pytest.approx(ref.pvalue, rel=1e-10)
+
+
+def _aa_flags(seed: int) -> tuple[bool, bool]:
+    """An A/A comparison: two runs of one variant with different seeds, compared unpaired.
+
+    Returns whether any row is significant after Holm's correction, and before it.
+    """
+    cell = [{"players": 4, "label": "same"}]
+    a = synthetic_run(cell, races=4000, seed=1000 + 2 * seed)
+    b = synthetic_run(cell, races=4000, seed=1001 + 2 * seed)
+    c = compare_runs(a, b)
+    assert (c["pairing"] == "unpaired").all() and len(c) == 4 * 3 + 4
+    return bool(c["significant"].any()), bool((c["p"] < 0.05).any())
+
+
+def test_aa_comparisons_flag_about_five_percent_of_runs():
+    """Issue 14's A/A check: 30% of uncorrected runs flagged some difference.
+
+    40 runs of 4,000 races a cell, 16 differences each (here: 2 flagged after the
+    correction, 19 without it)."""
+    flags = [_aa_flags(s) for s in range(40)]
+    corrected = sum(f for f, _ in flags)
+    uncorrected = sum(u for _, u in flags)
+    assert corrected <= 4  # about 5% of 40 is 2; at most 10% allows for chance
+    assert uncorrected >= corrected + 8  # without the correction far more runs are flagged

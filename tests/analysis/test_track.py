@@ -34,16 +34,20 @@ def test_race_metrics_match_rows(run):
         lw = part["leader_after_round1_won"].mean()
         assert t.at[(cell, "leader_after_round1_won"), "mean"] == pytest.approx(lw)
         assert t.at[(cell, "leader_after_round1_won"), "interval"] == "Wilson"
+        assert t.at[(cell, "decided"), "mean"] == pytest.approx(part["decided"].mean())
+        assert "win" not in t.loc[cell].index  # a result, reported by the fairness section
     assert t.at[(1, "rounds"), "mean"] > t.at[(0, "rounds"), "mean"] + 1.5
 
 
-def test_seat_totals_per_race(run):
+def test_seat_columns_per_sled(run):
     t = track_summary(run).set_index(["cell", "metric"])
-    per_race = run.races.groupby(["cell", "race"])[["dents_taken", "eliminated"]].sum()
+    per_race = run.races.groupby(["cell", "race"])[["dents_taken", "eliminated"]].mean()
     for cell in (0, 1):
         x = per_race.loc[cell, "dents_taken"]
         assert t.at[(cell, "dents_taken"), "mean"] == pytest.approx(x.mean())
-        assert t.at[(cell, "dents_taken"), "scope"] == "seats"
+        assert t.at[(cell, "dents_taken"), "scope"] == "per sled"
+        # a share of sleds, not a sum over seats that grows with the number of players
+        assert 0 <= t.at[(cell, "eliminated"), "mean"] <= 1
         half = 1.96 * x.std(ddof=1) / np.sqrt(len(x))
         assert t.at[(cell, "dents_taken"), "high"] - x.mean() == pytest.approx(half, rel=0.01)
         assert t.at[(cell, "eliminated"), "mean"] == pytest.approx(
@@ -55,7 +59,7 @@ def test_without_rows_the_interval_is_conservative(run):
     exact = track_summary(run).set_index(["cell", "metric"])
     lean = track_summary(replace(run, races=None)).set_index(["cell", "metric"])
     assert np.allclose(exact["mean"], lean["mean"])
-    seats = lean["scope"] == "seats"
+    seats = lean["scope"] == "per sled"
     assert (lean.loc[seats, "interval"] == "t, conservative").all()
     assert (lean.loc[seats, "low"] <= exact.loc[seats, "low"] + 1e-12).all()
     assert (lean.loc[seats, "high"] >= exact.loc[seats, "high"] - 1e-12).all()

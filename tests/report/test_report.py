@@ -140,17 +140,17 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert "simkit run scenarios/synthetic.toml --races 400 --seed 3 -o synthetic" in md
     assert f"simkit report synthetic -o {out}" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
-    assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair (slot 1 wins" in md
+    assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair: slot 1 wins" in md
     assert "Fairest of the 2 cells with 4 players: no bonus $x^$ 100% (cell 1)" in md
 
 
-def test_aggregates_only_run_explains_missing_comparison(tmp_path):
+def test_aggregates_only_run_compares_unpaired_and_says_so(tmp_path):
     cells = [{"players": 3, "track": "gone.toml"}, {"players": 3, "track": "gone.toml"}]
     lean = synthetic_run(cells, races=100, seed=3, keep="aggregates")
     md = (build(lean, tmp_path).parent / "report.md").read_text()
-    assert "Paired comparisons need per-race rows" in md
+    assert "as independent samples (Welch), because the run kept aggregates only" in md
     assert "t, conservative" in (tmp_path / "track.csv").read_text()
-    assert not (tmp_path / "comparison.csv").exists()
+    assert set(pd.read_csv(tmp_path / "comparison.csv")["pairing"]) == {"unpaired"}
 
 
 def test_comparison_of_two_runs(run, tmp_path):

@@ -5,7 +5,8 @@ Not a subpackage of ``simkit.games``: tests register it (``tests/runner/conftest
 Seats take the start slots of the cell in a random order per race (R-06, from STREAM_SLOTS)
 and move in slot order each round by one die roll (STREAM_DICE per seat). A slot's head
 start is a variant parameter. A ``bold`` bot rerolls a 1 or 2 half of the time (the coin
-comes from STREAM_BOT); three 1s in a row eliminate a seat. Heat counts landings per space.
+comes from STREAM_BOT); three 1s in a row eliminate a seat. Heat counts landings per space;
+``round_position`` counts race positions at the end of every round (Batch's contract).
 """
 
 from __future__ import annotations
@@ -37,28 +38,45 @@ class DiceParams(Variant):
     bonus: bool = param(False, "the top face moves one extra space")
 
 
+# Seat outputs share one int16 array (race, seat, column), in this column order.
+SEAT_OUT = ("slot", "finish", "points", "finished", "eliminated", "sixes", "bonus_spaces")
+SLOT, FINISH, POINTS, FINISHED, ELIM, SIXES, BONUS = range(len(SEAT_OUT))
+ROUND_CAP = 64  # rounds recorded in round_position
+
+
 @njit(cache=True)
-def _one(
-    key,
-    slots,
-    bold,
-    length,
-    faces,
-    head,
-    max_rounds,
-    bonus,
-    table,
-    r,
-    o_slot,
-    o_finish,
-    o_points,
-    o_finished,
-    o_elim,
-    o_sixes,
-    o_rounds,
-    o_lead,
-    heat,
-):
+def _rank(n, order, pos, done_rank, out_seq, rank_out):
+    """Race position of every seat now: finished seats by finish rank, then the rest by
+    position (ties: turn order), then eliminated seats, the latest out first."""
+    k = 0
+    for f in range(1, n + 1):
+        for s in range(n):
+            if done_rank[s] == f:
+                k += 1
+                rank_out[s] = k
+    taken = np.zeros(n, np.bool_)
+    for _ in range(n):
+        best = -1
+        for t in range(n):
+            s = order[t]
+            free = done_rank[s] == 0 and out_seq[s] == 0 and not taken[s]
+            if free and (best < 0 or pos[s] > pos[best]):
+                best = s
+        if best < 0:
+            break
+        taken[best] = True
+        k += 1
+        rank_out[best] = k
+    for q in range(n, 0, -1):
+        for s in range(n):
+            if out_seq[s] == q:
+                k += 1
+                rank_out[s] = k
+
+
+@njit(cache=True)
+def _one(key, slots, bold, prm, head, table, r, o_seat, o_rounds, o_lead, heat, rp):
+    length, faces, max_rounds, bonus = prm[0], prm[1], prm[2], prm[3] != 0
     n = bold.shape[0]
     st = np.empty(2 * n + 1, np.uint64)
     st[0] = stream_key(key, STREAM_SLOTS, 0)
@@ -69,13 +87,12 @@ def _one(
     shuffle(st, 0, perm, 0, perm.shape[0])
     pos = np.zeros(n, np.int64)
     ones = np.zeros(n, np.int64)
-    done = np.zeros(n, np.bool_)
-    out = np.zeros(n, np.bool_)
-    out_seq = np.zeros(n, np.int64)
+    done_rank = np.zeros(n, np.int64)  # finish rank of seats that crossed, else 0
+    out_seq = np.zeros(n, np.int64)  # order of elimination, else 0
+    ranks = np.zeros((ROUND_CAP, n), np.int64)
     for s in range(n):
-        o_slot[r, s] = perm[s]
+        o_seat[r, s, SLOT] = perm[s]
         pos[s] = head[perm[s] - 1]
-        o_sixes[r, s] = 0
     order = np.argsort(perm[:n])
     rank = 1
     active = n
@@ -87,18 +104,18 @@ def _one(
         rnd += 1
         for t in range(n):
             s = order[t]
-            if done[s] or out[s]:
+            if done_rank[s] > 0 or out_seq[s] > 0:
                 continue
             roll = 1 + below(st, 1 + s, faces)
             if bold[s] and roll <= 2 and below(st, 1 + n + s, 2) == 1:
                 roll = 1 + below(st, 1 + s, faces)
             if roll == faces:
-                o_sixes[r, s] += 1
+                o_seat[r, s, SIXES] += 1
                 if bonus:
                     roll += 1
+                    o_seat[r, s, BONUS] += 1
             ones[s] = ones[s] + 1 if roll == 1 else 0
             if ones[s] == 3:
-                out[s] = True
                 n_out += 1
                 out_seq[s] = n_out
                 active -= 1
@@ -106,64 +123,41 @@ def _one(
             pos[s] += roll
             heat[min(pos[s], length)] += 1
             if pos[s] >= length:
-                done[s] = True
-                o_finish[r, s] = rank
+                done_rank[s] = rank
                 rank += 1
                 active -= 1
             best = -1
             for q in range(n):
-                if not out[q] and (best < 0 or pos[q] > pos[best]):
+                if out_seq[q] == 0 and (best < 0 or pos[q] > pos[best]):
                     best = q
             if best != leader:
                 if leader >= 0:
                     changes += 1
                 leader = best
-    # Unfinished seats by position, then turn order; eliminated last, latest out first.
-    for _ in range(n):
-        best = -1
-        for t in range(n):
-            s = order[t]
-            if not done[s] and not out[s] and (best < 0 or pos[s] > pos[best]):
-                best = s
-        if best < 0:
-            break
-        done[best] = True
-        o_finish[r, best] = rank
-        rank += 1
-    for k in range(n_out, 0, -1):
-        for s in range(n):
-            if out[s] and out_seq[s] == k:
-                o_finish[r, s] = rank
-                rank += 1
+        if rnd <= ROUND_CAP:
+            _rank(n, order, pos, done_rank, out_seq, ranks[rnd - 1])
+    # Final ranks: the race position after the last round (R-05's order).
+    final = np.zeros(n, np.int64)
+    _rank(n, order, pos, done_rank, out_seq, final)
+    winners = 0
     for s in range(n):
-        o_finished[r, s] = pos[s] >= length and not out[s]
-        o_elim[r, s] = out[s]
-        o_points[r, s] = table[o_finish[r, s] - 1]
+        o_seat[r, s, FINISH] = final[s]
+        o_seat[r, s, FINISHED] = done_rank[s] > 0
+        o_seat[r, s, ELIM] = out_seq[s] > 0
+        o_seat[r, s, POINTS] = table[final[s] - 1]
+        if final[s] == 1 and done_rank[s] > 0:
+            winners += 1
+    # Batch.round_position: finish 0 for every seat of a race without a winner who finished.
+    for q in range(min(rnd, ROUND_CAP)):
+        for s in range(n):
+            f = final[s] if winners == 1 else 0
+            rp[q, ranks[q, s] - 1, f] += 1
     o_rounds[r] = rnd
     o_lead[r] = changes
 
 
 @njit(cache=True, parallel=True)
-def _batch(
-    keys,
-    slots,
-    bold,
-    length,
-    faces,
-    head,
-    max_rounds,
-    bonus,
-    table,
-    o_slot,
-    o_finish,
-    o_points,
-    o_finished,
-    o_elim,
-    o_sixes,
-    o_rounds,
-    o_lead,
-    heat_blocks,
-):
+def _batch(keys, slots, bold, prm, head, table, o_seat, o_rounds, o_lead, heat_blocks, rp_blocks):
     nb = heat_blocks.shape[0]
     for b in prange(nb):
         hi = min((b + 1) * BLOCK, keys.shape[0])
@@ -172,22 +166,15 @@ def _batch(
                 keys[r],
                 slots,
                 bold,
-                length,
-                faces,
+                prm,
                 head,
-                max_rounds,
-                bonus,
                 table,
                 r,
-                o_slot,
-                o_finish,
-                o_points,
-                o_finished,
-                o_elim,
-                o_sixes,
+                o_seat,
                 o_rounds,
                 o_lead,
                 heat_blocks[b],
+                rp_blocks[b],
             )
 
 
@@ -208,6 +195,9 @@ class DiceRace:
     seat_columns: ClassVar = {
         **COMMON_SEAT_COLUMNS,
         "sixes": Column("int16", "rolls of the die's top face", "rolls"),
+        "bonus_spaces": Column(
+            "int16", "extra spaces from the bonus rule", "spaces", applies=lambda v: v.bonus
+        ),
     }
     race_columns: ClassVar = {
         **COMMON_RACE_COLUMNS,
@@ -245,37 +235,30 @@ class DiceRace:
         n, p = keys.shape[0], cell.players
         slots = np.array(cell.slots or range(1, p + 1), dtype=np.int64)
         bold = np.array([b == "bold" for b in cell.bots], dtype=np.bool_)
-        seats = {
-            "slot": np.zeros((n, p), np.int8),
-            "finish": np.zeros((n, p), np.int8),
-            "points": np.zeros((n, p), np.int16),
-            "finished": np.zeros((n, p), np.bool_),
-            "eliminated": np.zeros((n, p), np.bool_),
-            "sixes": np.zeros((n, p), np.int16),
-        }
+        prm = np.array([v.length, v.faces, v.max_rounds, int(v.bonus)], np.int64)
+        o_seat = np.zeros((n, p, len(SEAT_OUT)), np.int16)
         races = {"rounds": np.zeros(n, np.int16), "lead_changes": np.zeros(n, np.int16)}
-        heat = np.zeros(((n + BLOCK - 1) // BLOCK, v.length + 1), np.int64)
+        blocks = (n + BLOCK - 1) // BLOCK
+        heat = np.zeros((blocks, v.length + 1), np.int64)
+        rp = np.zeros((blocks, ROUND_CAP, p, p + 1), np.int64)
         _batch(
             keys,
             slots,
             bold,
-            v.length,
-            v.faces,
+            prm,
             np.array(v.head_start, np.int64),
-            v.max_rounds,
-            v.bonus,
             np.array(v.points, np.int64),
-            seats["slot"],
-            seats["finish"],
-            seats["points"],
-            seats["finished"],
-            seats["eliminated"],
-            seats["sixes"],
+            o_seat,
             races["rounds"],
             races["lead_changes"],
             heat,
+            rp,
         )
-        return Batch(seats, races, {"landing": heat.sum(axis=0)})
+        seats = {
+            name: o_seat[:, :, k].astype(self.seat_columns[name].dtype)
+            for k, name in enumerate(SEAT_OUT)
+        }
+        return Batch(seats, races, {"landing": heat.sum(axis=0)}, rp.sum(axis=0))
 
 
 GAME = DiceRace()

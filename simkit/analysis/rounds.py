@@ -1,0 +1,148 @@
+"""Who wins from where: measures over the rounds of a race (issue 14 item 4).
+
+In the spirit of Ludii's game metrics (how early is a game decided? how often does the
+player behind come back?) and DominionSim's per-turn charts. Everything comes from the
+per-round counts (``Results.rounds``, docs/tables.md "round_position") and the aggregate
+tables, so memory stays flat however many races a run has. Only decided races count.
+docs/statistics.md ("Who wins from where") defines each measure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simkit.analysis.stats import wilson_interval
+from simkit.analysis.tables import agg_table
+
+DECIDED_AT = 0.9  # the race counts as decided once the leader wins this often
+
+
+def _rounds(results: Any) -> pd.DataFrame:
+    rounds = getattr(results, "rounds", None)
+    if rounds is None or len(rounds) == 0:
+        return pd.DataFrame(columns=["cell", "round", "position", "finish", "count"])
+    return rounds[rounds["finish"] > 0]  # decided races only
+
+
+def has_rounds(results: Any) -> bool:
+    """Whether the run recorded per-round counts (the game fills ``Batch.round_position``)."""
+    return not _rounds(results).empty
+
+
+def win_by_position(results: Any) -> pd.DataFrame:
+    """Win probability by race position at the end of each round, over decided races.
+
+    Returns:
+        One row per (cell, round, position): ``seats`` (seats in that position at the end of
+        that round, in decided races still running), ``wins`` (of them, the race's winner),
+        ``win_rate`` with its Wilson interval ``win_low``/``win_high``.
+    """
+    r = _rounds(results)
+    g = r.assign(win=np.where(r["finish"] == 1, r["count"], 0))
+    out = g.groupby(["cell", "round", "position"], sort=True)[["count", "win"]].sum()
+    out = out.reset_index().rename(columns={"count": "seats", "win": "wins"})
+    out["win_rate"] = out["wins"] / out["seats"]
+    out["win_low"], out["win_high"] = wilson_interval(out["wins"], out["seats"])
+    return out
+
+
+def comebacks_by_round(results: Any) -> pd.DataFrame:
+    """Per cell and round: share of decided races whose winner was not leading then.
+
+    Returns:
+        One row per (cell, round): ``races`` (decided races still running at the end of
+        that round), ``comebacks`` (their winner was not in race position 1) and
+        ``comeback_rate`` with its Wilson interval (``comeback_low``/``comeback_high``).
+    """
+    r = _rounds(results)
+    w = r[r["finish"] == 1].assign(behind=lambda d: np.where(d["position"] > 1, d["count"], 0))
+    out = w.groupby(["cell", "round"], sort=True)[["count", "behind"]].sum().reset_index()
+    out = out.rename(columns={"count": "races", "behind": "comebacks"})
+    out["comeback_rate"] = out["comebacks"] / out["races"]
+    out["comeback_low"], out["comeback_high"] = wilson_interval(out["comebacks"], out["races"])
+    return out
+
+
+def _median_rounds(results: Any) -> pd.Series:
+    h = agg_table(results, "race_hist")
+    h = h[h["metric"] == "rounds"].sort_values(["cell", "value"])
+    out = {}
+    for cell, part in h.groupby("cell"):
+        cum = part["count"].cumsum().to_numpy() / part["count"].sum()
+        out[cell] = int(part["value"].to_numpy()[np.searchsorted(cum, 0.5 - 1e-12)])
+    return pd.Series(out, dtype="int64")
+
+
+def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
+    """Per cell: completion rate, the round that decides the race, and the comeback rate.
+
+    - ``decided_rate``: share of races that were decided (a winner who finished), Wilson.
+    - ``decided_round``: the first round after which the race leader's win probability
+      (over decided races still running) reaches ``threshold``; NaN if it never does
+      within the recorded rounds. ``leader_win_rate`` (with ``leader_low``/``leader_high``)
+      is that probability at that round.
+    - ``comeback_round``: half the median race length (at least round 1), and
+      ``comeback_rate`` (``comeback_low``/``comeback_high``): the share of decided races
+      still running at its end whose winner was not leading then.
+
+    Returns:
+        One row per cell with per-round counts; empty when the run recorded none.
+    """
+    cols = [
+        "cell",
+        "label",
+        "median_rounds",
+        "decided_rate",
+        "decided_low",
+        "decided_high",
+        "decided_round",
+        "leader_win_rate",
+        "leader_low",
+        "leader_high",
+        "comeback_round",
+        "comeback_races",
+        "comeback_rate",
+        "comeback_low",
+        "comeback_high",
+    ]
+    if not has_rounds(results):
+        return pd.DataFrame(columns=cols)
+    rm = agg_table(results, "race_metric")
+    done = rm[rm["metric"] == "decided"].groupby("cell")[["n", "sum"]].sum()
+    wins = win_by_position(results)
+    lead = wins[wins["position"] == 1].set_index(["cell", "round"])
+    backs = comebacks_by_round(results).set_index(["cell", "round"])
+    median = _median_rounds(results)
+    labels = results.cells.set_index("cell")["label"]
+    rows = []
+    for cell in sorted(set(wins["cell"])):
+        n, k = done.loc[cell, "n"], done.loc[cell, "sum"]
+        d_low, d_high = wilson_interval(k, n)
+        leader = lead.loc[cell]
+        passed = leader.index[leader["win_rate"] >= threshold]
+        at = int(passed.min()) if len(passed) else None
+        half = max(1, int(median.get(cell, 2)) // 2)
+        back = backs.loc[cell].reindex([half]).iloc[0]
+        rows.append(
+            {
+                "cell": cell,
+                "label": labels.get(cell, str(cell)),
+                "median_rounds": int(median.get(cell, 0)),
+                "decided_rate": k / n if n else np.nan,
+                "decided_low": float(d_low),
+                "decided_high": float(d_high),
+                "decided_round": np.nan if at is None else at,
+                "leader_win_rate": np.nan if at is None else leader.at[at, "win_rate"],
+                "leader_low": np.nan if at is None else leader.at[at, "win_low"],
+                "leader_high": np.nan if at is None else leader.at[at, "win_high"],
+                "comeback_round": half,
+                "comeback_races": back["races"],
+                "comeback_rate": back["comeback_rate"],
+                "comeback_low": back["comeback_low"],
+                "comeback_high": back["comeback_high"],
+            }
+        )
+    return pd.DataFrame(rows, columns=cols)

@@ -1,0 +1,86 @@
+"""The study index: ``reports/index.html``, one line per report with its verdict and a link.
+
+Each report folder holds ``summary.json`` (written by :func:`simkit.report.build`); the
+index reads those, so it needs no run tables. ``python -m simkit.report.index reports``
+(``make reports`` runs it last) rewrites ``reports/index.html`` and ``reports/index.md``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+from simkit.report.document import GENERATOR
+from simkit.report.summary import SUMMARY_JSON
+
+_CSS = """
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;
+max-width:1100px;padding:0 1rem;color:#1d2430;line-height:1.45}
+h1{border-bottom:2px solid #2b6cb0;padding-bottom:.3rem}
+li{margin:.35rem 0}.v{font-weight:600}.v-unfair{color:#c53030}.v-fair{color:#276749}
+.d{font-size:.85rem;color:#4a5568}
+"""
+
+
+def study_line(summary: dict) -> tuple[str, str]:
+    """(verdict, sentence) of one study: its single cell's sentence, or a tally of cells."""
+    cells = summary.get("cells", [])
+    if len(cells) == 1:
+        return cells[0]["verdict"], cells[0]["sentence"]
+    counts = Counter(c["verdict"] for c in cells)
+    worst = "unfair" if counts.get("unfair") else max(counts, key=counts.get, default="")
+    tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
+    return worst, f"{len(cells)} cells: {tally}."
+
+
+def studies(folder: Path) -> list[tuple[str, dict]]:
+    """(folder name, summary) of every report directly under ``folder``, by name."""
+    out = []
+    for path in sorted(folder.glob(f"*/{SUMMARY_JSON}")):
+        try:
+            out.append((path.parent.name, json.loads(path.read_text(encoding="utf-8"))))
+        except (OSError, json.JSONDecodeError):
+            continue
+    return out
+
+
+def write_index(folder: str | Path) -> Path:
+    """Write ``index.html`` and ``index.md`` listing every report in ``folder``."""
+    folder = Path(folder)
+    e = html.escape
+    items, md = [], ["# simkit studies", ""]
+    for name, summary in studies(folder):
+        verdict, sentence = study_line(summary)
+        title = str(summary.get("title") or name)
+        link = f"{name}/index.html"
+        items.append(
+            f'<li><a href="{e(link, quote=True)}">{e(title)}</a> '
+            f'<span class="v v-{e(verdict.split()[0] if verdict else "", quote=True)}">'
+            f"{e(verdict)}</span>: {e(sentence)}"
+            f'<div class="d">{e(str(summary.get("description") or ""))}</div></li>'
+        )
+        md.append(f"- [{e(title, quote=False)}]({link}): **{e(verdict)}**: {e(sentence)}")
+    page = (
+        '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="generator" content="{GENERATOR}"><title>simkit studies</title>'
+        f"<style>{_CSS}</style></head><body><h1>simkit studies</h1>"
+        f"<p>{len(items)} reports; each line gives the study's verdict and links to it.</p>"
+        f"<ul>{''.join(items)}</ul></body></html>\n"
+    )
+    index = folder / "index.html"
+    index.write_text(page, encoding="utf-8")
+    (folder / "index.md").write_text("\n".join(md) + "\n", encoding="utf-8")
+    return index
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    print(write_index(args[0] if args else "reports"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""The top of a report: what was asked, and the answer, before any detail (issue 14).
+
+A designer reads a report top-down. The first screen names the study (the scenario's
+title and description, the game, the track's title), then gives one verdict sentence per
+cell (the worst slot's win rate with its 95% interval, the tolerance, the share of decided
+races, the bots) and what to try next. Run settings and parameters go to the end.
+``summary.json`` keeps the same lines for the study index (:mod:`simkit.report.index`).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from simkit.analysis.fairness import FAIR, FEW_DECIDED, INCONCLUSIVE, MIN_DECIDED, UNFAIR
+from simkit.errors import SimkitError
+from simkit.report.document import Document, Heading, Paragraph, Verdicts
+
+SUMMARY_JSON = "summary.json"
+SHORT = {FAIR: "fair", UNFAIR: "unfair", INCONCLUSIVE: "inconclusive", FEW_DECIDED: "no verdict"}
+
+
+def scenario_text(results: Any) -> tuple[str, str]:
+    """The scenario's title and description as the user wrote them (may be empty)."""
+    sc = results.manifest.get("scenario") or {}
+    return str(sc.get("title") or ""), str(sc.get("description") or "")
+
+
+def game_title(name: str) -> str:
+    from simkit.games import get
+
+    try:
+        return f"{get(name).title} ({name})"
+    except SimkitError:
+        return name
+
+
+def track_titles(results: Any) -> list[str]:
+    """``Title (name)`` of every track the run's cells race on, in cell order."""
+    if "track" not in results.cells:
+        return []
+    out = []
+    for name in dict.fromkeys(t for t in results.cells["track"] if isinstance(t, str)):
+        from simkit import tracks
+
+        try:
+            out.append(f"{tracks.load(name).title} ({name})")
+        except SimkitError:
+            out.append(f"{name} (not found)")
+    return out
+
+
+def bots_text(bots: str) -> str:
+    """``greedy ×4`` or ``greedy ×2, random ×2`` from a cell's comma-joined bots."""
+    counts = Counter(bots.split(","))
+    return ", ".join(f"{b} ×{n}" if n > 1 else b for b, n in counts.items())
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def verdict_sentence(r: Any, tolerance: float) -> str:
+    """The one sentence a reader needs about a cell (a row of ``fairness``).
+
+    Win rates are of decided races; the answer's lead sentence says so once.
+    """
+    fair = f"fair {100 * r.fair_rate:.3g}% ± {100 * tolerance:g} pp"
+    worst = (
+        f"slot {r.worst_slot} wins {_pct(r.worst_rate)} [{100 * r.worst_low:.1f}, "
+        f"{100 * r.worst_high:.1f}]"
+    )
+    if r.verdict == FEW_DECIDED:
+        return (
+            f"{r.label}: no verdict: only {_pct(r.decided_rate)} of races were decided (a "
+            f"winner who finished); a verdict needs {_pct(MIN_DECIDED)}."
+        )
+    if r.verdict == FAIR:
+        return f"{r.label}: fair: every slot within {fair}; furthest, {worst}."
+    if r.verdict == UNFAIR:
+        return f"{r.label}: unfair: {worst} vs {fair}."
+    return f"{r.label}: inconclusive: {worst} vs {fair}; ~{r.races_needed:,.0f} races would decide."
+
+
+def _slot_parameters(results: Any, cell: int) -> list[str]:
+    """Tuple parameters of the cell's game documented as per start slot (compensation)."""
+    from simkit.games import get
+
+    try:
+        params = get(str(results.cells.set_index("cell").at[cell, "game"])).params
+    except SimkitError:
+        return []
+    return [
+        row["name"]
+        for row in params().describe()
+        if isinstance(row["value"], tuple) and "slot" in str(row["doc"]).lower()
+    ]
+
+
+def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]:
+    """What to do next: the fairest cell of a sweep, or the command that would find out."""
+    scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
+    stem = Path(scenario).stem
+    lines = []
+    for n, part in summary.groupby("players", sort=True):
+        judged = part[part["verdict"] != FEW_DECIDED]
+        if len(part) > 1 and not judged.empty:
+            best = judged.loc[judged["max_deviation"].abs().idxmin()]
+            lines.append(
+                f"Fairest of the {len(part)} cells with {n} players: {best['label']} (cell "
+                f"{best['cell']}): slot {best['worst_slot']} is furthest from fair at "
+                f"{_pct(best['worst_rate'])} [{100 * best['worst_low']:.1f}, "
+                f"{100 * best['worst_high']:.1f}] against {100 / n:.3g}% "
+                f"({SHORT[best['verdict']]})."
+            )
+            continue
+        r = part.iloc[0]
+        cmd = shlex.join(["simkit", "run", scenario])
+        if r["verdict"] == FEW_DECIDED:
+            lines.append(
+                f"{r['label']}: play it with bots that finish races (this run: "
+                f"{bots_text(str(results.cells.set_index('cell').at[r['cell'], 'bots']))}); "
+                "a slot's wins say little while most races have no winner."
+            )
+        elif r["verdict"] == INCONCLUSIVE:
+            lines.append(
+                f"{r['label']}: run about {r['races_needed']:,.0f} races: "
+                f"`{cmd} --races {r['races_needed']:.0f} --out runs/{stem}`."
+            )
+        elif r["verdict"] == UNFAIR:
+            names = _slot_parameters(results, int(r["cell"]))
+            game = results.cells.set_index("cell").at[r["cell"], "game"]
+            what = (
+                f"a per-slot parameter such as {', '.join(f'`{p}`' for p in names[:2])}"
+                if names
+                else f"a variant parameter (`simkit variants {game}` lists them)"
+            )
+            lines.append(
+                f"{r['label']}: to find a fairer setting, sweep {what} in a [grid] of "
+                f"{scenario} and run `{cmd} --out runs/{stem}-sweep`; its report names the "
+                "fairest cell."
+            )
+        else:
+            lines.append(
+                f"{r['label']}: nothing to fix at ±{100 * tolerance:g} pp; "
+                "`simkit report RUN --tolerance 0.01` asks for more."
+            )
+    return lines
+
+
+MAX_COMPARED = 8  # comparison lines in the answer; comparison.csv holds every one
+
+
+def _difference(r: Any) -> str:
+    if r.metric == "win":
+        return (
+            f"slot {int(r.slot)} wins {100 * r.diff:+.1f} pp [{100 * r.low:+.1f}, "
+            f"{100 * r.high:+.1f}]"
+        )
+    what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
+    return f"{what} {r.diff:+.3g} [{r.low:+.3g}, {r.high:+.3g}]"
+
+
+def comparison_sentences(table: pd.DataFrame) -> list[str]:
+    """Per compared cell: how many differences survive the correction, the largest three."""
+    lines = []
+    if table.empty:
+        return lines
+    for (_, _), part in table.groupby(["baseline", "cell"], sort=False):
+        sig = part[part["significant"]]
+        first = part.iloc[0]
+        head = (
+            f"{first['label']} vs {first['baseline_label']}: {len(sig)} of "
+            f"{int(part['p'].notna().sum())} differences significant after correction"
+        )
+        # Win differences in pp and other metrics in their units: rank each by its p-value.
+        top = sig.sort_values("p_adjusted").head(3)
+        lines.append(
+            head + (": " + "; ".join(map(_difference, top.itertuples())) if len(top) else "") + "."
+        )
+    if len(lines) > MAX_COMPARED:
+        lines = [
+            *lines[:MAX_COMPARED],
+            f"... and {len(lines) - MAX_COMPARED} more (comparison.csv).",
+        ]
+    return lines
+
+
+def add_header(doc: Document, results: Any, tolerance: float) -> None:
+    """Under the title: the scenario's description and one line of what was run."""
+    _, description = scenario_text(results)
+    if description:
+        doc.add(Paragraph(description, "lede"))
+    cells = results.cells
+    games = ", ".join(game_title(g) for g in dict.fromkeys(map(str, cells["game"])))
+    facts = [f"Game: {games}"]
+    tracks = track_titles(results)
+    if tracks:
+        facts.append(("Track: " if len(tracks) == 1 else "Tracks: ") + ", ".join(tracks))
+    bots = list(dict.fromkeys(bots_text(str(b)) for b in cells["bots"]))
+    facts.append("Bots: " + ("; ".join(bots) if len(bots) <= 3 else f"{len(bots)} line-ups"))
+    facts.append(f"{len(cells)} cell" + ("s" if len(cells) != 1 else ""))
+    facts.append(f"tolerance ±{100 * tolerance:g} pp")
+    facts.append("skill levels: one per cell (robustness across skill levels not measured)")
+    doc.add(Paragraph(" · ".join(facts) + ".", "facts"))
+
+
+def add_answer(
+    doc: Document,
+    results: Any,
+    summary: pd.DataFrame,
+    tolerance: float,
+    comparison: pd.DataFrame | None = None,
+) -> list[dict[str, Any]]:
+    """The verdict of every cell, what to try next, and what the comparison found.
+
+    Returns the lines for the study index.
+    """
+    doc.add(Heading("Answer"))
+    counts = Counter(SHORT[v] for v in summary["verdict"])
+    tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
+    doc.add(
+        Paragraph(
+            (f"{len(summary)} cells: {tally}. " if len(summary) > 1 else "")
+            + "Win rates are of decided races (a winner who finished), with 95% intervals; "
+            "a slot's verdict compares its interval with the fair rate ± the tolerance."
+        )
+    )
+    bots = results.cells.set_index("cell")["bots"]
+    several = bots.nunique() > 1
+    rows, lines = [], []
+    for r in summary.itertuples():
+        sentence = verdict_sentence(r, tolerance)
+        detail = f"decided {_pct(r.decided_rate)} of {r.races:,}"
+        if several:
+            detail += f" · {bots_text(str(bots[r.cell]))}"
+        rows.append((r.verdict, sentence, detail))
+        lines.append(
+            {
+                "cell": int(r.cell),
+                "label": str(r.label),
+                "verdict": SHORT[r.verdict],
+                "sentence": sentence,
+            }
+        )
+    doc.add(Verdicts(tuple(rows)))
+    for line in try_next(results, summary, tolerance):
+        doc.add(Paragraph("Try next: " + line))
+    for line in comparison_sentences(comparison if comparison is not None else pd.DataFrame()):
+        doc.add(Paragraph("Compared: " + line))
+    return lines
+
+
+def write_summary(out: Path, title: str, description: str, lines: list[dict[str, Any]]) -> None:
+    """``summary.json`` beside index.html: what the study index shows of this report."""
+    data = {"title": title, "description": description, "cells": lines}
+    (out / SUMMARY_JSON).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
