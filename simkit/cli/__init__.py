@@ -27,6 +27,7 @@ _COMMANDS = [
     ("simkit.cli.report", "report"),
     ("simkit.cli.report", "compare"),
     ("simkit.cli.mush", "routes"),
+    ("simkit.cli.ladder", "ladder"),
 ]
 
 
