@@ -11,7 +11,7 @@ explains the design.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -31,13 +31,15 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
     """The balanced design: which bot sits in which seat, one tuple per lineup.
 
     With at least as many bots as seats (K >= N): every set of N of the K bots, each in its N
-    cyclic rotations over the seats (a Latin square per set). With fewer bots than seats,
-    the K rotations of the bots repeated along the seats (seat j of rotation r gets bot
-    ``(j + r) % K``). Either way every bot sits in every seat equally often, and each pair of
-    bots shares equally many lineups. Under common random numbers race ``i`` of every lineup
-    draws the same seat-to-slot order (R-06), so every bot also starts from every slot
-    equally often at every race index, not just on average. Bots first appear in the order
-    given, which is how :func:`bots_of` reads them back.
+    cyclic rotations over the seats (a Latin square per set), so each pair of bots also
+    shares equally many lineups. With fewer bots than seats, the K rotations of the bots
+    repeated along the seats (seat j of rotation r gets bot ``(j + r) % K``); pairs then
+    meet nearly, not exactly, equally often. Either way every bot sits in every seat equally
+    often, the smallest design that does (N lineups, not N! orders, per set). Under common
+    random numbers race ``i`` of every lineup draws the same seat-to-slot order (R-06), so
+    every bot also starts from every slot equally often at every race index, not just on
+    average. Bots first appear in the order given, which is how :func:`bots_of` reads them
+    back.
     """
     k = len(bots)
     if k >= players:
@@ -64,8 +66,11 @@ def scenario(
     seed: int = 0,
     preset: str | None = None,
     track: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
 ) -> Scenario:
     """The generated scenario of a ladder, checked by the game like any cell.
+
+    ``overrides`` are variant parameters on top of the preset, as a scenario's ``[set]``.
 
     Raises:
         SimkitError: fewer than two bots, a bot named twice, or a cell the game rejects
@@ -84,7 +89,7 @@ def scenario(
     n = g.default_players if players is None else players
     design = lineups(bots, n)
     for b in bots:
-        build_cell(game, preset=preset, track=track, players=n, bots=b)
+        build_cell(game, preset=preset, overrides=overrides, track=track, players=n, bots=b)
     data: dict[str, Any] = {
         "title": f"Ladder: {', '.join(bots)} ({n} players)",
         "game": game,
@@ -96,6 +101,7 @@ def scenario(
         "keep": "races",
         "heat": False,
         "chunk_size": min(CHUNK, races),
+        "set": dict(overrides or {}),
     }
     if preset is not None:
         data["preset"] = preset

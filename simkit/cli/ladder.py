@@ -20,7 +20,8 @@ def _bots(ctx, param, value: str | None) -> list[str] | None:
     "-b",
     callback=_bots,
     metavar="A,B,...",
-    help="The bots to rate, comma-separated (see `simkit variants GAME` for a game's bots).",
+    help="The bots to rate, comma-separated, e.g. random,greedy,greedy:bold (an unknown name "
+    "lists the game's bots).",
 )
 @click.option("--players", "-p", type=click.IntRange(2), help="Seats (default: the game's).")
 @click.option(
@@ -36,6 +37,13 @@ def _bots(ctx, param, value: str | None) -> list[str] | None:
     help="Run seed [default: 0].",
 )
 @click.option("--preset", help="Rules preset (default: the game's).")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Override a variant parameter (repeatable), e.g. --set hand_size=6.",
+)
 @click.option("--track", help="Track name or TOML file (games raced on a track).")
 @click.option(
     "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
@@ -64,7 +72,20 @@ def _bots(ctx, param, value: str | None) -> list[str] | None:
     help="Bootstrap replicates behind each 95% interval [default: 200].",
 )
 def ladder(
-    game, bots, players, races, seed, preset, track, threads, dask, out, force, resume, bootstrap
+    game,
+    bots,
+    players,
+    races,
+    seed,
+    preset,
+    overrides,
+    track,
+    threads,
+    dask,
+    out,
+    force,
+    resume,
+    bootstrap,
 ) -> None:
     """Rate bots against each other: GAME played by every lineup of --bots, then ranked.
 
@@ -85,6 +106,7 @@ def ladder(
     from simkit import ladder as lib
     from simkit import runner
     from simkit.analysis.ratings import REPLICATES
+    from simkit.cli.common import parse_overrides
     from simkit.report import ladder as report
     from simkit.runner.progress import wanted
 
@@ -99,6 +121,7 @@ def ladder(
                 ("--races", races),
                 ("--seed", seed),
                 ("--preset", preset),
+                ("--set", overrides or None),
                 ("--track", track),
                 ("--out", out),
                 ("--force", force or None),
@@ -124,6 +147,7 @@ def ladder(
                 seed=seed or 0,
                 preset=preset,
                 track=track,
+                overrides=parse_overrides(overrides),
             )
             summary = runner.start(
                 sc, run_dir, force=force, threads=threads, dask=dask, progress=show

@@ -7,6 +7,7 @@ CSV per table, with the same building blocks as ``simkit report``.
 
 from __future__ import annotations
 
+import json
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -75,6 +76,8 @@ def command(ladder: Ladder) -> str:
     for key in ("preset", "track"):
         if key in sc:
             cmd += [f"--{key}", str(sc[key])]
+    for name, value in sc.get("set", {}).items():
+        cmd += ["--set", f"{name}={json.dumps(value, separators=(',', ':'))}"]
     return shlex.join([*cmd, "--out", str(ladder.results.dir)])
 
 
