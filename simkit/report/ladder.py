@@ -61,6 +61,8 @@ def analyse(run: Any, *, replicates: int = REPLICATES) -> Ladder:
     if run.races is None or run.races.empty:
         raise RunError(f"'{run.dir}' holds no per-race rows yet; finish it with --resume")
     o = outcomes(run.races, bots_of(design))
+    if not o.decided.any():
+        raise RunError(f"'{run.dir}' has no decided race (a single winner who finished) to rate")
     r = fit(o, seed=int(run.manifest["seed"]), replicates=replicates)
     wins = win_rates(o).rename(columns={"low": "win_low", "high": "win_high"})
     table = r.table().merge(wins, on="bot")
@@ -287,7 +289,7 @@ def _facts(doc: Document, lad: Ladder) -> None:
         ("run directory", str(lad.results.dir)),
         ("game", str(sc["game"])),
         ("preset", str(cells["preset"].iloc[0])),
-        ("track", str(cells["track"].iloc[0]) if "track" in cells else "–"),
+        ("track", str(cells["track"].iloc[0]) if cells["track"].notna().any() else "–"),
         ("players", str(lad.outcomes.players)),
         ("bots", ", ".join(lad.bots)),
         ("lineups", str(len(lad.design))),
