@@ -91,3 +91,17 @@ def test_analyse_rejects_a_run_that_is_no_ladder(tmp_path):
     start(parse({"game": "lucerace", "races": 10}, "s.toml"), tmp_path / "run")
     with pytest.raises(SimkitError, match="not a ladder run"):
         analyse(tmp_path / "run")
+
+
+def test_fewer_bots_than_seats_repeat_a_bot_within_a_race(tmp_path):
+    """Two bots on four seats (A,B,A,B and B,A,B,A): copies of a bot share its strength."""
+    sc = scenario(
+        "lucerace", ["luce:0.4", "luce:-0.4"], players=4, races=300, overrides={"slot_bonus": 0.0}
+    )
+    start(sc, tmp_path / "run")
+    lad = analyse(tmp_path / "run", replicates=40)
+    t = lad.table.set_index("bot")
+    assert (t["low"] <= [0.4, -0.4]).all() and (t["high"] >= [0.4, -0.4]).all(), t
+    assert t["seats"].tolist() == [1200, 1200]
+    h = lad.h2h.set_index(["bot", "opponent"])
+    assert h.loc[("luce:0.4", "luce:-0.4"), "races"] == 600 * 4  # 4 cross pairs a race
