@@ -102,26 +102,33 @@ def _fit(n: int, data: list, start: np.ndarray | None = None) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Ratings:
-    """A fitted ladder: ratings, their bootstrap replicates and how they were drawn."""
+    """A fitted ladder: ratings, their bootstrap replicates and how they were drawn.
+
+    A bot that never finished ahead of another seat in a decided race has no finite
+    maximum-likelihood rating: it is -inf, below every other bot, with no interval.
+    """
 
     bots: tuple[str, ...]
-    rating: np.ndarray  # (bots,) full-data fit, mean 0
+    rating: np.ndarray  # (bots,) full-data fit; 0 = the mean of the rated bots
     replicates: np.ndarray  # (replicates, bots) deviations from ``rating``, already scaled
     keys_drawn: int  # m: race keys drawn per replicate
     keys: int  # n: race keys with a decided race
     choices: int
 
-    def interval(self, weights: np.ndarray) -> tuple[float, float, float]:
-        """Estimate and 95% interval of a linear combination of ratings (e.g. A - B)."""
-        est = float(self.rating @ weights)
-        lo, hi = np.quantile(self.replicates @ weights, [0.025, 0.975])
-        return est, est + float(lo), est + float(hi)
+    def interval(self, a: int, b: int | None = None) -> tuple[float, float, float]:
+        """Rating of bot ``a`` (or the difference ``a - b``): estimate and 95% interval."""
+        est = self.rating[a] - (0.0 if b is None else self.rating[b])
+        if not np.isfinite(est) or np.isnan(est):
+            return float(est), float(est), float(est)
+        dev = self.replicates[:, a] - (0.0 if b is None else self.replicates[:, b])
+        lo, hi = np.quantile(dev, [0.025, 0.975])
+        return float(est), float(est + lo), float(est + hi)
 
     def table(self) -> pd.DataFrame:
         """One row per bot, best first: rating with its 95% interval."""
         rows = []
         for b, name in enumerate(self.bots):
-            est, lo, hi = self.interval(np.eye(len(self.bots))[b])
+            est, lo, hi = self.interval(b)
             rows.append({"bot": name, "rating": est, "low": lo, "high": hi})
         out = pd.DataFrame(rows).sort_values("rating", ascending=False, kind="stable")
         out.insert(0, "rung", np.arange(1, len(out) + 1))
@@ -131,22 +138,33 @@ class Ratings:
 def fit(o: Outcomes, *, seed: int = 0, replicates: int = REPLICATES, budget: int = BUDGET):
     """Plackett-Luce ratings of the ladder's bots with bootstrap intervals (module docstring).
 
-    The bootstrap draws from ``numpy.random.default_rng(seed)``: the same seed gives the same
+    Bots that never won a choice are left out of choix's fit (their strength is 0, so they
+    drop out of every choice set exactly) and rated -inf; the others are centred on their
+    mean. The bootstrap draws from ``numpy.random.default_rng(seed)``: the same seed gives the same
     intervals.
     """
     data, keys = _choices(o)
     k = len(o.bots)
-    rating = _fit(k, data)
+    rated = np.bincount([w for w, _ in data], minlength=k) > 0
+    index = np.cumsum(rated) - 1
+    data = [(int(index[w]), [int(index[x]) for x in losers if rated[x]]) for w, losers in data]
+    keep = [i for i, (_, losers) in enumerate(data) if losers]
+    data, keys = [data[i] for i in keep], keys[keep]
+    r = int(rated.sum())
+
+    full = _fit(r, data) if r > 1 else np.zeros(r)
+    rating = np.full(k, -np.inf)
+    rating[rated] = full  # choix centres on the mean
     uniq, cluster = np.unique(keys, return_inverse=True)
     n = len(uniq)
     m = n if len(data) <= budget else max(1, n * budget // len(data))
     scale = np.sqrt(m / n)
     rng = np.random.default_rng(seed)
-    reps = np.empty((replicates, k))
-    for b in range(replicates):
+    reps = np.zeros((replicates, k))
+    for b in range(replicates if r > 1 else 0):
         counts = np.bincount(rng.integers(0, n, m), minlength=n)[cluster]
         sample = [data[i] for i in np.repeat(np.arange(len(data)), counts)]
-        reps[b] = (_fit(k, sample, rating) - rating) * scale
+        reps[b, rated] = (_fit(r, sample, full) - full) * scale
     return Ratings(o.bots, rating, reps, m, n, len(data))
 
 
@@ -219,9 +237,20 @@ def rungs(r: Ratings, races: int) -> list[str]:
     index = {b: i for i, b in enumerate(r.bots)}
     out = []
     for upper, lower in zip(table["bot"], table["bot"].iloc[1:], strict=False):
-        w = np.zeros(len(r.bots))
-        w[index[upper]], w[index[lower]] = 1.0, -1.0
-        est, lo, hi = r.interval(w)
+        a, b = index[upper], index[lower]
+        if np.isneginf(r.rating[a]):
+            out.append(
+                f"{upper} and {lower} not separated: neither finished ahead of another seat "
+                "in a decided race."
+            )
+            continue
+        if np.isneginf(r.rating[b]):
+            out.append(
+                f"{upper} above {lower} ({lower} never finished ahead of another seat in a "
+                "decided race)."
+            )
+            continue
+        est, lo, hi = r.interval(a, b)
         diff = f"rating difference {est:+.3f} [{lo:+.3f}, {hi:+.3f}]"
         if lo > 0:
             out.append(f"{upper} above {lower} ({diff}).")

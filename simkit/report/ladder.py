@@ -127,7 +127,8 @@ def _ratings(doc: Document, lad: Ladder, out: Path) -> None:
         Paragraph(
             "Plackett-Luce ratings fitted by choix (ilsr_top1): bot b finishes next among the "
             "seats not yet placed with probability proportional to exp(rating b), so "
-            "P(A ahead of B) = 1 / (1 + exp(rating B − rating A)); 0 is the mean bot. Only "
+            "P(A ahead of B) = 1 / (1 + exp(rating B − rating A)); 0 is the mean bot, and a "
+            "bot that never finished ahead of another seat is rated −inf. Only "
             f"decided races count ({lad.races - undecided:,} of {lad.races:,}; {undecided:,} "
             "had no single winner who finished and are left out). Within a race the finishers "
             "are ranked in finish order and the seats that did not finish are placed behind "
@@ -154,12 +155,24 @@ def _ratings(doc: Document, lad: Ladder, out: Path) -> None:
     doc.add(Figure("ratings.png", "Ratings with 95% bootstrap intervals, best at the top."))
 
 
+def _err(value: pd.Series, low: pd.Series, high: pd.Series) -> list[np.ndarray]:
+    """Error bar lengths, never below 0 (a Wilson bound at 0 wins can sit a hair above 0)."""
+    v = value.to_numpy(float)
+    return [np.clip(v - low.to_numpy(float), 0, None), np.clip(high.to_numpy(float) - v, 0, None)]
+
+
 def _rating_plot(fig, t: pd.DataFrame) -> None:
     ax = fig.subplots()
     y = np.arange(len(t))[::-1]
-    err = [t["rating"] - t["low"], t["high"] - t["rating"]]
-    ax.errorbar(t["rating"], y, xerr=err, fmt="o", color="#2b6cb0", capsize=4)
+    f = np.isfinite(t["rating"]).to_numpy()
+    err = _err(t["rating"][f], t["low"][f], t["high"][f])
+    ax.errorbar(t["rating"][f], y[f], xerr=err, fmt="o", color="#2b6cb0", capsize=4)
+    for yy in y[~f]:
+        ax.annotate(
+            "−inf: never ahead", (0.01, yy), xycoords=("axes fraction", "data"), va="center"
+        )
     ax.axvline(0, color="#718096", lw=1, ls="--")
+    ax.set_ylim(-0.6, len(t) - 0.4)
     ax.set_yticks(y, list(t["bot"]))
     ax.set_xlabel("rating (log strength; 0 = mean bot)")
     ax.set_title("Ladder ratings")
@@ -244,7 +257,7 @@ def _depth(doc: Document, lad: Ladder, out: Path) -> None:
         ax1.errorbar(
             x,
             t["win_rate"],
-            yerr=[t["win_rate"] - t["win_low"], t["win_high"] - t["win_rate"]],
+            yerr=_err(t["win_rate"], t["win_low"], t["win_high"]),
             fmt="o",
             color="#2b6cb0",
             capsize=4,
@@ -259,14 +272,14 @@ def _depth(doc: Document, lad: Ladder, out: Path) -> None:
         ax2.errorbar(
             x2,
             vs["share"],
-            yerr=[vs["share"] - vs["low"], vs["high"] - vs["share"]],
+            yerr=_err(vs["share"], vs["low"], vs["high"]),
             fmt="o",
             color="#2b6cb0",
             capsize=4,
         )
         ax2.axhline(0.5, color="#c53030", ls="--", lw=1, label="chance 50%")
         ax2.set_xticks(x2, list(vs.index), rotation=30, ha="right")
-        ax2.set_ylim(0, 1)
+        ax2.set_ylim(-0.02, 1.02)
         ax2.set_ylabel(f"share ahead of {weakest['bot']}")
         ax2.set_title(f"Head to head against the weakest ({weakest['bot']})")
         ax2.legend(fontsize=7)
