@@ -66,7 +66,12 @@ def analyse(run: Any, *, replicates: int = REPLICATES) -> Ladder:
     r = fit(o, seed=int(run.manifest["seed"]), replicates=replicates)
     wins = win_rates(o).rename(columns={"low": "win_low", "high": "win_high"})
     table = r.table().merge(wins, on="bot")
-    return Ladder(run, design, o, r, table, rungs(r, len(o.key)), head_to_head(o), len(o.key))
+    h2h = head_to_head(o)
+    rating = dict(zip(o.bots, r.rating, strict=True))
+    with np.errstate(invalid="ignore"):
+        gap = h2h["opponent"].map(rating) - h2h["bot"].map(rating)
+        h2h["model"] = 1.0 / (1.0 + np.exp(gap))
+    return Ladder(run, design, o, r, table, rungs(r, len(o.key)), h2h, len(o.key))
 
 
 def command(ladder: Ladder) -> str:
@@ -203,7 +208,10 @@ def _head_to_head(doc: Document, lad: Ladder, out: Path) -> None:
             "Share of the decided races in which the row's bot finished ahead of the column's "
             "(finished while the other did not, or finished earlier), with Wilson 95% "
             "intervals. Races in which neither finished do not separate the two and are not "
-            "counted, so row-column and column-row add up to 100%."
+            "counted, so row-column and column-row add up to 100%. In the table per pair, "
+            "'model' is the share the ratings predict, 1 / (1 + exp(rating B − rating A)): "
+            "where it falls outside the observed share's interval, one number per bot does "
+            "not capture how the two differ (e.g. a bot that wins often but crashes often)."
         )
     )
     doc.add(Table(_matrix(lad), "head_to_head_matrix.csv", "Row finished ahead of column."))
