@@ -22,7 +22,7 @@ from simkit.runner import RunSummary, Scenario
 from simkit.runner import resume as _resume
 from simkit.runner.scenario import parse
 
-DEFAULT_RACES = 2_000  # per lineup: ratings of a few bots to about ±0.1 (docs/ladder.md)
+DEFAULT_RACES = 2_000  # per lineup: 4 Snow Tails bots rated to about ±0.03 (docs/ladder.md)
 CHUNK = 1_000  # races per chunk: a slow bot's ladder resumes without losing much
 WHERE = "simkit ladder"  # how a generated scenario names itself in errors and manifests
 

@@ -258,6 +258,13 @@ def _depth(doc: Document, lad: Ladder, out: Path) -> None:
             "that separate them (chance: 50%)."
         )
     )
+    steps = sum(" above " in r for r in lad.rungs)
+    doc.add(
+        Paragraph(
+            f"{steps} of the {len(lad.rungs)} adjacent pairs of rungs are separated at "
+            f"{lad.races:,} races: the ladder has {steps + 1} distinguishable skill levels."
+        )
+    )
 
     def draw(fig):
         ax1, ax2 = fig.subplots(1, 2)

@@ -72,3 +72,15 @@ def test_help_teaches_with_examples_and_states_the_defaults():
     text = " ".join(res.output.split())
     assert f"Races per lineup [default: {DEFAULT_RACES:,}]" in text
     assert f"95% interval [default: {REPLICATES}]" in text
+
+
+def test_docs_describe_every_option():
+    from pathlib import Path
+
+    from simkit.cli.ladder import ladder
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "ladder.md").read_text()
+    for param in ladder.params:
+        for opt in param.opts:
+            if opt.startswith("--") and opt != "--help":
+                assert opt in doc, f"docs/ladder.md does not mention {opt}"
