@@ -29,7 +29,7 @@ import pandas as pd
 
 from simkit.analysis.stats import wilson_interval
 
-ALPHA = 1e-3  # choix's regularisation: keeps a bot that never finishes ahead finite
+ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
 REPLICATES = 200
 BUDGET = 4_000  # top-1 choices per bootstrap replicate (about 0.03 s of choix each)
 
@@ -135,7 +135,9 @@ class Ratings:
         return out.reset_index(drop=True)
 
 
-def fit(o: Outcomes, *, seed: int = 0, replicates: int = REPLICATES, budget: int = BUDGET):
+def fit(
+    o: Outcomes, *, seed: int = 0, replicates: int = REPLICATES, budget: int = BUDGET
+) -> Ratings:
     """Plackett-Luce ratings of the ladder's bots with bootstrap intervals (module docstring).
 
     Bots that never won a choice are left out of choix's fit (their strength is 0, so they
