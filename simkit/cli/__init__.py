@@ -28,6 +28,7 @@ _COMMANDS = [
     ("simkit.cli.run", "scenario"),
     ("simkit.cli.report", "report"),
     ("simkit.cli.report", "compare"),
+    ("simkit.cli.ladder", "ladder"),
 ]
 
 

@@ -18,7 +18,7 @@ DPI = 110
 MIN_RACES = 30  # per-round points drawn only where at least this many races reach the round
 
 
-def _save(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
+def save_figure(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
     import matplotlib
 
     matplotlib.use("Agg", force=False)
@@ -94,7 +94,7 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
         fig.colorbar(im, ax=ax2, fraction=0.046, label=f"% of the slot's races (fair {fair:.3g}%)")
         fig.suptitle(title)
 
-    return _save(draw, path, (9.0, 4.0))
+    return save_figure(draw, path, (9.0, 4.0))
 
 
 def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, best=None):
@@ -132,7 +132,7 @@ def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, be
         ax.set_title(title)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
-    return _save(draw, path, (max(7.0, 2.0 + 0.9 * len(cells)), 4.4))
+    return save_figure(draw, path, (max(7.0, 2.0 + 0.9 * len(cells)), 4.4))
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):
@@ -150,7 +150,7 @@ def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rou
         if hist["cell"].nunique() <= 10:
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
-    return _save(draw, path, (8.0, 3.4))
+    return save_figure(draw, path, (8.0, 3.4))
 
 
 def forest(path: Path, rows: pd.DataFrame, title: str, tolerance: float | None = None):
@@ -219,7 +219,7 @@ def forest(path: Path, rows: pd.DataFrame, title: str, tolerance: float | None =
             frameon=False,
         )
 
-    return _save(draw, path, (8.0, 1.6 + 0.9 * len(metrics) + 0.28 * len(rows)))
+    return save_figure(draw, path, (8.0, 1.6 + 0.9 * len(metrics) + 0.28 * len(rows)))
 
 
 def rounds(path: Path, wins: pd.DataFrame, backs: pd.DataFrame, row: pd.Series, title: str):
@@ -283,7 +283,7 @@ def rounds(path: Path, wins: pd.DataFrame, backs: pd.DataFrame, row: pd.Series, 
         _legend_below(ax2, 2)
         fig.suptitle(title)
 
-    return _save(draw, path, (9.0, 4.2))
+    return save_figure(draw, path, (9.0, 4.2))
 
 
 def track_heat(
@@ -360,7 +360,7 @@ def rates(
         ax.set_xlabel(f"{xlabel}, % (95% Wilson interval)")
         ax.set_title(title)
 
-    return _save(draw, path, (8.0, 1.2 + 0.3 * len(rows)))
+    return save_figure(draw, path, (8.0, 1.2 + 0.3 * len(rows)))
 
 
 def distribution(path: Path, hist: pd.DataFrame, labels: dict, metric: str, title: str):
@@ -378,4 +378,4 @@ def distribution(path: Path, hist: pd.DataFrame, labels: dict, metric: str, titl
         if hist["cell"].nunique() <= 10:
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
-    return _save(draw, path, (7.0, 3.4))
+    return save_figure(draw, path, (7.0, 3.4))

@@ -8,7 +8,7 @@ import simkit.games
 from tests.runner.dicerace import GAME
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True, scope="package")
 def dicerace():
     """Make ``dicerace`` (tests/runner/dicerace.py) a known game while these tests run."""
     simkit.games.names()  # discover the real games first, so none is missing afterwards

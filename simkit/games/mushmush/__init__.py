@@ -34,6 +34,7 @@ class MushMushGame(SnowTailsGame):
         "simkit variants mushmush --preset mushmush-tournament",
         "simkit moves docs/examples/state-mushmush.json",
         "simkit tracks list --family mushmush",
+        "simkit ladder mushmush --bots greedy,greedy:bold --players 6",
     )
     bench = BenchSpec(
         "6 greedy bots, mm1-old-faithful",

@@ -96,6 +96,7 @@ class MushroomWalk:
     examples = (
         "simkit race --game mushroomwalk --seed 7 --bots greedy,lookahead",
         "simkit variants mushroomwalk --preset morels",
+        "simkit ladder mushroomwalk --bots random,greedy,lookahead --races 5000",
     )
     commands: tuple[str, ...] = ()
     report_section = "simkit.games.mushroomwalk.report:section"

@@ -81,6 +81,7 @@ class SnowTailsGame:
         "simkit variants snowtails --set hand_size=6",
         "simkit moves docs/examples/state-snowtails.json",
         "simkit tracks list --family snowtails",
+        "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
     )
     commands: tuple[str, ...] = ()
     report_section = None

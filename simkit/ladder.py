@@ -1,0 +1,136 @@
+"""Ladders (GLOSSARY: ladder): bots played against each other on the runner, then rated.
+
+A ladder is an ordinary run: :func:`scenario` turns the bots into a generated scenario whose
+``[grid] bots`` lists the lineups of a balanced design (:func:`lineups`), with common random
+numbers on, for :func:`simkit.runner.start` to play (chunks, resume, progress, Dask);
+:func:`resume` finishes an interrupted ladder. :mod:`simkit.analysis.ratings` fits the
+ratings from its tables and :mod:`simkit.report.ladder` writes the report. docs/ladder.md
+explains the design.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from simkit.errors import SimkitError
+from simkit.games import get
+from simkit.games.cells import build_cell
+from simkit.runner import RunSummary, Scenario
+from simkit.runner import resume as _resume
+from simkit.runner.scenario import parse
+
+DEFAULT_RACES = 2_000  # per lineup: 4 Snow Tails bots rated to about ±0.03 (docs/ladder.md)
+CHUNK = 1_000  # races per chunk: a slow bot's ladder resumes without losing much
+WHERE = "simkit ladder"  # how a generated scenario names itself in errors and manifests
+
+
+def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The balanced design: which bot sits in which seat, one tuple per lineup.
+
+    With at least as many bots as seats (K >= N): every set of N of the K bots, each in its N
+    cyclic rotations over the seats (a Latin square per set), so each pair of bots also
+    shares equally many lineups. With fewer bots than seats, the K rotations of the bots
+    repeated along the seats (seat j of rotation r gets bot ``(j + r) % K``); pairs then
+    meet nearly, not exactly, equally often. Either way every bot sits in every seat equally
+    often, the smallest design that does (N lineups, not N! orders, per set). Under common
+    random numbers race ``i`` of every lineup draws the same seat-to-slot order (R-06), so
+    every bot also starts from every slot equally often at every race index, not just on
+    average. Bots first appear in the order given, which is how :func:`bots_of` reads them
+    back.
+    """
+    k = len(bots)
+    if k >= players:
+        sets = itertools.combinations(bots, players)
+        return [
+            tuple(s[(j + r) % players] for j in range(players))
+            for s in sets
+            for r in range(players)
+        ]
+    return [tuple(bots[(j + r) % k] for j in range(players)) for r in range(k)]
+
+
+def bots_of(design: Sequence[Sequence[str]]) -> tuple[str, ...]:
+    """The ladder's bots in their given order (first appearance in the lineups)."""
+    return tuple(dict.fromkeys(b for lineup in design for b in lineup))
+
+
+def scenario(
+    game: str,
+    bots: Sequence[str],
+    *,
+    players: int | None = None,
+    races: int = DEFAULT_RACES,
+    seed: int = 0,
+    preset: str | None = None,
+    track: str | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Scenario:
+    """The generated scenario of a ladder, checked by the game like any cell.
+
+    ``overrides`` are variant parameters on top of the preset, as a scenario's ``[set]``.
+
+    Raises:
+        SimkitError: fewer than two bots, a bot named twice, or a cell the game rejects
+            (unknown bot, players out of range, track of a game without a board).
+    """
+    g = get(game)
+    if len(set(bots)) != len(bots):
+        twice = next(b for b in bots if list(bots).count(b) > 1)
+        raise SimkitError(f"ladder: bot '{twice}' is named twice in --bots", key="bots")
+    if len(bots) < 2:
+        raise SimkitError(
+            f"ladder: --bots needs at least two bots to rate against each other "
+            f"(got {','.join(bots) or 'none'}; known: {', '.join(g.bots)})",
+            key="bots",
+        )
+    n = g.default_players if players is None else players
+    design = lineups(bots, n)
+    for b in bots:
+        build_cell(game, preset=preset, overrides=overrides, track=track, players=n, bots=b)
+    data: dict[str, Any] = {
+        "title": f"Ladder: {', '.join(bots)} ({n} players)",
+        "game": game,
+        "players": n,
+        "grid": {"bots": [list(lineup) for lineup in design]},
+        "races": races,
+        "seed": seed,
+        "crn": True,
+        "keep": "races",
+        "heat": False,
+        "chunk_size": min(CHUNK, races),
+        "set": dict(overrides or {}),
+    }
+    if preset is not None:
+        data["preset"] = preset
+    if track is not None:
+        data["track"] = track
+    return parse(data, WHERE)
+
+
+def design_of(manifest: dict[str, Any]) -> list[tuple[str, ...]]:
+    """The lineups of the ladder run with this manifest; ``SimkitError`` if it is no ladder."""
+    sc = manifest.get("scenario", {})
+    grid = sc.get("grid", {})
+    design = [tuple(b) for b in grid.get("bots", []) if isinstance(b, list)]
+    players = sc.get("players")
+    if (
+        not design
+        or set(grid) != {"bots"}
+        or not sc.get("crn")
+        or design != lineups(bots_of(design), players)
+    ):
+        raise SimkitError("not a ladder run (make one with `simkit ladder GAME --bots A,B`)")
+    return design
+
+
+def resume(
+    out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
+) -> RunSummary:
+    """Finish an interrupted ladder run; a finished one is left as it is."""
+    from simkit.runner.storage import RunDir
+
+    design_of(RunDir(out).read_manifest())
+    return _resume(out, threads=threads, dask=dask, progress=progress)

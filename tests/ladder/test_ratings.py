@@ -1,0 +1,156 @@
+"""Ratings: which races count, the fit recovers known strengths, intervals cover them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from simkit.analysis.ratings import (
+    Outcomes,
+    Ratings,
+    _choices,
+    fit,
+    head_to_head,
+    outcomes,
+    rungs,
+    win_rates,
+)
+from tests.ladder.synthetic import draw
+
+# Seat 0..3 with bots 0, 1, 2, 0; places: 0 = did not finish.
+HAND = Outcomes(
+    bots=("a", "b", "c"),
+    bot=np.array([[0, 1, 2, 0], [0, 1, 2, 0], [0, 1, 2, 0], [2, 0, 1, 2]]),
+    place=np.array([[1, 0, 2, 0], [1, 1, 0, 0], [0, 0, 0, 0], [2, 3, 1, 4]]),
+    key=np.array([0, 1, 2, 0]),
+    decided=np.array([True, False, False, True]),
+)
+
+
+def test_decided_races_are_those_with_one_winner_who_finished():
+    rows = pd.DataFrame(
+        {
+            "cell": [0] * 9,
+            "race": [0, 0, 0, 1, 1, 1, 2, 2, 2],
+            "seat": [0, 1, 2] * 3,
+            "bot": ["a", "b", "c"] * 3,
+            "finish": [2, 1, 3, 1, 1, 3, 1, 2, 3],  # race 1: a draw for first
+            "finished": [True, True, False, True, True, True, False, False, False],
+        }
+    )
+    o = outcomes(rows, ("a", "b", "c"))
+    assert o.decided.tolist() == [True, False, False]  # race 2: everybody out
+    assert o.place.tolist() == [[2, 1, 0], [1, 1, 3], [0, 0, 0]]
+    assert o.bot.tolist() == [[0, 1, 2]] * 3
+
+
+def test_finishers_choose_in_order_and_non_finishers_are_an_unordered_tail():
+    data, keys = _choices(HAND)
+    assert data == [
+        (0, [1, 2, 0]),  # race 0: a first, over b, c and the other a
+        (2, [1, 0]),  # then c over the two seats that did not finish
+        (1, [2, 0, 2]),  # race 3 (key 0): b, c, a, c ... one choice per place but the last
+        (2, [0, 2]),
+        (0, [2]),
+    ]
+    assert keys.tolist() == [0, 0, 0, 0, 0]
+
+
+def test_win_rates_and_head_to_head_count_decided_races_only():
+    w = win_rates(HAND).set_index("bot")
+    assert w["seats"].tolist() == [3, 2, 3] and w["wins"].tolist() == [1, 1, 0]
+    h = head_to_head(HAND).set_index(["bot", "opponent"])
+    # race 0: the first a ahead of b and c, c ahead of b and the unplaced a (a-b unplaced:
+    # not separated); race 3: b ahead of a and both c, the c in 2nd ahead of a, a ahead of
+    # the c in 4th.
+    assert h.loc[("a", "b"), ["ahead", "races"]].tolist() == [1, 2]
+    assert h.loc[("a", "c"), ["ahead", "races"]].tolist() == [2, 4]
+    assert h.loc[("c", "a"), ["ahead", "races"]].tolist() == [2, 4]
+    assert h.loc[("b", "c"), ["ahead", "races"]].tolist() == [2, 3]
+    assert h.loc[("c", "b"), ["ahead", "races"]].tolist() == [1, 3]
+    assert h.loc[("a", "b"), "share"] == pytest.approx(1 / 2)
+
+
+def _covered(theta, lineups, races, datasets, budget):
+    hits, diff_hits = [], []
+    centred = np.asarray(theta) - np.mean(theta)
+    for s in range(datasets):
+        o = draw(theta, lineups, races, seed=1000 + s)
+        r = fit(o, seed=s, replicates=40, budget=budget)
+        t = r.table().set_index("bot").loc[list(o.bots)]
+        hits += list((t["low"] <= centred) & (centred <= t["high"]))
+        _, lo, hi = r.interval(0, 1)
+        diff_hits.append(lo <= theta[0] - theta[1] <= hi)
+    return np.mean(hits), np.mean(diff_hits), r
+
+
+@pytest.mark.parametrize("budget", [100_000, 300])
+def test_intervals_cover_known_strengths(budget):
+    """Two players (Bradley-Terry), three bots: 95% intervals cover the truth ~95% of the time.
+
+    24 data sets x 3 bots; a broken interval covers far less (too narrow, off-centre) or
+    nearly always (unscaled m-out-of-n deviations, twice too wide here). budget=300 forces
+    the m-out-of-n bootstrap (m = n / 4 here).
+    """
+    theta = [0.6, 0.0, -0.9]
+    lineups = [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    rate, diff_rate, r = _covered(theta, lineups, races=100, datasets=24, budget=budget)
+    assert (r.keys_drawn < r.keys) == (budget == 300)
+    assert 0.8 <= rate <= 0.99 and 0.75 <= diff_rate <= 1.0
+
+
+def test_fit_recovers_plackett_luce_strengths_from_four_player_orders():
+    theta = np.array([1.0, 0.3, 0.0, -1.3])
+    lineups = [tuple((j + r) % 4 for j in range(4)) for r in range(4)]
+    o = draw(theta, lineups, races=800, seed=7, undecided=0.1)
+    r = fit(o, seed=1, replicates=20)
+    assert r.rating == pytest.approx(theta - np.mean(theta), abs=0.08)
+    assert list(r.table()["bot"]) == ["bot0", "bot1", "bot2", "bot3"]
+
+
+def test_undecided_races_leave_the_fit_unchanged():
+    lineups = [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    o = draw([0.5, 0.0, -0.5], lineups, races=200, seed=3, undecided=0.3)
+    keep = o.decided
+    only = Outcomes(o.bots, o.bot[keep], o.place[keep], o.key[keep], o.decided[keep])
+    a, b = fit(o, replicates=20), fit(only, replicates=20)
+    assert np.array_equal(a.rating, b.rating) and a.choices == b.choices
+
+
+def test_same_seed_same_intervals_other_seed_other_replicates():
+    o = draw([0.5, 0.0, -0.5], [(0, 1, 2), (1, 2, 0), (2, 0, 1)], races=100, seed=3)
+    a, b, c = (
+        fit(o, seed=5, replicates=30),
+        fit(o, seed=5, replicates=30),
+        fit(o, seed=6, replicates=30),
+    )
+    pd.testing.assert_frame_equal(a.table(), b.table())
+    assert not np.array_equal(a.replicates, c.replicates)
+
+
+def test_rungs_say_above_only_when_the_difference_interval_excludes_zero():
+    reps = np.array([[0.1, -0.1, 0.0], [-0.1, 0.1, 0.0]] * 50)  # a - b spread ±0.2
+    r = Ratings(("a", "b", "c"), np.array([0.15, 0.0, -1.0]), reps, 10, 10, 30)
+    assert rungs(r, 4000) == [
+        "a and b not separated at 4,000 races (rating difference +0.150 [-0.050, +0.350]).",
+        "b above c (rating difference +1.000 [+0.900, +1.100]).",
+    ]
+
+
+def test_a_bot_that_never_finishes_ahead_is_rated_minus_infinity_and_spares_the_others():
+    """Like random in Snow Tails: always out, never ahead of anyone; the rest fit as usual."""
+    lineups = [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    o = draw([0.5, 0.0, -0.5], lineups, races=300, seed=4)
+    place = o.place.copy()
+    place[o.bot == 2] = 0  # bot2 never finishes
+    o = Outcomes(o.bots, o.bot, place, o.key, (place == 1).sum(axis=1) == 1)
+    r = fit(o, seed=1, replicates=40)
+    t = r.table()
+    assert list(t["bot"]) == ["bot0", "bot1", "bot2"]
+    assert np.isneginf(t["rating"].iloc[2]) and np.isneginf(t["high"].iloc[2])
+    assert t["rating"].iloc[0] - t["rating"].iloc[1] == pytest.approx(0.5, abs=0.15)
+    assert (t["low"] <= t["rating"]).all() and (t["rating"] <= t["high"]).all()
+    assert rungs(r, 900)[1] == (
+        "bot1 above bot2 (bot2 never finished ahead of another seat in a decided race)."
+    )
