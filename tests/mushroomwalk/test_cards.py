@@ -2,15 +2,14 @@
 
 import re
 
-import numpy as np
 import pytest
 
 from simkit.errors import ParamError
-from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import KINDS, NAME_TO_CODE, card_name
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.rules import do_action, legal
-from tests.mushroomwalk.mw_helpers import position
+from simkit.games.mushroomwalk.position import apply
+from simkit.games.mushroomwalk.records import N_SLOTS, TAKE
+from tests.mushroomwalk.mw_helpers import EVC, NO_EV, play, plays_of, position
 
 
 def test_deck_totals_are_81_and_84():
@@ -39,23 +38,22 @@ def test_morels_preset_is_the_original_numbers():
 
 
 def test_card_names_round_trip():
-    for code in range(L.N_SLOTS):
+    for code in range(N_SLOTS):
         assert NAME_TO_CODE[card_name(code)] == code
 
 
 def test_stick_costs_are_0_0_1_to_6_by_forest_position():
-    v, s = position(players=[{"hand": [], "sticks": 3}, {"hand": []}])
-    prm = v.to_kernel()
-    mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
-    legal(s, 0, prm, mask)
+    # 'Playing a turn' 1: the two cards at your feet are free, then 1, 2, ... 6 sticks.
+    _v, prm, arr = position(players=[{"sticks": 3}, {}])
+    takes = plays_of(prm, arr[0])
     # with 3 sticks: positions 1-5 (costs 0,0,1,2,3) are open, 6-8 (4,5,6) are not
-    assert list(mask[L.A_TAKE : L.A_TAKE + 8]) == [1, 1, 1, 1, 1, 0, 0, 0]
+    assert list(takes[takes["kind"] == TAKE]["arg"]) == [0, 1, 2, 3, 4]
     paid = []
     for i in range(8):
-        v, s = position(players=[{"hand": [], "sticks": 10}, {"hand": []}])
-        ev, evc = np.zeros((1, L.E_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64)
-        paid.append(do_action(s, 0, L.A_TAKE + i, prm, ev, evc)[3])
-        assert s[L.player_base(0) + L.PL_STICKS] == 10 - paid[-1]
+        _v, prm, arr = position(players=[{"sticks": 10}, {}])
+        apply(arr[0], prm, play(TAKE, i), NO_EV, EVC)
+        paid.append(int(arr[0]["outcome"][0]["cost"]))
+        assert arr[0]["seats"][0]["sticks"] == 10 - paid[-1]
     assert paid == [0, 0, 1, 2, 3, 4, 5, 6]
 
 
@@ -67,11 +65,20 @@ def test_stick_costs_are_0_0_1_to_6_by_forest_position():
         ({"hand_limit": 0}, "mushroomwalk.hand_limit must be between 1 and 30 (got 0)"),
         ({"hand_limit": 2}, "mushroomwalk.deal=3 does not fit hand_limit=2"),
         ({"poison_limit": 9}, "mushroomwalk.poison_limit=9 must not exceed hand_limit=8"),
-        ({"mushroom_cards": [0] * 9, "pan_cards": 0, "moon_cards": 0, "butter_cards": 0,
-          "cider_cards": 0, "basket_cards": 0, "poison_cards": 3},
-         "the forest deck has 3 cards, fewer than forest_size=8"),
+        (
+            {
+                "mushroom_cards": [0] * 9,
+                "pan_cards": 0,
+                "moon_cards": 0,
+                "butter_cards": 0,
+                "cider_cards": 0,
+                "basket_cards": 0,
+                "poison_cards": 3,
+            },
+            "the forest deck has 3 cards, fewer than forest_size=8",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_variants_name_the_parameter(overrides, message):
     with pytest.raises(ParamError, match=re.escape(message)):
         PRESETS["mushroomwalk"].replace(**overrides)

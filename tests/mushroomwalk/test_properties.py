@@ -6,7 +6,6 @@ from hypothesis import strategies as st
 
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
-from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import (
     CARD_BASKET,
     CARD_PAN,
@@ -15,35 +14,34 @@ from simkit.games.mushroomwalk.cards import (
     N_KINDS,
     NIGHT_BASE,
 )
+from simkit.games.mushroomwalk.records import COOK, N_SLOTS, SELL
 from simkit.games.mushroomwalk.rules import hand_limit, hand_size
 from simkit.rng import race_keys
-from tests.mushroomwalk.mw_helpers import BOTS, key_of, step_game, variants
+from tests.mushroomwalk.mw_helpers import BOTS, Game, key_of, play_out, variants
 
 
-def census(s):
+def census(pos):
     """Where every card is: counts per code over all piles, hands and displays."""
-    n = np.zeros(L.N_SLOTS, dtype=np.int64)
-    for lo, top, end in ((L.S_DRAW, L.S_DRAW_TOP, L.S_DRAW_END),
-                         (L.S_NIGHT, L.S_NIGHT_TOP, L.S_NIGHT_END)):  # fmt: skip
-        for c in s[lo + s[top] : lo + s[end]]:
-            n[c] += 1
-    for c in s[L.S_FOREST : L.S_FOREST + s[L.S_FOREST_N]]:
-        n[c] += 1
-    for c in s[L.S_DECAY : L.S_DECAY + s[L.S_DECAY_N]]:
-        n[c] += 1
-    n += s[L.S_DISCARD : L.S_DISCARD + L.N_SLOTS]
-    for p in (0, 1):
-        b = L.player_base(p)
-        n += s[b + L.PL_HAND : b + L.PL_HAND + L.N_SLOTS]
-        n += s[b + L.PL_DISH : b + L.PL_DISH + L.N_SLOTS]
-        n[CARD_BASKET] += s[b + L.PL_BASKETS]
-        n[CARD_POISON] += s[b + L.PL_POISON]
-        n[CARD_PAN] += s[b + L.PL_PANS]
+    n = np.zeros(N_SLOTS, dtype=np.int64)
+    piles = (
+        pos["draw"][pos["draw_top"] : pos["draw_end"]],
+        pos["night"][pos["night_top"] : pos["night_end"]],
+        pos["forest"][: pos["forest_n"]],
+        pos["decay"][: pos["decay_n"]],
+    )
+    for pile in piles:
+        np.add.at(n, pile.astype(np.int64), 1)
+    n += pos["discard"]
+    for me in pos["seats"]:
+        n += me["hand"] + me["dish"]
+        n[CARD_BASKET] += me["baskets"]
+        n[CARD_POISON] += me["poison"]
+        n[CARD_PAN] += me["pans"]
     return n
 
 
 def expected(v):
-    n = np.zeros(L.N_SLOTS, dtype=np.int64)
+    n = np.zeros(N_SLOTS, dtype=np.int64)
     n[:N_FOREST_CODES] = v.forest_counts()
     n[CARD_PAN] += 2 * v.starting_pans  # the starting pans are spare cards ('Setup' 1)
     n[NIGHT_BASE : NIGHT_BASE + N_KINDS] = v.night_cards
@@ -52,42 +50,56 @@ def expected(v):
 
 @given(variants(), st.integers(0, 2**32), BOTS, BOTS)
 def test_cards_are_conserved_limits_hold_and_the_game_ends(v, seed, b0, b1):
+    # Random bots play every kind of play, partial cooks and sales and discards included.
     want = expected(v)
-    seen = {"turns": 0}
+    prm = v.to_kernel()[0]
 
-    def check(s):
-        seen["turns"] += 1
-        assert (census(s) == want).all()
-        assert s[L.S_DECAY_N] <= v.decay_size  # 'After every turn' 1
-        assert s[L.S_FOREST_N] <= v.forest_size
-        if not s[L.S_ENDED]:
-            for p in (0, 1):  # 'Your hand', 'The poison mushroom' (lower limit included)
-                assert hand_size(s, p) <= hand_limit(s, p, v.to_kernel(), 0)
-        for p in (0, 1):
-            assert s[L.player_base(p) + L.PL_STICKS] >= 0
+    def check(g):
+        pos = g.pos
+        assert (census(pos) == want).all()
+        assert pos["decay_n"] <= v.decay_size  # 'After every turn' 1
+        assert pos["forest_n"] <= v.forest_size
+        for p, me in enumerate(pos["seats"]):
+            assert me["sticks"] >= 0
+            # 'Your hand': never over the limit; over the poison's lower limit only while
+            # the seat to move discards ('The poison mushroom')
+            assert hand_size(me) <= v.hand_limit + v.basket_bonus * me["baskets"]
+            if not pos["ended"] and p != pos["mover"]:
+                assert hand_size(me) <= hand_limit(me, prm)
+            # what the opponent saw of a hand is there; night cards are always seen
+            assert (me["seen"] <= me["hand"]).all()
+            night = slice(NIGHT_BASE, NIGHT_BASE + N_KINDS)
+            assert (me["seen"][night] == me["hand"][night]).all()
 
-    s = step_game(v, (b0, b1), key_of(seed), check)
-    assert s[L.S_ENDED] == 1
-    if s[L.S_END_REASON] == 0:  # 'End of the game': the forest is empty
-        assert s[L.S_FOREST_N] == 0 and s[L.S_DRAW_TOP] == s[L.S_DRAW_END]
+    g = play_out(v, (b0, b1), key_of(seed), check)
+    pos = g.pos
+    assert pos["ended"] == 1 and pos["mover"] == -1
+    if pos["end_reason"] == 0:  # 'End of the game': the forest is empty
+        assert pos["forest_n"] == 0 and pos["draw_top"] == pos["draw_end"]
 
 
-@given(st.integers(0, 2**32), BOTS, BOTS)
-def test_stepping_and_the_batch_kernel_agree(seed, b0, b1):
-    # step_game (used by the property test above) must be the engine's own game loop.
-    cell = build_cell("mushroomwalk", bots=[b0, b1])
-    key = key_of(seed)
-    s = step_game(cell.variant, cell.bots, key)
-    t = GAME.trace(cell, int(key))
-    assert (t.state == s).all()
-    batch = GAME.simulate(cell, np.array([key], dtype=np.uint64))
-    assert list(batch.seats["score"][0]) == [s[L.player_base(p) + L.PL_SCORE] for p in (0, 1)]
+def test_partial_cooks_and_sales_happen_and_conserve_cards():
+    # Random bots pick uniformly among the plays, so most dishes and sales they make keep
+    # some mushrooms of the kind back; the cards must still add up after every play.
+    v = build_cell("mushroomwalk").variant.replace(min_cook=2, min_sell=1)
+    want = expected(v)
+    partial = {int(COOK): 0, int(SELL): 0}
+    for seed in range(10):
+        g = Game(v, ("random", "random"), key_of(seed))
+        while not g.pos["ended"]:
+            play = g.legal()[g.choice()]
+            me = g.pos["seats"][g.pos["mover"]]
+            g.apply(play)
+            k = play["arg"]
+            if play["kind"] in partial and me["hand"][k] + me["hand"][NIGHT_BASE + k] > 0:
+                partial[int(play["kind"])] += 1
+            assert (census(g.pos) == want).all()
+    assert partial[int(COOK)] > 0 and partial[int(SELL)] > 0
 
 
 def _tables(threads, bots, n=300, preset=None):
     cell = build_cell("mushroomwalk", preset=preset, bots=bots)
-    batch = GAME.simulate(cell, race_keys(11, 0, np.arange(n)), threads=threads)
-    return batch
+    return GAME.simulate(cell, race_keys(11, 0, np.arange(n)), threads=threads)
 
 
 def test_results_are_identical_for_1_and_2_threads():

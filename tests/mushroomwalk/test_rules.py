@@ -5,222 +5,247 @@ The book is ``001_3be794a22b0ef5b2.txt``; rulings are RULINGS.md.
 
 import numpy as np
 
-from simkit.games.mushroomwalk import layout as L
-from simkit.games.mushroomwalk.bots import parse_bots
-from simkit.games.mushroomwalk.cards import (
-    CARD_BASKET,
-    CARD_MOON,
-    CARD_POISON,
-    NIGHT_BASE,
-)
+from simkit.games.mushroomwalk.cards import CARD_BASKET, CARD_MOON, CARD_POISON, NIGHT_BASE
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.play import N_RNG, play_turn, start_game
-from simkit.games.mushroomwalk.rules import (
-    do_action,
-    end_of_turn,
-    hand_limit,
-    hand_size,
-    legal,
-    winner,
+from simkit.games.mushroomwalk.position import apply, new
+from simkit.games.mushroomwalk.records import (
+    COOK,
+    DECAY,
+    DISCARD,
+    PAN,
+    POSITION,
+    SELL,
+    TAKE,
+    as_records,
 )
-from tests.mushroomwalk.mw_helpers import key_of, position
+from simkit.games.mushroomwalk.rules import end_of_turn, hand_limit, hand_size, winner
+from tests.mushroomwalk.mw_helpers import EVC, NO_EV, key_of, play, plays_of, position
 
-EV = np.zeros((1, L.E_WIDTH), dtype=np.int32)
-EVC = np.zeros(1, dtype=np.int64)
-B0 = L.player_base(0)
-B1 = L.player_base(1)
-
-
-def act(s, prm, a, p=0):
-    return do_action(s, p, a, prm, EV, EVC)
+NINE, EIGHT = 7, 6  # kind codes: rank - 2
+SEVEN = ["4", "4", "9", "9", "9", "pan", "pan"]  # a 7-card hand
 
 
-def mask_of(s, prm, p=0):
-    m = np.zeros(L.N_ACTIONS, dtype=np.int8)
-    legal(s, p, prm, m)
-    return m
+def act(prm, pos, p):
+    apply(pos, prm, p, NO_EV, EVC)
+
+
+def kinds(plays, kind):
+    return plays[plays["kind"] == kind]
 
 
 def test_book_example_four_nines_with_butter_score_19():
     # 'Playing a turn', example: two 9s and a night 9 (= four 9s), a pan and butter -> 19.
-    v, s = position(players=[{"hand": ["9", "9", "pan", "butter"], "night": ["9"], "pans": 0},
-                             {"hand": []}])  # fmt: skip
-    prm = v.to_kernel()
-    _card, n, gain, _cost, butter, cider, _owed = act(s, prm, L.A_COOK + 7)
-    assert (n, gain, butter, cider) == (4, 19, 1, 0)
-    assert s[B0 + L.PL_SCORE] == 19 and s[B0 + L.PL_COOKED] == 4 and s[B0 + L.PL_DISHES] == 1
-    assert hand_size(s, 0) == 0
+    _v, prm, arr = position(
+        players=[{"hand": ["9", "9", "pan", "butter"], "night": ["9"], "pans": 0}, {}]
+    )
+    pos = arr[0]
+    act(prm, pos, play(COOK, NINE, plain=2, night=1, butter=1, hand_pan=1))
+    me = pos["seats"][0]
+    assert (me["score"], me["cooked"], me["dishes"]) == (19, 4, 1)
+    assert hand_size(me) == 0 and me["butter_used"] == 1
+    assert (pos["outcome"][0]["n"], pos["outcome"][0]["gain"]) == (4, 19)
 
 
 def test_book_example_three_eights_sell_for_nine_sticks():
-    v, s = position(players=[{"hand": ["8", "8", "8"]}, {"hand": []}])
-    prm = v.to_kernel()
-    assert act(s, prm, L.A_SELL + 6)[2] == 9
-    assert s[B0 + L.PL_STICKS] == 9 and s[L.S_DISCARD + 6] == 3
+    _v, prm, arr = position(players=[{"hand": ["8", "8", "8"]}, {}])
+    pos = arr[0]
+    act(prm, pos, play(SELL, EIGHT, plain=3))
+    assert pos["seats"][0]["sticks"] == 9 and pos["discard"][EIGHT] == 3
 
 
 def test_butter_and_cider_ratios():
-    # 'Playing a turn' 3: 8 -> 2 butter, 9 -> butter + cider, 10 -> 2 cider.
-    for m, hand_extra, want in (
-        (8, ["butter", "butter", "cider"], 8 * 3 + 6),
-        (9, ["butter", "butter", "cider", "cider"], 9 * 3 + 3 + 5),
-        (10, ["butter", "butter", "cider", "cider"], 10 * 3 + 10),
-    ):
-        v, s = position(players=[{"hand": ["6"] * m + hand_extra}, {"hand": []}])
-        v = v.replace(hand_limit=20)
-        assert act(s, v.to_kernel(), L.A_COOK + 4)[2] == want
+    # 'Playing a turn' 3: one butter per 4 and one cider per 5, each mushroom counted once:
+    # 8 -> 2 butter, 9 -> butter + cider, 10 -> 2 cider.
+    for m, best in ((8, (2, 0)), (9, (1, 1)), (10, (0, 2))):
+        _v, prm, arr = position(
+            set={"hand_limit": 20, "mushroom_cards": [7, 7, 6, 5, 12, 4, 4, 4, 3]},
+            players=[{"hand": ["6"] * m + ["butter", "butter", "cider", "cider"], "pans": 1}, {}],
+        )
+        full = kinds(plays_of(prm, arr[0]), COOK)
+        full = full[full["plain"] == m]
+        extras = {(int(b), int(c)) for b, c in zip(full["butter"], full["cider"], strict=True)}
+        allowed = {(b, c) for b in range(3) for c in range(3) if 4 * b + 5 * c <= m}
+        assert extras == allowed
+        points = [3 * m + 3 * b + 5 * c for b, c in extras]
+        assert max(points) == 3 * m + 3 * best[0] + 5 * best[1]
+
+
+def test_cook_and_sell_any_number_from_the_minimum_up():
+    # 'Playing a turn' 3 and 4: 3 or more mushrooms cook, 2 or more sell; a night card
+    # counts 2 (and alone is enough to sell). Every allowed number is its own play.
+    _v, prm, arr = position(players=[{"hand": ["9"] * 4, "night": ["9"], "pans": 1}, {}])
+    plays = plays_of(prm, arr[0])
+    cook = {(int(p["plain"]), int(p["night"])) for p in kinds(plays, COOK)}
+    sell = {(int(p["plain"]), int(p["night"])) for p in kinds(plays, SELL)}
+    assert cook == {(a, n) for a in range(5) for n in range(2) if a + 2 * n >= 3}
+    assert sell == {(a, n) for a in range(5) for n in range(2) if a + 2 * n >= 2}
+    assert (0, 1) in sell and (1, 1) in cook
 
 
 def test_cooking_needs_three_and_a_pan_selling_two_or_a_night_card():
-    v, s = position(players=[{"hand": ["9", "9"], "night": ["5"], "pans": 0}, {"hand": []}])
-    m = mask_of(s, v.to_kernel())
-    assert not m[L.A_COOK + 7] and not m[L.A_COOK + 3]  # no pan
-    assert m[L.A_SELL + 7] and m[L.A_SELL + 3]  # one night card alone may be sold
-    v, s = position(players=[{"hand": ["9", "9"], "pans": 1}, {"hand": []}])
-    assert not mask_of(s, v.to_kernel())[L.A_COOK + 7]  # two are not enough
+    _v, prm, arr = position(players=[{"hand": ["9", "9"], "night": ["5"], "pans": 0}, {}])
+    plays = plays_of(prm, arr[0])
+    assert len(kinds(plays, COOK)) == 0  # no pan
+    assert set(kinds(plays, SELL)["arg"]) == {NINE, 3}  # one night card alone may be sold
+    _v, prm, arr = position(players=[{"hand": ["9", "9"], "pans": 1}, {}])
+    assert len(kinds(plays_of(prm, arr[0]), COOK)) == 0  # two are not enough
 
 
-def test_cooking_uses_the_hand_pan_first():
-    v, s = position(players=[{"hand": ["7", "7", "7", "pan"], "pans": 1}, {"hand": []}])
-    act(s, v.to_kernel(), L.A_COOK + 5)
-    assert s[B0 + L.PL_PANS] == 1 and s[B0 + L.PL_HAND + 13] == 0
+def test_the_pan_is_the_players_choice():
+    # 'Playing a turn' 3: an empty display pan, or a pan played from the hand.
+    _v, prm, arr = position(players=[{"hand": ["7", "7", "7", "pan"], "pans": 1}, {}])
+    cook = kinds(plays_of(prm, arr[0]), COOK)
+    assert sorted(cook["hand_pan"]) == [0, 1]
+    for hand_pan, pans_left, in_hand in ((1, 1, 0), (0, 0, 1)):
+        _v, prm, arr = position(players=[{"hand": ["7", "7", "7", "pan"], "pans": 1}, {}])
+        act(prm, arr[0], play(COOK, 5, plain=3, hand_pan=hand_pan))
+        me = arr[0]["seats"][0]
+        assert (me["pans"], me["hand"][13]) == (pans_left, in_hand)
 
 
 def test_hand_limit_blocks_taking_but_not_baskets_or_poison():
     # 'Your hand': 8 cards (night cards count); baskets and poison are not hand cards.
-    v, s = position(
+    _v, prm, arr = position(
         forest=["2", "basket", "poison", "moon", "5", "6", "7", "8"],
-        players=[{"hand": ["10"] * 7, "night": ["2"], "sticks": 10}, {"hand": []}],
+        players=[{"hand": ["3", "3", "4", "4", "9", "9", "pan"], "night": ["2"], "sticks": 10}, {}],
     )
-    m = mask_of(s, v.to_kernel())
-    assert list(m[:4]) == [0, 1, 1, 0]  # the moon would bring a night card: no room
+    takes = kinds(plays_of(prm, arr[0]), TAKE)["arg"]
+    assert list(takes) == [1, 2]  # the moon would bring a night card: no room
 
 
 def test_a_basket_raises_the_limit_and_counts_first_for_the_decay_pile():
-    v, s = position(decay=["basket", "2", "3"], players=[{"hand": ["10"] * 7}, {"hand": []}])
-    prm = v.to_kernel()
-    assert mask_of(s, prm)[L.A_DECAY]  # 7 + 2 <= 8 + 2
-    act(s, prm, L.A_DECAY)
-    assert s[B0 + L.PL_BASKETS] == 1 and hand_limit(s, 0, prm, 0) == 10 and hand_size(s, 0) == 9
-    v, s = position(decay=["4", "2", "3"], players=[{"hand": ["10"] * 7}, {"hand": []}])
-    assert not mask_of(s, v.to_kernel())[L.A_DECAY]
+    _v, prm, arr = position(decay=["basket", "2", "3"], players=[{"hand": SEVEN}, {}])
+    pos = arr[0]
+    assert len(kinds(plays_of(prm, pos), DECAY)) == 1  # 7 + 2 <= 8 + 2
+    act(prm, pos, play(DECAY))
+    me = pos["seats"][0]
+    assert me["baskets"] == 1 and hand_limit(me, prm) == 10 and hand_size(me) == 9
+    _v, prm, arr = position(decay=["4", "2", "3"], players=[{"hand": SEVEN}, {}])
+    assert len(kinds(plays_of(prm, arr[0]), DECAY)) == 0
 
 
-def test_moon_gives_the_top_night_card():
-    v, s = position(forest=["moon", "3"], night_pile=["night7", "night2"])
-    prm = v.to_kernel()
-    r = act(s, prm, L.A_TAKE)
-    assert r[4] == NIGHT_BASE + 5 and s[B0 + L.PL_HAND + NIGHT_BASE + 5] == 1
-    assert s[L.S_DISCARD + CARD_MOON] == 1 and hand_size(s, 0) == 1
+def test_moon_gives_the_top_night_card_face_up():
+    _v, prm, arr = position(forest=["moon", "3"], night_pile=["night7", "night2"])
+    pos = arr[0]
+    act(prm, pos, play(TAKE, 0))
+    me = pos["seats"][0]
+    assert pos["outcome"][0]["night"] == NIGHT_BASE + 5 and me["hand"][NIGHT_BASE + 5] == 1
+    assert me["seen"][NIGHT_BASE + 5] == 1  # night cards lie face up ('Your hand')
+    assert pos["discard"][CARD_MOON] == 1 and hand_size(me) == 1
 
 
-def test_poison_lower_limit_lasts_until_the_end_of_the_next_turn():
-    # 'The poison mushroom': discard to 4 (+2 per basket) now; limit back after next turn.
-    v, s = position(
+def test_poison_discards_are_plays_and_the_limit_lasts_until_the_next_turn_ends():
+    # 'The poison mushroom': discard to 4 (+2 per basket) now, one card per play, the
+    # player's choice; the lower limit holds until the end of the taker's next turn.
+    _v, prm, arr = position(
         forest=["poison", "2", "3", "4", "5", "6", "7", "8"],
-        players=[{"hand": ["10"] * 6, "baskets": 0}, {"hand": []}],
+        players=[{"hand": ["9", "9", "9", "9", "10", "pan"]}, {}],
     )
-    prm = v.to_kernel()
-    owed = act(s, prm, L.A_TAKE)[6]
-    assert owed == 2 and hand_limit(s, 0, prm, 0) == 4
-    s[B0 + L.PL_HAND + 8] -= 2
-    end_of_turn(s, 0, prm, True, EV, EVC)
-    assert s[B0 + L.PL_POISON] == 1 and hand_limit(s, 0, prm, 0) == 4  # opponent's turn next
-    end_of_turn(s, 1, prm, True, EV, EVC)
-    assert hand_limit(s, 0, prm, 0) == 4
-    end_of_turn(s, 0, prm, True, EV, EVC)  # end of the taker's next turn
-    assert s[B0 + L.PL_POISON] == 0 and hand_limit(s, 0, prm, 0) == 8
-    assert s[L.S_DISCARD + CARD_POISON] == 1
+    pos = arr[0]
+    act(prm, pos, play(TAKE, 0))
+    me = pos["seats"][0]
+    assert pos["mover"] == 0 and hand_limit(me, prm) == 4  # seat 0 again: two discards owed
+    discards = plays_of(prm, pos)
+    assert set(discards["kind"]) == {DISCARD} and sorted(discards["arg"]) == [7, 8, 13]
+    act(prm, pos, play(DISCARD, 13))
+    assert pos["mover"] == 0
+    act(prm, pos, play(DISCARD, 7))
+    assert pos["mover"] == 1 and me["discarded"] == 2 and pos["discard"][13] == 1
+    assert me["poison"] == 1 and hand_limit(me, prm) == 4  # the opponent's turn is next
+    end_of_turn(pos, np.int64(1), prm, NO_EV, EVC)
+    assert hand_limit(me, prm) == 4
+    end_of_turn(pos, np.int64(0), prm, NO_EV, EVC)  # the end of the taker's next turn
+    assert me["poison"] == 0 and hand_limit(me, prm) == 8
+    assert pos["discard"][CARD_POISON] == 1
 
 
 def test_no_discard_when_already_within_the_poison_limit():
-    v, s = position(forest=["2", "poison"], players=[{"hand": ["10"] * 3}, {"hand": []}])
-    assert act(s, v.to_kernel(), L.A_TAKE + 1)[6] == 0
+    _v, prm, arr = position(forest=["2", "poison"], players=[{"hand": ["10"] * 3}, {}])
+    act(prm, arr[0], play(TAKE, 1))
+    assert arr[0]["mover"] == 1 and arr[0]["seats"][0]["discarded"] == 0
 
 
 def test_decay_pile_holds_four_a_fifth_sends_the_four_to_the_discard():
     # 'After every turn' 1-3.
-    v, s = position(decay=["2", "3", "4", "5"], draw_pile=["9", "9"],
-                    players=[{"hand": [], "sticks": 6}, {"hand": []}])  # fmt: skip
-    prm = v.to_kernel()
-    act(s, prm, L.A_TAKE + 7)  # take the 10 at the far end for 6 sticks
-    end_of_turn(s, 0, prm, True, EV, EVC)
-    # the forest's 2 (next to the decay pile) decays; the old four went to the discard
-    assert s[L.S_DECAY_N] == 1 and s[L.S_DECAY] == 0
-    assert [s[L.S_DISCARD + c] for c in (0, 1, 2, 3)] == [1, 1, 1, 1]
-    forest = list(s[L.S_FOREST : L.S_FOREST + s[L.S_FOREST_N]])
-    assert forest == [1, 2, 3, 4, 5, 6, 7, 7]  # 3..8 slid down, refilled with two 9s
+    _v, prm, arr = position(
+        decay=["2", "3", "4", "5"], draw_pile=["9", "9"], players=[{"sticks": 6}, {}]
+    )
+    pos = arr[0]
+    act(prm, pos, play(TAKE, 7))  # take the 10 at the far end for 6 sticks
+    # the forest's 2 (next to the decay pile) decayed; the old four went to the discard
+    assert pos["decay_n"] == 1 and pos["decay"][0] == 0
+    assert list(pos["discard"][:4]) == [1, 1, 1, 1]
+    assert list(pos["forest"][: pos["forest_n"]]) == [1, 2, 3, 4, 5, 6, 7, 7]
 
 
 def test_the_game_ends_when_the_forest_is_empty():
     # 'End of the game': when the last card is taken, or drops into the decay pile.
-    v, s = position(forest=["2"], draw_pile=0)
-    act(s, v.to_kernel(), L.A_TAKE)
-    assert s[L.S_ENDED] == 1
-    v, s = position(forest=["2"], draw_pile=0, players=[{"hand": ["pan"]}, {"hand": []}])
-    prm = v.to_kernel()
-    act(s, prm, L.A_PAN)
-    assert s[L.S_ENDED] == 0
-    end_of_turn(s, 0, prm, True, EV, EVC)
-    assert s[L.S_ENDED] == 1
+    _v, prm, arr = position(forest=["2"], draw_pile=0)
+    act(prm, arr[0], play(TAKE, 0))
+    assert arr[0]["ended"] == 1 and arr[0]["mover"] == -1
+    _v, prm, arr = position(forest=["2"], draw_pile=0, players=[{"hand": ["pan"]}, {}])
+    act(prm, arr[0], play(PAN))
+    assert arr[0]["ended"] == 1 and arr[0]["end_reason"] == 0
 
 
 def test_tie_breaks_score_then_mushrooms_cooked_then_draw():
-    _v, s = position()
-    s[B0 + L.PL_SCORE], s[B1 + L.PL_SCORE] = 10, 12
-    assert winner(s) == 1
-    s[B0 + L.PL_SCORE] = 12
-    s[B0 + L.PL_COOKED], s[B1 + L.PL_COOKED] = 5, 4
-    assert winner(s) == 0
-    s[B1 + L.PL_COOKED] = 5
-    assert winner(s) == -1
+    _v, _prm, arr = position()
+    a, b = arr[0]["seats"]
+    a["score"], b["score"] = 10, 12
+    assert winner(arr[0]) == 1
+    a["score"], a["cooked"], b["cooked"] = 12, 5, 4
+    assert winner(arr[0]) == 0
+    b["cooked"] = 5
+    assert winner(arr[0]) == -1
 
 
-def _turn(s, prm, cur):
-    kinds, bpar = parse_bots(("greedy", "greedy"))
-    scratch = np.zeros_like(s)
-    mask = np.zeros(L.N_ACTIONS, dtype=np.int8)
-    streams = np.zeros(N_RNG, dtype=np.uint64)
-    return play_turn(cur, prm, kinds, bpar, s, scratch, mask, streams, EV, EVC, EV)
+SMALL = {"hand_limit": 2, "deal": 0, "poison_limit": 1}
+FOREST = ["5", "6", "7", "8", "5", "6", "7", "8"]  # no card pairs with 2, 3 or 4
 
 
 def test_stuck_player_opponent_takes_turns_until_they_can_act():
-    # R-50: seat 0 holds 8 different cards and no pan or sticks for anything but full cards.
-    full = ["2", "3", "4", "5", "6", "7", "8", "10"]
-    v, s = position(
-        forest=["9", "9", "9", "9", "9", "9", "9", "9"],
-        players=[{"hand": full, "pans": 0}, {"hand": [], "pans": 1}],
+    # R-50: seat 0's hand is full with no pair and no pan, the forest all 9s.
+    _v, prm, arr = position(
+        set=SMALL,
+        to_move=1,
+        forest=FOREST,
+        players=[{"hand": ["2", "4"], "pans": 0}, {"hand": [], "baskets": 1}],
     )
-    prm = v.to_kernel()
-    assert _turn(s, prm, 0) == 0  # seat 1 played instead, seat 0 is still to move
-    assert s[B0 + L.PL_TURNS_STUCK] == 1 and s[B1 + L.PL_TURNS] == 1
+    pos = arr[0]
+    act(prm, pos, play(TAKE, 0))
+    assert pos["mover"] == 1 and pos["cur"] == 0  # seat 1 plays again, seat 0 keeps the turn
+    assert pos["seats"][0]["turns_stuck"] == 1
+    act(prm, pos, play(TAKE, 0))
+    assert pos["mover"] == 1 and pos["seats"][0]["turns_stuck"] == 2
 
 
 def test_neither_can_act_ends_the_game():
-    full = ["2", "3", "4", "5", "6", "7", "8", "10"]
-    v, s = position(
-        forest=["9"] * 8,
-        players=[{"hand": full, "pans": 0}, {"hand": full, "pans": 0}],
+    _v, prm, arr = position(
+        set=SMALL,
+        to_move=1,
+        forest=FOREST,
+        players=[{"hand": ["2", "4"], "pans": 0}, {"hand": ["3"], "pans": 0}],
     )
-    _turn(s, v.to_kernel(), 0)
-    assert s[L.S_ENDED] == 1 and s[L.S_END_REASON] == 1  # R-50
+    act(prm, arr[0], play(TAKE, 0))  # seat 1's hand is full now too
+    assert arr[0]["ended"] == 1 and arr[0]["end_reason"] == 1  # R-50
 
 
 def test_setup_deals_three_and_handles_baskets_moons_and_poison():
     # 'Setup' 1-5, over many deals: every dealt card is in a hand, a display or the discard.
     v = PRESETS["mushroomwalk"].replace(poison_cards=12, basket_cards=12, moon_cards=12)
-    prm = v.to_kernel()
+    prm = as_records(v.to_kernel())[0]
     for seed in range(40):
-        s = np.zeros(L.S_SIZE, dtype=np.int32)
-        start_game(key_of(seed), 0, prm, np.zeros(N_RNG, np.uint64), s, EV, EVC)
-        assert s[L.S_FOREST_N] == 8 and s[L.S_DRAW_TOP] == 8 + 6
-        moons = s[L.S_DISCARD + CARD_MOON]
-        night = sum(s[L.player_base(p) + L.PL_HAND + NIGHT_BASE + k]
-                    for p in (0, 1) for k in range(9))  # fmt: skip
-        baskets = s[B0 + L.PL_BASKETS] + s[B1 + L.PL_BASKETS]
-        poison = s[L.S_DISCARD + CARD_POISON]
-        assert night == moons  # a moon is swapped for a night card
-        assert s[B0 + L.PL_POISON] + s[B1 + L.PL_POISON] == 0  # dealt poison is discarded
-        assert hand_size(s, 0) + hand_size(s, 1) + baskets + poison == 6
-        assert s[B0 + L.PL_PANS] == s[B1 + L.PL_PANS] == 1  # starting pans
-        assert s[B0 + L.PL_HAND + CARD_BASKET] == 0
+        arr = np.zeros(1, dtype=POSITION)
+        pos = arr[0]
+        new(pos, prm, key_of(seed), np.int64(0), NO_EV, EVC)
+        assert pos["forest_n"] == 8 and pos["draw_top"] == 8 + 6
+        a, b = pos["seats"]
+        night = sum(int(s["hand"][NIGHT_BASE : NIGHT_BASE + 9].sum()) for s in (a, b))
+        assert night == pos["discard"][CARD_MOON]  # a moon is swapped for a night card
+        assert a["poison"] + b["poison"] == 0  # dealt poison is discarded
+        dealt = hand_size(a) + hand_size(b) + a["baskets"] + b["baskets"]
+        assert dealt + pos["discard"][CARD_POISON] == 6
+        assert a["pans"] == b["pans"] == 1  # starting pans
+        assert a["hand"][CARD_BASKET] == 0
+        # dealt cards are face down: the opponent has seen only the night cards
+        assert a["seen"].sum() + b["seen"].sum() == night

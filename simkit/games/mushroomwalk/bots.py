@@ -1,7 +1,7 @@
 """Bot specs for Mushroom Walk: ``random``, ``greedy``, ``lookahead``, with parameters.
 
 A spec is a bot name optionally followed by ``:name=value`` pairs, e.g.
-``greedy:cook_at=3`` or ``lookahead:opp=1:stick=0.8``. Parameters (all floats):
+``greedy:cook_at=3`` or ``lookahead:opp=1:stick=0.8``. Parameters (all numbers):
 
 - ``stick``: points one walking stick is worth (default 0.6)
 - ``pan``: points the first pan is worth (4)
@@ -12,6 +12,8 @@ A spec is a bot name optionally followed by ``:name=value`` pairs, e.g.
 - ``opp``: lookahead's weight on the best card it leaves the opponent (0.5)
 - ``incomplete``: value per mushroom of an unfinished set, relative to cooking it (0.6)
 - ``hold``: lookahead's value of a complete set kept in hand, relative to cooking it (0.95)
+- ``samples``: lookahead's samples of the hidden cards for a play that brings a night
+  card (8)
 """
 
 from __future__ import annotations
@@ -19,49 +21,63 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.mushroomwalk import policy
+from simkit.games.mushroomwalk.records import BOT, BOT_GREEDY, BOT_LOOKAHEAD, BOT_RANDOM
 
 BOTS = ("random", "greedy", "lookahead")
-_KIND = {"random": policy.BOT_RANDOM, "greedy": policy.BOT_GREEDY,
-         "lookahead": policy.BOT_LOOKAHEAD}  # fmt: skip
-_PARAMS = {
-    "stick": (policy.B_STICK, 0.0, 20.0),
-    "pan": (policy.B_PAN, 0.0, 50.0),
-    "cook_at": (policy.B_COOK_AT, 1.0, 30.0),
-    "endgame": (policy.B_ENDGAME, 1.0, 200.0),
-    "opp": (policy.B_OPP, 0.0, 10.0),
-    "incomplete": (policy.B_INCOMPLETE, 0.0, 1.0),
-    "hold": (policy.B_HOLD, 0.0, 1.5),
+_KIND = {"random": BOT_RANDOM, "greedy": BOT_GREEDY, "lookahead": BOT_LOOKAHEAD}
+# name: (lowest, highest) allowed; every field of records.BOT but ``kind``
+PARAMS = {
+    "stick": (0.0, 20.0),
+    "pan": (0.0, 50.0),
+    "cook_at": (1.0, 30.0),
+    "endgame": (1.0, 200.0),
+    "opp": (0.0, 10.0),
+    "incomplete": (0.0, 1.0),
+    "hold": (0.0, 1.5),
+    "samples": (1.0, 64.0),
 }
+_DEFAULTS = {
+    "stick": 0.6,
+    "pan": 4.0,
+    "cook_at": 4.0,
+    "endgame": 16.0,
+    "opp": 1.0,
+    "incomplete": 0.6,
+    "hold": 0.9,
+    "samples": 8.0,
+}
+# lookahead's own defaults were tuned against greedy
+_LOOKAHEAD = {"endgame": 40.0, "opp": 0.5, "hold": 0.95}
 
 
-def parse_bot(spec: str) -> tuple[int, np.ndarray]:
-    """Bot kind code and parameter vector of one spec; ``SimkitError`` naming the fix."""
+def parse_bot(spec: str) -> np.ndarray:
+    """The one-element ``records.BOT`` array of one spec; ``SimkitError`` naming the fix."""
     name, *pairs = spec.split(":")
     if name not in _KIND:
         raise SimkitError(f"mushroomwalk: unknown bot '{name}' (known: {', '.join(BOTS)})")
-    vec = policy.default_bpar(_KIND[name])
+    values = {**_DEFAULTS, **(_LOOKAHEAD if name == "lookahead" else {})}
     for pair in pairs:
         key, eq, raw = pair.partition("=")
-        if not eq or key not in _PARAMS:
+        if not eq or key not in PARAMS:
             raise SimkitError(
                 f"mushroomwalk bot '{spec}': expected NAME=VALUE with NAME one of "
-                f"{', '.join(_PARAMS)} (got '{pair}')"
+                f"{', '.join(PARAMS)} (got '{pair}')"
             )
-        idx, lo, hi = _PARAMS[key]
+        lo, hi = PARAMS[key]
         try:
             value = float(raw)
         except ValueError:
             raise SimkitError(f"mushroomwalk bot '{spec}': {key} must be a number") from None
         if not lo <= value <= hi:
             raise SimkitError(f"mushroomwalk bot '{spec}': {key} must be between {lo:g} and {hi:g}")
-        vec[idx] = value
-    return _KIND[name], vec
+        values[key] = value
+    rec = np.zeros(1, BOT)
+    rec["kind"] = _KIND[name]
+    for key, value in values.items():
+        rec[key] = value
+    return rec
 
 
-def parse_bots(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Kind codes (int64, per seat) and parameters (float64, seats x params)."""
-    parsed = [parse_bot(s) for s in specs]
-    kinds = np.array([k for k, _ in parsed], dtype=np.int64)
-    bpar = np.stack([v for _, v in parsed])
-    return kinds, bpar
+def parse_bots(specs: tuple[str, ...]) -> np.ndarray:
+    """The ``records.BOT`` array of the seats, one record per spec."""
+    return np.concatenate([parse_bot(s) for s in specs])

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+import numpy as np
+
 
 class Kind(NamedTuple):
     """One mushroom kind: a rank of the ordinary deck and its Morels values."""
@@ -50,17 +52,15 @@ OTHER_CARDS: dict[str, tuple[int, int]] = {
     "moon": (8, 8),
 }
 
-# Card codes used by the kernels. 0..8 are the mushroom kinds (rank = code + 2).
-CARD_BUTTER = 9
-CARD_CIDER = 10
-CARD_BASKET = 11
-CARD_POISON = 12
-CARD_PAN = 13
-CARD_MOON = 14
-N_FOREST_CODES = 15  # codes that can be in the forest deck
-NIGHT_BASE = 15  # night card of kind k has code NIGHT_BASE + k
-N_CODES = NIGHT_BASE + N_KINDS
-CARD_UNKNOWN = N_CODES  # a face-down card whose identity is not given (``simkit moves``)
+# Card codes used by the kernels. 0..8 are the mushroom kinds (rank = code + 2). The codes
+# are np.int64, not Python ints: numba compiles a helper once per literal int argument.
+CARD_BUTTER, CARD_CIDER, CARD_BASKET, CARD_POISON, CARD_PAN, CARD_MOON = (
+    np.int64(c) for c in range(N_KINDS, N_KINDS + 6)
+)
+N_FOREST_CODES = N_KINDS + 6  # codes that can be in the forest deck
+NIGHT_BASE = np.int64(N_FOREST_CODES)  # night card of kind k has code NIGHT_BASE + k
+N_CODES = N_FOREST_CODES + N_KINDS
+CARD_UNKNOWN = np.int64(N_CODES)  # a face-down card of unknown identity (``simkit moves``)
 
 _OTHER_NAMES = ("butter", "cider", "basket", "poison", "pan", "moon")
 

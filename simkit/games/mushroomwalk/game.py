@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-import numba
 import numpy as np
 
 from simkit.errors import SimkitError
@@ -23,10 +22,10 @@ from simkit.games.base import (
     Cell,
     Column,
 )
-from simkit.games.mushroomwalk import layout as L
+from simkit.games.mushroomwalk.batch import play_games, run
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
-from simkit.games.mushroomwalk.play import RACE_FIELDS, SEAT_FIELDS, play_batch
+from simkit.games.mushroomwalk.records import EVENT, MAX_DECAY, POSITION, RACE, SEAT, as_records
 
 _OWN_SEAT: dict[str, Column] = {
     "score": Column("int16", "points from dishes ('End of the game')", "points"),
@@ -89,8 +88,8 @@ class MushroomWalk:
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_OWN_RACE}
     heat_kinds: tuple[str, ...] = ()
     kernels: Mapping[str, tuple[str, ...]] = {
-        "simulate": ("simkit.games.mushroomwalk.play:play_batch",),
-        "trace": ("simkit.games.mushroomwalk.play:play_batch",),
+        "simulate": ("simkit.games.mushroomwalk.batch:play_games",),
+        "trace": ("simkit.games.mushroomwalk.batch:play_game",),
     }
     track_dir = None
     examples = (
@@ -135,21 +134,12 @@ class MushroomWalk:
         self.check_cell(cell)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         idx = self._indices(cell, len(keys), race_indices)
-        prm = cell.variant.to_kernel()
-        kinds, bpar = parse_bots(cell.bots)
+        prm = as_records(cell.variant.to_kernel())
+        bots = parse_bots(cell.bots)
         n = len(keys)
-        seat_out = np.zeros((n, 2, len(SEAT_FIELDS)), dtype=np.int32)
-        race_out = np.zeros((n, len(RACE_FIELDS)), dtype=np.int32)
-        ev = np.zeros((1, L.E_WIDTH), dtype=np.int32)
-        evc = np.zeros(1, dtype=np.int64)
-        last = np.zeros(L.S_SIZE, dtype=np.int32)
-        before = numba.get_num_threads()
-        if threads is not None:
-            numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-        try:
-            play_batch(keys, idx, prm, kinds, bpar, seat_out, race_out, ev, evc, last)
-        finally:
-            numba.set_num_threads(before)
+        seat_out = np.zeros((n, 2), dtype=SEAT)
+        race_out = np.zeros(n, dtype=RACE)
+        run(keys, idx, prm, bots, (seat_out, race_out), threads)
         return _batch(seat_out, race_out)
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
@@ -158,21 +148,21 @@ class MushroomWalk:
 
         self.check_cell(cell)
         idx = self._indices(cell, 1, None if race_index is None else np.array([race_index]))
-        prm = cell.variant.to_kernel()
-        kinds, bpar = parse_bots(cell.bots)
+        prm = as_records(cell.variant.to_kernel())
+        bots = parse_bots(cell.bots)
         v = cell.variant
         # bound on events: per turn (at most one per forest card) a turn row, a stuck row,
         # night cards and poison rows (<= 2 per decay card) and discards (<= a full hand)
         hand_max = v.hand_limit + v.basket_bonus * v.basket_cards
-        rows = (v.deck_size() + 10) * (4 + 2 * L.MAX_DECAY + hand_max)
-        ev = np.zeros((rows, L.E_WIDTH), dtype=np.int32)
+        rows = (v.deck_size() + 10) * (4 + 2 * MAX_DECAY + hand_max)
+        ev = np.zeros(rows, dtype=EVENT)
         evc = np.zeros(1, dtype=np.int64)
-        last = np.zeros(L.S_SIZE, dtype=np.int32)
-        seat_out = np.zeros((1, 2, len(SEAT_FIELDS)), dtype=np.int32)
-        race_out = np.zeros((1, len(RACE_FIELDS)), dtype=np.int32)
+        last = np.zeros(1, dtype=POSITION)
+        seat_out = np.zeros((1, 2), dtype=SEAT)
+        race_out = np.zeros(1, dtype=RACE)
         keys = np.array([key], dtype=np.uint64)
-        play_batch(keys, idx, prm, kinds, bpar, seat_out, race_out, ev, evc, last)
-        return Trace(cell, int(key), ev[: evc[0]].copy(), last)
+        play_games(keys, idx, prm, bots, seat_out, race_out, ev, evc, last)
+        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0])
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal action from a position (docs/state-mushroomwalk.md) and its outcome."""
@@ -195,26 +185,51 @@ class MushroomWalk:
         return np.zeros(n, dtype=np.int64)
 
 
+# Per-seat result columns and the SEAT record field each comes from.
+_SEAT_FIELDS = {
+    "score": "score",
+    "mushrooms_cooked": "cooked",
+    "dishes": "dishes",
+    "sticks_left": "sticks",
+    "sticks_earned": "sticks_earned",
+    "sticks_paid": "sticks_paid",
+    "poison_taken": "poison_taken",
+    "pans_taken": "pans_taken",
+    "baskets": "baskets",
+    "night_cards": "night_taken",
+    "butter_used": "butter_used",
+    "cider_used": "cider_used",
+    "mushrooms_sold": "sold",
+    "decay_takes": "decay_takes",
+    "cards_discarded": "discarded",
+    "turns_taken": "turns",
+    "turns_stuck": "turns_stuck",
+    "first_pan_turn": "first_pan_turn",
+    "first_dish_turn": "first_dish_turn",
+}
+
+
 def _batch(seat_out: np.ndarray, race_out: np.ndarray) -> Batch:
     cols = MushroomWalk.seat_columns
-    winner = race_out[:, RACE_FIELDS.index("winner")]
-    starter = race_out[:, RACE_FIELDS.index("starter")]
+    winner = race_out["winner"]
+    starter = race_out["starter"]
     draw = winner < 0
     seats = np.arange(2)[None, :]
     finish = np.where(draw[:, None] | (seats == winner[:, None]), 1, 2)
-    score = seat_out[:, :, SEAT_FIELDS.index("score")]
-    end = race_out[:, RACE_FIELDS.index("end_reason")]
-    turns = race_out[:, RACE_FIELDS.index("turns")]
+    score = seat_out["score"]
+    end = race_out["end_reason"]
+    turns = race_out["turns"]
     out = {
         "slot": np.where(seats == starter[:, None], 1, 2),
         "finish": finish,
         "points": score,
         "finished": np.repeat((end == 0)[:, None], 2, axis=1),
         "eliminated": np.zeros_like(finish, dtype=bool),
+        "hand_left": seat_out["hand"].sum(axis=-1),
     }
-    for j, name in enumerate(SEAT_FIELDS):
-        out[name] = seat_out[:, :, j]
-    seats_t = {k: np.asarray(v).astype(cols[k].dtype) for k, v in out.items()}
+    for name, field in _SEAT_FIELDS.items():
+        out[name] = seat_out[field]
+    seats_t = {k: np.asarray(out[k]).astype(cols[k].dtype) for k in cols}
     rcols = MushroomWalk.race_columns
     races = {
         "rounds": (turns + 1) // 2,

@@ -11,10 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-import numpy as np
-
 from simkit.errors import ParamError
-from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import (
     CARD_BASKET,
     CARD_BUTTER,
@@ -26,9 +23,11 @@ from simkit.games.mushroomwalk.cards import (
     N_KINDS,
     OTHER_CARDS,
 )
+from simkit.games.mushroomwalk.records import MAX_DECAY, MAX_DECK, MAX_FOREST
 from simkit.params import Variant, param
 
 _TABLE = "RULINGS.md card table (Morels values)"
+WHO_STARTS = ("random", "alternate", "seat0")  # R-51; kernels read the index
 
 
 def _column(attr: str) -> tuple[int, ...]:
@@ -43,73 +42,128 @@ class MushroomWalkParams(Variant):
 
     # --- the card table (one entry per kind, ranks 2..10) ---
     cook_points: tuple = param(
-        _column("cook_points"), "points per cooked mushroom, ranks 2..10", lo=0, hi=50,
-        length=N_KINDS, source=_TABLE + "; 9s = 4 from the book's example",
-    )  # fmt: skip
+        _column("cook_points"),
+        "points per cooked mushroom, ranks 2..10",
+        lo=0,
+        hi=50,
+        length=N_KINDS,
+        source=_TABLE + "; 9s = 4 from the book's example",
+    )
     sell_sticks: tuple = param(
-        _column("sell_sticks"), "sticks per sold mushroom, ranks 2..10", lo=0, hi=20,
-        length=N_KINDS, source=_TABLE + "; 3s = 2, 8s = 3 from 'Tips'",
-    )  # fmt: skip
+        _column("sell_sticks"),
+        "sticks per sold mushroom, ranks 2..10",
+        lo=0,
+        hi=20,
+        length=N_KINDS,
+        source=_TABLE + "; 3s = 2, 8s = 3 from 'Tips'",
+    )
     mushroom_cards: tuple = param(
-        _column("walk_cards"), "forest-deck cards per kind, ranks 2..10", lo=0, hi=20,
-        length=N_KINDS, source="'Building the decks' + RULINGS.md card table",
-    )  # fmt: skip
+        _column("walk_cards"),
+        "forest-deck cards per kind, ranks 2..10",
+        lo=0,
+        hi=20,
+        length=N_KINDS,
+        source="'Building the decks' + RULINGS.md card table",
+    )
     night_cards: tuple = param(
-        _column("night_card"), "night-pile cards per kind (1 = yes), ranks 2..10", lo=0, hi=1,
-        length=N_KINDS, source="'Building the decks': one each of 2..9",
-    )  # fmt: skip
-    butter_cards: int = param(OTHER_CARDS["butter"][0], "butter cards", lo=0, hi=20,
-                              source="RULINGS.md card table")  # fmt: skip
-    cider_cards: int = param(OTHER_CARDS["cider"][0], "cider cards", lo=0, hi=20,
-                             source="RULINGS.md card table")  # fmt: skip
-    basket_cards: int = param(OTHER_CARDS["basket"][0], "basket cards", lo=0, hi=20,
-                              source="'Deviations from Morels'")  # fmt: skip
-    poison_cards: int = param(OTHER_CARDS["poison"][0], "poison mushroom cards", lo=0, hi=20,
-                              source="'Deviations from Morels'")  # fmt: skip
-    pan_cards: int = param(OTHER_CARDS["pan"][0], "pan cards in the forest deck", lo=0, hi=30,
-                           source="'Deviations from Morels'")  # fmt: skip
-    moon_cards: int = param(OTHER_CARDS["moon"][0], "moon cards", lo=0, hi=20,
-                            source="RULINGS.md card table")  # fmt: skip
+        _column("night_card"),
+        "night-pile cards per kind (1 = yes), ranks 2..10",
+        lo=0,
+        hi=1,
+        length=N_KINDS,
+        source="'Building the decks': one each of 2..9",
+    )
+    butter_cards: int = param(
+        OTHER_CARDS["butter"][0], "butter cards", lo=0, hi=20, source="RULINGS.md card table"
+    )
+    cider_cards: int = param(
+        OTHER_CARDS["cider"][0], "cider cards", lo=0, hi=20, source="RULINGS.md card table"
+    )
+    basket_cards: int = param(
+        OTHER_CARDS["basket"][0], "basket cards", lo=0, hi=20, source="'Deviations from Morels'"
+    )
+    poison_cards: int = param(
+        OTHER_CARDS["poison"][0],
+        "poison mushroom cards",
+        lo=0,
+        hi=20,
+        source="'Deviations from Morels'",
+    )
+    pan_cards: int = param(
+        OTHER_CARDS["pan"][0],
+        "pan cards in the forest deck",
+        lo=0,
+        hi=30,
+        source="'Deviations from Morels'",
+    )
+    moon_cards: int = param(
+        OTHER_CARDS["moon"][0], "moon cards", lo=0, hi=20, source="RULINGS.md card table"
+    )
     # --- setup ---
-    starting_pans: int = param(1, "empty pans each player starts with (spare cards)",
-                               lo=0, hi=5, source="'Setup' 1")  # fmt: skip
-    deal: int = param(3, "cards dealt to each player from the draw pile", lo=0, hi=10,
-                      source="'Setup' 5")  # fmt: skip
-    who_starts: str = param("random", "starting player: random per race, alternate by race "
-                            "index, or always seat 0", choices=L.WHO_STARTS,
-                            source="R-51")  # fmt: skip
+    starting_pans: int = param(
+        1, "empty pans each player starts with (spare cards)", lo=0, hi=5, source="'Setup' 1"
+    )
+    deal: int = param(
+        3, "cards dealt to each player from the draw pile", lo=0, hi=10, source="'Setup' 5"
+    )
+    who_starts: str = param(
+        "random",
+        "starting player: random per race, alternate by race index, or always seat 0",
+        choices=WHO_STARTS,
+        source="R-51",
+    )
     # --- forest ---
-    forest_size: int = param(8, "face-up forest cards", lo=1, hi=L.MAX_FOREST,
-                             source="'Overview', 'Setup' 2")  # fmt: skip
-    stick_costs: tuple = param((0, 0, 1, 2, 3, 4, 5, 6), "sticks to take each forest position, "
-                               "next to the decay pile first", lo=0, hi=20,
-                               length=(1, L.MAX_FOREST), source="'Playing a turn' 1")  # fmt: skip
-    decay_size: int = param(4, "most cards in the decay pile", lo=1, hi=L.MAX_DECAY,
-                            source="'After every turn' 1")  # fmt: skip
+    forest_size: int = param(
+        8, "face-up forest cards", lo=1, hi=MAX_FOREST, source="'Overview', 'Setup' 2"
+    )
+    stick_costs: tuple = param(
+        (0, 0, 1, 2, 3, 4, 5, 6),
+        "sticks to take each forest position, next to the decay pile first",
+        lo=0,
+        hi=20,
+        length=(1, MAX_FOREST),
+        source="'Playing a turn' 1",
+    )
+    decay_size: int = param(
+        4, "most cards in the decay pile", lo=1, hi=MAX_DECAY, source="'After every turn' 1"
+    )
     # --- hand ---
-    hand_limit: int = param(8, "hand limit (night cards count)", lo=1, hi=30,
-                            source="'Your hand'")  # fmt: skip
-    basket_bonus: int = param(2, "extra hand limit per basket in the display", lo=0, hi=10,
-                              source="'Your hand'")  # fmt: skip
-    poison_limit: int = param(4, "hand limit after taking poison (plus the basket bonus)",
-                              lo=0, hi=30, source="'The poison mushroom'")  # fmt: skip
-    poison_turns: int = param(1, "own turns after the taking turn that the lower limit lasts",
-                              lo=0, hi=10, source="'The poison mushroom'")  # fmt: skip
+    hand_limit: int = param(8, "hand limit (night cards count)", lo=1, hi=30, source="'Your hand'")
+    basket_bonus: int = param(
+        2, "extra hand limit per basket in the display", lo=0, hi=10, source="'Your hand'"
+    )
+    poison_limit: int = param(
+        4,
+        "hand limit after taking poison (plus the basket bonus)",
+        lo=0,
+        hi=30,
+        source="'The poison mushroom'",
+    )
+    poison_turns: int = param(
+        1,
+        "own turns after the taking turn that the lower limit lasts",
+        lo=0,
+        hi=10,
+        source="'The poison mushroom'",
+    )
     # --- cooking and selling ---
-    min_cook: int = param(3, "fewest mushrooms of a kind in a dish", lo=1, hi=20,
-                          source="'Playing a turn' 3")  # fmt: skip
-    min_sell: int = param(2, "fewest mushrooms of a kind to sell", lo=1, hi=20,
-                          source="'Playing a turn' 4")  # fmt: skip
-    night_multiplier: int = param(2, "mushrooms a night card counts as", lo=1, hi=5,
-                                  source="'Your hand'")  # fmt: skip
-    butter_per: int = param(4, "mushrooms needed per butter", lo=1, hi=20,
-                            source="'Playing a turn' 3")  # fmt: skip
-    butter_points: int = param(3, "points per butter", lo=0, hi=50,
-                               source="'End of the game'")  # fmt: skip
-    cider_per: int = param(5, "mushrooms needed per cider", lo=1, hi=20,
-                           source="'Playing a turn' 3")  # fmt: skip
-    cider_points: int = param(5, "points per cider", lo=0, hi=50,
-                              source="'End of the game'")  # fmt: skip
+    min_cook: int = param(
+        3, "fewest mushrooms of a kind in a dish", lo=1, hi=20, source="'Playing a turn' 3"
+    )
+    min_sell: int = param(
+        2, "fewest mushrooms of a kind to sell", lo=1, hi=20, source="'Playing a turn' 4"
+    )
+    night_multiplier: int = param(
+        2, "mushrooms a night card counts as", lo=1, hi=5, source="'Your hand'"
+    )
+    butter_per: int = param(
+        4, "mushrooms needed per butter", lo=1, hi=20, source="'Playing a turn' 3"
+    )
+    butter_points: int = param(3, "points per butter", lo=0, hi=50, source="'End of the game'")
+    cider_per: int = param(
+        5, "mushrooms needed per cider", lo=1, hi=20, source="'Playing a turn' 3"
+    )
+    cider_points: int = param(5, "points per cider", lo=0, hi=50, source="'End of the game'")
 
     def check(self) -> None:
         if self.deal > self.hand_limit:
@@ -136,10 +190,10 @@ class MushroomWalkParams(Variant):
                 f"forest_size={self.forest_size}; raise the card counts",
                 key="mushroom_cards",
             )
-        if self.deck_size() > L.MAX_DECK:
+        if self.deck_size() > MAX_DECK:
             raise ParamError(
                 f"mushroomwalk: the forest deck has {self.deck_size()} cards, more than "
-                f"{L.MAX_DECK}; lower the card counts",
+                f"{MAX_DECK}; lower the card counts",
                 key="mushroom_cards",
             )
 
@@ -158,32 +212,6 @@ class MushroomWalkParams(Variant):
     def deck_size(self) -> int:
         """Cards in the forest deck (81 for Mushroom Walk, 84 for Morels numbers)."""
         return sum(self.forest_counts())
-
-    def to_kernel(self) -> np.ndarray:
-        """The ``int64`` parameter vector the kernels read (layout ``P_*``)."""
-        v = np.zeros(L.P_SIZE, dtype=np.int64)
-        v[L.P_HAND_LIMIT] = self.hand_limit
-        v[L.P_BASKET_BONUS] = self.basket_bonus
-        v[L.P_POISON_LIMIT] = self.poison_limit
-        v[L.P_POISON_TURNS] = self.poison_turns
-        v[L.P_DECAY_SIZE] = self.decay_size
-        v[L.P_FOREST_SIZE] = self.forest_size
-        v[L.P_DEAL] = self.deal
-        v[L.P_START_PANS] = self.starting_pans
-        v[L.P_BUTTER_PER] = self.butter_per
-        v[L.P_BUTTER_PTS] = self.butter_points
-        v[L.P_CIDER_PER] = self.cider_per
-        v[L.P_CIDER_PTS] = self.cider_points
-        v[L.P_NIGHT_MULT] = self.night_multiplier
-        v[L.P_MIN_COOK] = self.min_cook
-        v[L.P_MIN_SELL] = self.min_sell
-        v[L.P_WHO_STARTS] = L.WHO_STARTS.index(self.who_starts)
-        v[L.P_COST : L.P_COST + self.forest_size] = self.stick_costs
-        v[L.P_COOK : L.P_COOK + N_KINDS] = self.cook_points
-        v[L.P_SELL : L.P_SELL + N_KINDS] = self.sell_sticks
-        v[L.P_COUNT : L.P_COUNT + len(self.forest_counts())] = self.forest_counts()
-        v[L.P_NIGHT : L.P_NIGHT + N_KINDS] = self.night_cards
-        return v
 
 
 def _other(index: int) -> dict[str, int]:

@@ -1,22 +1,25 @@
-"""Mushroom Walk positions as JSON (docs/state-mushroomwalk.md) <-> the kernel state array.
+"""Mushroom Walk positions as JSON (docs/state.md) <-> the kernel's position record.
 
 Used by ``simkit moves`` and by tests that set up a position by hand. Every problem with
-the input is a ``StateError`` naming the key and the fix.
+the input, including a position no game can reach (more copies of a card than the deck
+holds, a hand over its limit), is a ``StateError`` naming the key and the fix.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from simkit.errors import SimkitError, StateError
-from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import (
+    CARD_BASKET,
     CARD_BUTTER,
     CARD_CIDER,
     CARD_PAN,
+    CARD_POISON,
     CARD_UNKNOWN,
     N_FOREST_CODES,
     N_KINDS,
@@ -25,172 +28,248 @@ from simkit.games.mushroomwalk.cards import (
     card_name,
 )
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
+from simkit.games.mushroomwalk.records import MAX_DECK, POSITION
 
 _HAND_OK = set(range(N_KINDS)) | {CARD_BUTTER, CARD_CIDER, CARD_PAN}
-_PLAYER_KEYS = {"hand", "night", "pans", "baskets", "sticks", "poison", "poison_turns",
-                "score", "cooked", "dishes"}  # fmt: skip
-_TOP_KEYS = {"game", "preset", "set", "to_move", "forest", "decay", "draw_pile",
-             "night_pile", "players"}  # fmt: skip
+_NIGHT_OK = set(range(NIGHT_BASE, NIGHT_BASE + N_KINDS)) | {CARD_UNKNOWN}
+_FOREST_OK = set(range(N_FOREST_CODES))
+_PLAYER_KEYS = {
+    "hand",
+    "night",
+    "pans",
+    "baskets",
+    "sticks",
+    "poison",
+    "poison_turns",
+    "score",
+    "cooked",
+    "dishes",
+}
+_TOP_KEYS = {
+    "game",
+    "preset",
+    "set",
+    "to_move",
+    "forest",
+    "decay",
+    "draw_pile",
+    "night_pile",
+    "players",
+}
+_ERR = "mushroomwalk state, key"
 
 
-def _card(key: str, name: Any, allowed: set[int] | None = None) -> int:
+def _bad(key: str, msg: str) -> StateError:
+    """The one-line error about the position's ``key``."""
+    return StateError(f"{_ERR} '{key}': {msg}", key=key)
+
+
+def _card(key: str, name: Any, allowed: set[int]) -> int:
     code = NAME_TO_CODE.get(str(name))
-    if code is None or code == L.N_SLOTS or (allowed is not None and code not in allowed):
-        raise StateError(f"mushroomwalk state, key '{key}': '{name}' is not a card allowed here")
-    return code
+    if code is None or code not in allowed:
+        raise _bad(key, f"'{name}' is not a card allowed here")
+    return int(code)
 
 
-def _cards(d: Mapping[str, Any], key: str, allowed: set[int] | None = None) -> list[int]:
+def _cards(d: Mapping[str, Any], key: str, allowed: set[int], where: str = "") -> list[int]:
     value = d.get(key, [])
     if not isinstance(value, list):
-        raise StateError(f"mushroomwalk state, key '{key}': expected a list of card names")
-    return [_card(key, v, allowed) for v in value]
+        raise _bad(f"{where}{key}", "expected a list of card names")
+    return [_card(where + key, v, allowed) for v in value]
 
 
 def _int(d: Mapping[str, Any], key: str, where: str, lo: int, hi: int, default: int = 0) -> int:
     value = d.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise StateError(
-            f"mushroomwalk state, key '{where}{key}': expected an integer {lo}..{hi} "
-            f"(got {value!r})"
-        )
+        raise _bad(f"{where}{key}", f"expected an integer {lo}..{hi} (got {value!r})")
     return value
 
 
-def _pile(d: Mapping[str, Any], key: str, allowed: set[int] | None, default: int) -> list[int]:
+def _pile(d: Mapping[str, Any], key: str, allowed: set[int], default: int) -> list[int]:
     """A face-down pile: a list of card names (top first) or a count of unknown cards."""
-    value = d.get(key, default)
-    if isinstance(value, list):
+    if isinstance(d.get(key, default), list):
         return _cards(d, key, allowed)
-    n = _int(d, key, "", 0, L.MAX_DECK, default)
-    return [CARD_UNKNOWN] * n
+    return [int(CARD_UNKNOWN)] * _int(d, key, "", 0, MAX_DECK, default)
 
 
 def variant_of(d: Mapping[str, Any]) -> MushroomWalkParams:
-    preset = d.get("preset", "mushroomwalk")
-    if preset not in PRESETS:
-        raise StateError(
-            f"mushroomwalk state, key 'preset': unknown preset '{preset}' "
-            f"(known: {', '.join(sorted(PRESETS))})"
-        )
-    overrides = d.get("set", {})
-    if not isinstance(overrides, dict):
-        raise StateError("mushroomwalk state, key 'set': expected an object of overrides")
+    """The position's variant: ``preset`` plus the overrides in ``set``."""
     try:
-        return PRESETS[preset].replace(**overrides)
+        return MushroomWalkParams.resolve(PRESETS, d.get("preset", "mushroomwalk"), d.get("set"))
     except SimkitError as exc:
-        raise StateError(f"mushroomwalk state, key 'set': {exc}") from exc
+        key = "preset" if exc.key == "preset" else "set"
+        msg = str(exc).removeprefix("mushroomwalk: ")
+        raise _bad(key, msg) from exc
+
+
+class _Census:
+    """Counts the cards a position shows, key by key, against what the variant's decks
+    hold, so the key that shows one card too many is the one named."""
+
+    def __init__(self, v: MushroomWalkParams):
+        self.total = Counter(dict(enumerate(v.forest_counts())))
+        for k in range(N_KINDS):
+            self.total[int(NIGHT_BASE) + k] = v.night_cards[k]
+        self.total[int(CARD_PAN)] += 2 * v.starting_pans  # spare cards ('Setup' 1)
+        self.shown: Counter[int] = Counter()
+
+    def take(self, key: str, codes: list[int]) -> None:
+        for code, n in sorted(Counter(codes).items()):
+            self.shown[code] += n
+            if code != CARD_UNKNOWN and self.shown[code] > self.total[code]:
+                raise _bad(
+                    key,
+                    f"{self.shown[code]} cards '{card_name(code)}' where the decks hold "
+                    f"{self.total[code]} (counting the forest, the decay, draw and night "
+                    "piles, hands and displays); no game can reach this",
+                )
 
 
 def state_from_json(d: Mapping[str, Any]) -> tuple[MushroomWalkParams, np.ndarray]:
-    """The variant and kernel state array of a position; ``StateError`` on bad input."""
+    """The variant and a one-element ``POSITION`` array; ``StateError`` on bad input."""
     unknown = sorted(set(d) - _TOP_KEYS)
     if unknown:
-        raise StateError(f"mushroomwalk state: unknown key '{unknown[0]}'")
+        raise StateError(f"mushroomwalk state: unknown key '{unknown[0]}'", key=unknown[0])
     v = variant_of(d)
-    s = np.zeros(L.S_SIZE, dtype=np.int32)
-    s[L.S_FOREST : L.S_FOREST + L.MAX_FOREST] = -1
-    s[L.S_DECAY : L.S_DECAY + L.MAX_DECAY] = -1
-    forest = _cards(d, "forest", set(range(N_FOREST_CODES)))
+    census = _Census(v)
+    arr = np.zeros(1, dtype=POSITION)
+    pos = arr[0]
+    pos["forest"][:] = -1
+    pos["decay"][:] = -1
+    pos["turn_play"]["kind"] = -1
+    pos["outcome"]["card"] = -1
+    forest = _cards(d, "forest", _FOREST_OK)
     if not 1 <= len(forest) <= v.forest_size:
-        raise StateError(
-            f"mushroomwalk state, key 'forest': expected 1 to {v.forest_size} cards "
-            f"(got {len(forest)}); an empty forest means the game is over"
+        raise _bad(
+            "forest",
+            f"expected 1 to {v.forest_size} cards (got {len(forest)}); an empty forest means "
+            "the game is over",
         )
-    decay = _cards(d, "decay", set(range(N_FOREST_CODES)))
+    census.take("forest", forest)
+    decay = _cards(d, "decay", _FOREST_OK)
     if len(decay) > v.decay_size:
-        raise StateError(
-            f"mushroomwalk state, key 'decay': at most {v.decay_size} cards (got {len(decay)})"
-        )
-    s[L.S_FOREST : L.S_FOREST + len(forest)] = forest
-    s[L.S_FOREST_N] = len(forest)
-    s[L.S_DECAY : L.S_DECAY + len(decay)] = decay
-    s[L.S_DECAY_N] = len(decay)
+        raise _bad("decay", f"at most {v.decay_size} cards (got {len(decay)})")
+    census.take("decay", decay)
+    pos["forest"][: len(forest)] = forest
+    pos["forest_n"] = len(forest)
+    pos["decay"][: len(decay)] = decay
+    pos["decay_n"] = len(decay)
     if "draw_pile" not in d:
-        raise StateError("mushroomwalk state: key 'draw_pile' is missing (a count or a list)")
-    draw = _pile(d, "draw_pile", set(range(N_FOREST_CODES)) | {CARD_UNKNOWN}, 0)
-    s[L.S_DRAW : L.S_DRAW + len(draw)] = draw
-    s[L.S_DRAW_END] = len(draw)
+        raise StateError(
+            "mushroomwalk state: key 'draw_pile' is missing (a count or a list)", key="draw_pile"
+        )
+    draw = _pile(d, "draw_pile", _FOREST_OK | {int(CARD_UNKNOWN)}, 0)
+    census.take("draw_pile", draw)
+    # the pile lies at the end of the deck array, as after the cards above were drawn
+    pos["draw"][MAX_DECK - len(draw) :] = draw
+    pos["draw_top"] = MAX_DECK - len(draw)
+    pos["draw_end"] = MAX_DECK
     players = d.get("players")
     if not isinstance(players, list) or len(players) != 2:
-        raise StateError("mushroomwalk state, key 'players': expected a list of 2 players")
+        raise _bad("players", "expected a list of 2 players")
+    mover = _int(d, "to_move", "", 0, 1)
     shown = 0
     for p, pd in enumerate(players):
-        _player(s, p, pd, v)
-        shown += sum(1 for _ in pd.get("night", []))
-    night_ok = set(range(NIGHT_BASE, NIGHT_BASE + N_KINDS)) | {CARD_UNKNOWN}
-    night = _pile(d, "night_pile", night_ok, max(0, sum(v.night_cards) - shown))
-    s[L.S_NIGHT : L.S_NIGHT + len(night)] = night
-    s[L.S_NIGHT_END] = len(night)
+        shown += _player(pos["seats"][p], p, pd, v, census, p == mover)
+    night = _pile(d, "night_pile", _NIGHT_OK, max(0, sum(v.night_cards) - shown))
     if len(night) > N_KINDS:
-        raise StateError(f"mushroomwalk state, key 'night_pile': at most {N_KINDS} cards")
-    s[L.S_CUR] = _int(d, "to_move", "", 0, 1)
-    return v, s
+        raise _bad("night_pile", f"at most {N_KINDS} cards")
+    census.take("night_pile", night)
+    pos["night"][: len(night)] = night
+    pos["night_end"] = len(night)
+    pos["cur"] = mover
+    pos["mover"] = mover
+    return v, arr
 
 
-def _player(s: np.ndarray, p: int, pd: Any, v: MushroomWalkParams) -> None:
+def _player(me: Any, p: int, pd: Any, v: MushroomWalkParams, census: _Census, moving: bool) -> int:
+    """Fill seat ``p``'s record; return how many night cards it shows."""
     where = f"players[{p}]."
     if not isinstance(pd, dict):
-        raise StateError(f"mushroomwalk state, key 'players[{p}]': expected an object")
+        raise _bad(f"players[{p}]", "expected an object")
     unknown = sorted(set(pd) - _PLAYER_KEYS)
     if unknown:
-        raise StateError(f"mushroomwalk state: unknown key '{where}{unknown[0]}'")
-    b = L.player_base(p)
-    for c in _cards(pd, "hand", _HAND_OK):
-        s[b + L.PL_HAND + c] += 1
-    night_ok = set(range(NIGHT_BASE, NIGHT_BASE + N_KINDS)) | {CARD_UNKNOWN}
-    for name in pd.get("night", []):
-        full = "?" if str(name) == "?" else "night" + str(name).removeprefix("night")
-        s[b + L.PL_HAND + _card(f"{where}night", full, night_ok)] += 1
-    s[b + L.PL_PANS] = _int(pd, "pans", where, 0, 50)
-    s[b + L.PL_BASKETS] = _int(pd, "baskets", where, 0, 50)
-    s[b + L.PL_STICKS] = _int(pd, "sticks", where, 0, 1000)
-    s[b + L.PL_POISON] = _int(pd, "poison", where, 0, 20)
-    left = _int(pd, "poison_turns", where, 0, 20, 1 if s[b + L.PL_POISON] else 0)
-    s[b + L.PL_POISON_LEFT] = left
-    if s[b + L.PL_POISON] and not left:
-        raise StateError(f"mushroomwalk state, key '{where}poison_turns': must be >= 1 with poison")
-    s[b + L.PL_SCORE] = _int(pd, "score", where, 0, 10000)
-    s[b + L.PL_COOKED] = _int(pd, "cooked", where, 0, 1000)
-    s[b + L.PL_DISHES] = _int(pd, "dishes", where, 0, 100)
-    s[b + L.PL_FIRST_PAN_TURN] = -1
-    s[b + L.PL_FIRST_DISH_TURN] = -1
+        raise StateError(
+            f"mushroomwalk state: unknown key '{where}{unknown[0]}'", key=where + unknown[0]
+        )
+    hand = _cards(pd, "hand", _HAND_OK, where)
+    census.take(f"{where}hand", hand)
+    night_names = pd.get("night", [])
+    if not isinstance(night_names, list):
+        raise _bad(f"{where}night", "expected a list of card names")
+    full = ["?" if str(n) == "?" else "night" + str(n).removeprefix("night") for n in night_names]
+    night = [_card(f"{where}night", n, _NIGHT_OK) for n in full]
+    census.take(f"{where}night", night)
+    for c in hand + night:
+        me["hand"][c] += 1
+    for c in night:  # night cards lie face up ('Your hand')
+        me["seen"][c] += 1
+    me["pans"] = _int(pd, "pans", where, 0, 50)
+    me["baskets"] = _int(pd, "baskets", where, 0, 50)
+    me["sticks"] = _int(pd, "sticks", where, 0, 1000)
+    me["poison"] = _int(pd, "poison", where, 0, 20)
+    census.take(f"{where}pans", [int(CARD_PAN)] * int(me["pans"]))
+    census.take(f"{where}baskets", [int(CARD_BASKET)] * int(me["baskets"]))
+    census.take(f"{where}poison", [int(CARD_POISON)] * int(me["poison"]))
+    left = _int(pd, "poison_turns", where, 0, v.poison_turns + 1, 1 if me["poison"] else 0)
+    me["poison_left"] = left
+    if me["poison"] and not left:
+        raise _bad(f"{where}poison_turns", "must be >= 1 with poison")
+    me["score"] = _int(pd, "score", where, 0, 10000)
+    me["cooked"] = _int(pd, "cooked", where, 0, 1000)
+    me["dishes"] = _int(pd, "dishes", where, 0, 100)
+    census.take(f"{where}dishes", [int(CARD_PAN)] * int(me["dishes"]))  # a pan each
+    me["first_pan_turn"] = -1
+    me["first_dish_turn"] = -1
+    _check_limit(me, where, v, moving)
+    return len(night)
 
 
-def state_to_json(s: np.ndarray, v: MushroomWalkParams, preset: str) -> dict[str, Any]:
+def _check_limit(me: Any, where: str, v: MushroomWalkParams, moving: bool) -> None:
+    """'Your hand': never over the limit. Over the poison's lower limit only the seat to
+    move, which has just taken the poison and discards next ('The poison mushroom')."""
+    held = int(me["hand"].sum())
+    bonus = v.basket_bonus * int(me["baskets"])
+    if held > v.hand_limit + bonus:
+        raise _bad(
+            f"{where}hand",
+            f"{held} hand cards (night cards included) are over the hand limit "
+            f"{v.hand_limit + bonus}; remove {held - v.hand_limit - bonus}",
+        )
+    if me["poison"] and not moving and held > v.poison_limit + bonus:
+        raise _bad(
+            f"{where}hand",
+            f"{held} hand cards are over the poison's lower limit {v.poison_limit + bonus}; "
+            "only the seat to move can be, while it discards",
+        )
+
+
+def state_to_json(pos: Any, preset: str, overrides: Mapping[str, Any]) -> dict[str, Any]:
     """The position in the same JSON form (face-down piles as counts unless all known)."""
 
-    def pile(lo: int, top: int, end: int) -> Any:
-        codes = [int(c) for c in s[lo + top : lo + end]]
+    def pile(cards: np.ndarray) -> Any:
+        codes = [int(c) for c in cards]
         return len(codes) if CARD_UNKNOWN in codes else [card_name(c) for c in codes]
 
     out: dict[str, Any] = {"game": "mushroomwalk", "preset": preset}
-    out["to_move"] = int(s[L.S_CUR])
-    out["forest"] = [card_name(int(c)) for c in s[L.S_FOREST : L.S_FOREST + s[L.S_FOREST_N]]]
-    out["decay"] = [card_name(int(c)) for c in s[L.S_DECAY : L.S_DECAY + s[L.S_DECAY_N]]]
-    out["draw_pile"] = pile(L.S_DRAW, int(s[L.S_DRAW_TOP]), int(s[L.S_DRAW_END]))
-    out["night_pile"] = pile(L.S_NIGHT, int(s[L.S_NIGHT_TOP]), int(s[L.S_NIGHT_END]))
+    if overrides:
+        out["set"] = dict(overrides)
+    out["to_move"] = int(pos["mover"])
+    out["forest"] = [card_name(int(c)) for c in pos["forest"][: pos["forest_n"]]]
+    out["decay"] = [card_name(int(c)) for c in pos["decay"][: pos["decay_n"]]]
+    out["draw_pile"] = pile(pos["draw"][pos["draw_top"] : pos["draw_end"]])
+    out["night_pile"] = pile(pos["night"][pos["night_top"] : pos["night_end"]])
     out["players"] = []
     for p in range(2):
-        b = L.player_base(p)
-        hand = []
-        night = []
-        for c in range(L.N_SLOTS):
-            for _ in range(int(s[b + L.PL_HAND + c])):
-                # an unknown card in a hand can only be a night card taken for a moon
-                (hand if c < NIGHT_BASE else night).append(card_name(c))
-        out["players"].append(
-            {
-                "hand": hand,
-                "night": night,
-                "pans": int(s[b + L.PL_PANS]),
-                "baskets": int(s[b + L.PL_BASKETS]),
-                "sticks": int(s[b + L.PL_STICKS]),
-                "poison": int(s[b + L.PL_POISON]),
-                "poison_turns": int(s[b + L.PL_POISON_LEFT]),
-                "score": int(s[b + L.PL_SCORE]),
-                "cooked": int(s[b + L.PL_COOKED]),
-                "dishes": int(s[b + L.PL_DISHES]),
-            }
-        )
+        me = pos["seats"][p]
+        hand: list[str] = []
+        night: list[str] = []
+        for c, n in enumerate(me["hand"]):
+            # an unknown card in a hand can only be a night card taken for a moon
+            (hand if c < NIGHT_BASE else night).extend([card_name(c)] * int(n))
+        fields = ("pans", "baskets", "sticks", "poison", "score", "cooked", "dishes")
+        row: dict[str, Any] = {"hand": hand, "night": night}
+        row.update({f: int(me[f]) for f in fields})
+        row["poison_turns"] = int(me["poison_left"])
+        out["players"].append(row)
     return out

@@ -1,4 +1,4 @@
-"""A readable log of one Mushroom Walk game, built from the kernel's event rows."""
+"""A readable log of one Mushroom Walk game, built from the kernel's event records."""
 
 from __future__ import annotations
 
@@ -7,98 +7,122 @@ from typing import Any
 import numpy as np
 
 from simkit.games.base import Cell
-from simkit.games.mushroomwalk import layout as L
 from simkit.games.mushroomwalk.cards import NIGHT_BASE, card_name
+from simkit.games.mushroomwalk.records import (
+    COOK,
+    DECAY,
+    DISCARD,
+    EV_DEAL,
+    EV_DISCARD,
+    EV_END,
+    EV_NIGHT,
+    EV_POISON,
+    EV_POISON_END,
+    EV_START,
+    EV_STUCK,
+    EV_TURN,
+    EVENT_KINDS,
+    SELL,
+    TAKE,
+)
 from simkit.games.mushroomwalk.rules import winner
 
-_KINDS = {
-    L.EV_START: "start",
-    L.EV_DEAL: "deal",
-    L.EV_TURN: "turn",
-    L.EV_NIGHT: "night",
-    L.EV_POISON: "poison",
-    L.EV_DISCARD: "discard",
-    L.EV_POISON_END: "poison_end",
-    L.EV_STUCK: "stuck",
-    L.EV_END: "end",
-}
 
-
-def action_name(a: int) -> str:
-    """Short name of an action id: take3, decay, cook9, sell8, pan."""
-    if a < L.A_DECAY:
-        return f"take{a - L.A_TAKE + 1}"
-    if a == L.A_DECAY:
+def play_name(play: Any) -> str:
+    """Short unique name of a play: take3, decay, pan, discard:night9, sell8:3,
+    sell9:0+n (plain cards sold, + the night card), cook9:2+n:b1:hand (plain cards, the
+    night card, butter, cider, and the pan: from the hand or the display)."""
+    kind, arg = int(play["kind"]), int(play["arg"])
+    if kind == TAKE:
+        return f"take{arg + 1}"
+    if kind == DECAY:
         return "decay"
-    if a < L.A_SELL:
-        return f"cook{a - L.A_COOK + 2}"
-    if a < L.A_PAN:
-        return f"sell{a - L.A_SELL + 2}"
-    return "pan"
+    if kind == DISCARD:
+        return f"discard:{card_name(arg)}"
+    if kind not in (COOK, SELL):
+        return "pan"
+    cards = f"{arg + 2}:{int(play['plain'])}" + "+n" * int(play["night"])
+    if kind == SELL:
+        return f"sell{cards}"
+    extras = "".join(f":{x}{int(play[f])}" for x, f in (("b", "butter"), ("c", "cider")) if play[f])
+    return f"cook{cards}{extras}:{'hand' if play['hand_pan'] else 'display'}"
+
+
+def _mushrooms(play: Any) -> str:
+    rank = int(play["arg"]) + 2
+    cards = [str(rank)] * int(play["plain"]) + [f"night{rank}"] * int(play["night"])
+    return " ".join(cards)
+
+
+def describe(play: Any, outcome: Any, decay_before: list[str]) -> str:
+    """One play in words (what it did, from its ``records.OUTCOME``)."""
+    kind = int(play["kind"])
+    card, n, gain, cost = (int(outcome[f]) for f in ("card", "n", "gain", "cost"))
+    if kind == TAKE:
+        paid = "free" if cost == 0 else f"{cost} stick{'s' if cost > 1 else ''}"
+        return f"takes {card_name(card)} from forest position {int(play['arg']) + 1} ({paid})"
+    if kind == DECAY:
+        return f"takes the decay pile: {' '.join(decay_before)}"
+    if kind == COOK:
+        extras = "".join(f" + {int(play[f])} {f}" for f in ("butter", "cider") if int(play[f]) > 0)
+        pan = "a pan from the hand" if play["hand_pan"] else "a display pan"
+        return (
+            f"cooks {n} mushrooms of rank {card + 2} ({_mushrooms(play)}){extras} in {pan}: "
+            f"{gain} points"
+        )
+    if kind == SELL:
+        return f"sells {n} mushrooms of rank {card + 2} ({_mushrooms(play)}) for {gain} sticks"
+    if kind == DISCARD:
+        return f"discards {card_name(int(play['arg']))}"
+    return "puts down a pan"
 
 
 def _cards(codes: np.ndarray) -> list[str]:
     return [card_name(int(c)) for c in codes if c >= 0]
 
 
-def describe(row: np.ndarray, decay_before: list[str]) -> str:
-    """One turn in words (the action and what it gave)."""
-    a = int(row[L.E_ACTION])
-    card, n, gain, cost = (int(row[i]) for i in (L.E_CARD, L.E_N, L.E_GAIN, L.E_COST))
-    x1, x2 = int(row[L.E_X1]), int(row[L.E_X2])
-    if a < L.A_DECAY:
-        paid = "free" if cost == 0 else f"{cost} stick{'s' if cost > 1 else ''}"
-        return f"takes {card_name(card)} from forest position {a + 1} ({paid})"
-    if a == L.A_DECAY:
-        return f"takes the decay pile: {' '.join(decay_before)}"
-    if a < L.A_SELL:
-        extras = "".join(f" + {k} {what}" for k, what in ((x1, "butter"), (x2, "cider")) if k > 0)
-        return f"cooks {n} mushrooms of rank {card + 2}{extras}: {gain} points"
-    if a < L.A_PAN:
-        return f"sells {n} mushrooms of rank {card + 2} for {gain} sticks"
-    return "puts down a pan"
-
-
 class Trace:
-    """Events of one game (rows of ``layout.E_*``) and its final state."""
+    """Events of one game (``records.EVENT``) and its final position."""
 
-    def __init__(self, cell: Cell, key: int, events: np.ndarray, state: np.ndarray):
+    def __init__(self, cell: Cell, key: int, events: np.ndarray, position: Any):
         self.cell = cell
         self.key = key
         self.events = events
-        self.state = state
+        self.position = position
 
     def winner(self) -> int:
         """Winning seat, or -1 for a draw."""
-        return int(winner(self.state))
+        return int(winner(self.position))
 
-    def _public(self, row: np.ndarray) -> dict[str, Any]:
+    @staticmethod
+    def _public(e: Any) -> dict[str, Any]:
         return {
-            "score": [int(row[L.E_SCORE]), int(row[L.E_SCORE + 1])],
-            "sticks": [int(row[L.E_STICKS]), int(row[L.E_STICKS + 1])],
-            "hand": [int(row[L.E_HAND]), int(row[L.E_HAND + 1])],
-            "draw_pile": int(row[L.E_DRAW_LEFT]),
-            "forest": _cards(row[L.E_FOREST : L.E_DECAY]),
-            "decay": _cards(row[L.E_DECAY : L.E_WIDTH]),
+            "score": [int(x) for x in e["score"]],
+            "sticks": [int(x) for x in e["sticks"]],
+            "hand": [int(x) for x in e["hand"]],
+            "draw_pile": int(e["draw_left"]),
+            "forest": _cards(e["forest"]),
+            "decay": _cards(e["decay"]),
         }
 
     def to_json(self) -> dict[str, Any]:
-        """Events as dicts: kind, turn, seat, action, card, counts, and the public state."""
+        """Events as dicts: kind, turn, seat, play, card, counts, and the public position."""
         rows = []
         decay: list[str] = []
-        for row in self.events:
-            kind = int(row[L.E_KIND])
-            item: dict[str, Any] = {"kind": _KINDS[kind], "turn": int(row[L.E_TURN])}
-            item["seat"] = int(row[L.E_SEAT])
-            if kind == L.EV_TURN:
-                item["action"] = action_name(int(row[L.E_ACTION]))
-                item["text"] = describe(row, decay)
-            if int(row[L.E_CARD]) >= 0:
-                item["card"] = card_name(int(row[L.E_CARD]))
-            for name, col in (("n", L.E_N), ("gain", L.E_GAIN), ("cost", L.E_COST)):
-                item[name] = int(row[col])
-            item.update(self._public(row))
-            if kind in (L.EV_TURN, L.EV_START):
+        for e in self.events:
+            kind = int(e["kind"])
+            item: dict[str, Any] = {"kind": EVENT_KINDS[kind], "turn": int(e["turn"])}
+            item["seat"] = int(e["seat"])
+            if kind == EV_TURN:
+                play, outcome = e["play"][0], e["outcome"][0]
+                item["play"] = play_name(play)
+                item["text"] = describe(play, outcome, decay)
+                item.update({f: int(outcome[f]) for f in ("gain", "cost")})
+            if int(e["card"]) >= 0:
+                item["card"] = card_name(int(e["card"]))
+            item["n"] = int(e["n"])
+            item.update(self._public(e))
+            if kind in (EV_TURN, EV_START):
                 decay = item["decay"]
             rows.append(item)
         v = self.cell.variant
@@ -118,36 +142,35 @@ class Trace:
         decay: list[str] = []
         notes: list[str] = []
         dealt: dict[int, list[str]] = {0: [], 1: []}
-        for row in self.events:
-            kind = int(row[L.E_KIND])
-            seat = int(row[L.E_SEAT])
-            card = int(row[L.E_CARD])
-            pub = self._public(row)
-            if kind == L.EV_DEAL:
+        for e in self.events:
+            kind, seat, card = int(e["kind"]), int(e["seat"]), int(e["card"])
+            pub = self._public(e)
+            if kind == EV_DEAL:
                 got = card_name(card)
-                if int(row[L.E_X1]) >= NIGHT_BASE:
-                    got += f"->{card_name(int(row[L.E_X1]))}"
+                if int(e["n"]) >= NIGHT_BASE:
+                    got += f"->{card_name(int(e['n']))}"
                 dealt[seat].append(got)
-            elif kind == L.EV_START:
+            elif kind == EV_START:
                 out.append(f"forest: {' '.join(pub['forest'])}   draw pile {pub['draw_pile']}")
                 for p in (0, 1):
                     out.append(f"seat {p} dealt: {' '.join(dealt[p])}")
                 out.append(f"seat {seat} starts")
-            elif kind == L.EV_NIGHT:
+            elif kind == EV_NIGHT:
                 notes.append(f"moon: takes {card_name(card)}")
-            elif kind == L.EV_POISON:
-                notes.append(f"poison: hand limit {int(row[L.E_N])}")
-            elif kind == L.EV_DISCARD:
+            elif kind == EV_POISON:
+                notes.append(f"poison: hand limit {int(e['n'])}")
+            elif kind == EV_DISCARD:
                 notes.append(f"discards {card_name(card)}")
-            elif kind == L.EV_POISON_END:
+            elif kind == EV_POISON_END:
                 notes.append("poison goes to the discard pile")
-            elif kind == L.EV_STUCK:
+            elif kind == EV_STUCK:
                 who = "neither seat" if seat < 0 else f"seat {seat}"
                 out.append(f"      {who} cannot act (R-50)")
-            elif kind == L.EV_TURN:
+            elif kind == EV_TURN:
                 extra = f" [{'; '.join(notes)}]" if notes else ""
                 notes = []
-                out.append(f"T{int(row[L.E_TURN]):02d} seat {seat} {describe(row, decay)}{extra}")
+                text = describe(e["play"][0], e["outcome"][0], decay)
+                out.append(f"T{int(e['turn']):02d} seat {seat} {text}{extra}")
                 out.append(
                     f"      score {pub['score'][0]}:{pub['score'][1]}"
                     f"  sticks {pub['sticks'][0]}:{pub['sticks'][1]}"
@@ -155,10 +178,10 @@ class Trace:
                     f"  forest {' '.join(pub['forest']) or '-'}"
                     f"  decay {' '.join(pub['decay']) or '-'}  draw {pub['draw_pile']}"
                 )
-            elif kind == L.EV_END:
-                reason = "neither can act (R-50)" if int(row[L.E_N]) else "the forest is empty"
+            elif kind == EV_END:
+                reason = "neither can act (R-50)" if int(e["n"]) else "the forest is empty"
                 result = "a draw" if seat < 0 else f"seat {seat} wins"
                 out.append(f"end: {reason}; score {pub['score'][0]}:{pub['score'][1]}; {result}")
-            if kind in (L.EV_TURN, L.EV_START):
+            if kind in (EV_TURN, EV_START):
                 decay = pub["decay"]
         return "\n".join(out)

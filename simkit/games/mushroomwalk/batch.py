@@ -1,0 +1,93 @@
+"""Whole games: the loop every Mushroom Walk game runs, for a batch of keys.
+
+``play_games`` is the one code path for both ``simulate`` (many games, no trace) and
+``trace`` (one game, events written to ``ev``), so a trace shows exactly what a run
+counted. A game is ``position.new``, then the bot of the seat to move chooses a play and
+``position.apply`` carries it out, until ``position.is_over``.
+
+Threads: ``run`` splits a batch into contiguous slices and plays them in Python threads
+while the kernel holds no GIL (``nogil=True``). Each game writes only its own rows and
+depends only on its key, so tables are identical for any thread count. This replaces
+``parallel=True``/``prange``, whose compilation took about a third of the game's cold
+compile budget (docs/rules-mushroomwalk.md "Speed").
+"""
+
+from __future__ import annotations
+
+import itertools
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+import numpy as np
+from numba import njit
+
+from simkit.games.mushroomwalk.policy import choose
+from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, result
+from simkit.games.mushroomwalk.records import EVENT, PLAY, POSITION
+
+
+@njit(cache=True)
+def play_game(pos, prm, bots, key, race_index, scratch, ev, evc):
+    """Play the game with root ``key`` to its end in ``pos``; trace events if ``ev`` has
+    room. ``scratch`` = (plays buffer, 3 scratch positions, 1 scratch play, 1-row ev)."""
+    plays, pool, tmp, noev = scratch
+    new(pos, prm, key, race_index, ev, evc)
+    while not is_over(pos):
+        i = choose(pos, prm, bots, plays, pool, tmp, noev, evc)
+        apply(pos, prm, plays[i], ev, evc)
+
+
+@njit(cache=True, nogil=True)
+def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, ev, evc, last):
+    """One game per root key, in order, into rows of ``seat_out`` (SEAT records, games x
+    2) and ``race_out`` (RACE records); the last game's final position into ``last[0]``.
+
+    ``simulate`` passes a one-row ``ev`` (no events). ``trace`` plays a single key with a
+    large ``ev``: the same kernel, the same path.
+    """
+    prm = prm_rec[0]
+    # ``games[0]`` at every use: a record holds no reference to its array, so numba would
+    # free ``games`` after its last named use while a record taken from it lived on.
+    games = np.empty(1, POSITION)
+    scratch = (
+        np.empty(max_plays(prm), PLAY),
+        np.empty(3, POSITION),
+        np.empty(1, PLAY),
+        np.empty(1, EVENT),
+    )
+    for g in range(keys.shape[0]):
+        play_game(games[0], prm, bots, keys[g], race_index[g], scratch, ev, evc)
+        result(games[0], seat_out[g], race_out[g])
+    last[0] = games[0]
+
+
+def run(
+    keys: np.ndarray,
+    race_index: np.ndarray,
+    prm: np.ndarray,
+    bots: np.ndarray,
+    outputs: tuple[np.ndarray, np.ndarray],
+    threads: int | None = None,
+) -> None:
+    """``play_games`` over all ``keys`` (no events) in ``threads`` threads (default: numba's
+    thread count), each on a contiguous slice of games."""
+    seat_out, race_out = outputs
+    n = keys.shape[0]
+    workers = max(1, min(numba.get_num_threads() if threads is None else int(threads), n))
+    bounds = np.linspace(0, n, workers + 1).astype(np.int64)
+    evc = np.zeros(1, dtype=np.int64)
+
+    def part(a: int, b: int) -> None:
+        ev = np.zeros(1, dtype=EVENT)
+        last = np.zeros(1, dtype=POSITION)
+        rows = slice(a, b)
+        play_games(
+            keys[rows], race_index[rows], prm, bots, seat_out[rows], race_out[rows], ev, evc, last
+        )
+
+    if workers == 1:
+        part(0, n)
+        return
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for f in [pool.submit(part, a, b) for a, b in itertools.pairwise(bounds)]:
+            f.result()
