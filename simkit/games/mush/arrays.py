@@ -10,14 +10,12 @@ an avalanche marker may lie on it). ``kernel_cell`` adds the per-cell inputs (``
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from simkit.errors import RouteError
 from simkit.games.mush.bots import bot_row
 from simkit.games.mush.params import MushParams
 from simkit.games.mush.records import CELL, MAX_LINES, MAX_SPACES, ROUTE
 from simkit.games.mush.route import TOWN, Route
-from simkit.games.mush.rules import die_value
 
 SKIP_FROM, SKIP_TO = "Nikolai", "Unalakleet"  # text, shortened game 2
 
@@ -83,20 +81,26 @@ def kernel_cell(route: Route, rt: np.ndarray, prm: np.ndarray, bots: tuple[str, 
     cell["start"] = route.start
     for s, spec in enumerate(bots):
         cell["bots"][0, s] = bot_row(spec)
-    _training_values(prm[0], rt[0], cell["train_value"][0])
+    cell["train_value"][0] = _training_values(prm[0], rt[0]["sp"][: route.n_spaces])
     return cell
 
 
-@njit(cache=True)
-def _training_values(prm, rt, out):
+def _training_values(prm: np.ndarray, sp: np.ndarray) -> list[float]:
     """Expected dog faces per die of each training, summed over the spaces still to race
-    (what greedy compares when it chooses training, R-44)."""
-    out[:] = 0.0
-    for v in range(rt.n_spaces):
-        sp = rt.sp[v]
-        if sp.dist > 0 and sp.jump < 0:
-            for t in range(3):
-                out[t] += die_value(prm, sp.weather, t)
+    (what greedy compares when it chooses training, R-44): the kernels' ``die_value``, the
+    same float operations in the same order (so the sums are the same to the last bit)."""
+    weather = sp["weather"][(sp["dist"] > 0) & (sp["jump"] < 0)]
+    faces, colour, sides = prm["dog_faces"], prm["dice_colour"], prm["die_sides"]
+    out = []
+    for t in range(3):
+        acc = np.zeros(len(weather))
+        for f in range(6):
+            acc = acc + faces[colour[t * 3 + weather[:, f]]] / sides
+        total = 0.0
+        for x in (acc / 6.0).tolist():
+            total += x
+        out.append(total)
+    return out
 
 
 def _next_town(route: Route, goal: np.ndarray) -> np.ndarray:

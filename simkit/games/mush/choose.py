@@ -11,7 +11,7 @@ path under ``full_move``), it picks uniformly among the legal plays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from simkit.games.mush import policy as B
 from simkit.games.mush.bots import RANDOM
@@ -41,6 +41,7 @@ from simkit.games.mush.records import (
     PH_ROUGH,
     PH_TRAIN,
     PH_WEATHER_RR,
+    PLAY_WIDTH,
 )
 from simkit.games.mush.route import TOWN
 from simkit.games.mush.rules import die_value, has_marker, pass_chance, training_allowed
@@ -83,7 +84,11 @@ def choose(bp, pos, prm, cell, rt, seat, work, play):
         _say(out, P_REROLL if yes else P_NONE, 0, 0)
 
 
-@njit(cache=True)
+# Called with many constants: one signature, not one compile per combination of them.
+_SAY_SIG = types.void(types.NestedArray(types.int64, (PLAY_WIDTH,)), *([types.int64] * 3))
+
+
+@njit(_SAY_SIG, no_cpython_wrapper=True)
 def _say(out, kind, a, b):
     """Write the play row ``out``: ``kind``, ``a``, ``b``, no path."""
     out[:] = 0
@@ -92,7 +97,7 @@ def _say(out, kind, a, b):
     out[2] = b
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _train(bp, pos, prm, cell, bi, out):
     """R-44: within the limits left by the seats before it."""
     taken = np.zeros(3, dtype=np.int64)
@@ -103,7 +108,7 @@ def _train(bp, pos, prm, cell, bi, out):
     _say(out, P_TRAIN, B.choose_training(bp, pos.streams, bi, allowed, cell.train_value), 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _bid(bp, pos, prm, rt, s):
     """R-47: how far the nearest rival ahead is; an exhausted sled bids for the extra space."""
     gap = 1 << 30
@@ -116,7 +121,7 @@ def _bid(bp, pos, prm, rt, s):
     return B.choose_bid(bp, pos.streams, I_BOT + s, pos.tokens[s], gap, town, spent)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _rest(bp, pos, prm, rt, out):
     """Rest (which option) or race (text, Repos; R-45)."""
     s = pos.mover
@@ -143,14 +148,14 @@ def _rest(bp, pos, prm, rt, out):
     _say(out, P_REST, opt, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _harass(bp, pos, rt, o):
     """Whether seat ``o`` sets out to slow the mover: a leader with dice, ahead of ``o``."""
     d = rt.sp[pos.turn_from].dist
     return B.harasses(bp, pos.threat != 0 and d < rt.sp[pos.space[o]].dist, d)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _marker(bp, pos, prm, rt, o, out):
     """Before the mover's roll: greedy puts a marker on the mover's shortest path (moving
     the rearmost one when the box is empty); random picks any marker play."""
@@ -160,9 +165,10 @@ def _marker(bp, pos, prm, rt, o, out):
     if not B.places_avalanche(bp, pos.streams, bi, pos.tokens[o], prm.avalanche_cost, h):
         return
     if bp.kind == RANDOM:
-        k = n_marker_plays(pos, prm, rt, -2)
+        anywhere = np.int64(-2)  # as int64: one compile for both calls
+        k = n_marker_plays(pos, prm, rt, anywhere)
         if k > 0:
-            src, dst = nth_marker_play(pos, prm, rt, -2, below(pos.streams, bi, k))
+            src, dst = nth_marker_play(pos, prm, rt, anywhere, below(pos.streams, bi, k))
             _say(out, P_MARKER, src, dst)
         return
     v = pos.space[pos.mover]
@@ -191,7 +197,7 @@ def _marker(bp, pos, prm, rt, o, out):
     _say(out, P_MARKER, src, e)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _move(bp, pos, prm, rt, work, out):
     """The path: greedy plans it; random walks (under ``full_move``: any legal path)."""
     s = pos.mover
@@ -206,13 +212,16 @@ def _move(bp, pos, prm, rt, work, out):
             reach += (prm.dogs - c) * pf
     if bp.kind == RANDOM and prm.full_move:
         none = np.zeros((0, out.shape[0]), dtype=np.int64)
-        k = paths(pos, prm, rt, none, -1, out)
-        paths(pos, prm, rt, none, below(pos.streams, I_BOT + s, k), out)
+        row = np.zeros(out.shape[0], dtype=np.int64)
+        k = paths(pos, prm, rt, none, np.int64(-1), row)
+        paths(pos, prm, rt, none, below(pos.streams, I_BOT + s, k), row)
+        for c in range(out.shape[0]):
+            out[c] = row[c]
         return
     plan(bp, pos, prm, rt, tired, reach, fresh, work, out)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _avalanche(bp, pos, prm, rt, out):
     """At a marker: remove it (random: move it anywhere or off), or buy +1s and roll."""
     s = pos.mover
@@ -232,7 +241,7 @@ def _avalanche(bp, pos, prm, rt, out):
     _say(out, P_BUY, t, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _reroll(bp, pos, prm, rt, a):
     """Whether seat ``a``, asked in a reroll round, pays to have the roll rolled again."""
     ph = pos.phase

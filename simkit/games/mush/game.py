@@ -10,7 +10,9 @@ seats take slots 1..n in a random order per race; R-44).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numba
@@ -18,9 +20,8 @@ import numpy as np
 
 from simkit.errors import ParamError, SimkitError, StateError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
-from simkit.games.mush import records
+from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
-from simkit.games.mush.batch import batch
 from simkit.games.mush.bots import BOT_KINDS
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
@@ -128,16 +129,16 @@ class MushGame:
         blocks = max(1, min(BLOCKS, n_races))
         n_sp = int(inp.rt["n_spaces"][0])
         heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
-        before = numba.get_num_threads()
-        if threads is not None:
-            numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-        try:
-            if n_races:
-                log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
-                logn = np.zeros(1, dtype=np.int64)
-                batch(keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
-        finally:
-            numba.set_num_threads(before)
+        if n_races:
+            log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
+            logn = np.zeros(1, dtype=np.int64)
+            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+            n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
+            cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
+            with ThreadPoolExecutor(n_threads) as pool:  # each block writes its own rows
+                runs = [pool.submit(batch.blocks, lo, hi, *args) for lo, hi in pairwise(cuts)]
+                for run in runs:
+                    run.result()
         seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = heat.sum(axis=0)

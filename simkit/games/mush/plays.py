@@ -47,7 +47,7 @@ from simkit.games.mush.records import (
 from simkit.games.mush.rules import blocked, ends_move, has_marker, training_allowed
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def put(out, n, kind, a, b):
     """Write play row ``n`` (when ``out`` has room) and return ``n + 1``."""
     if n < out.shape[0]:
@@ -59,7 +59,7 @@ def put(out, n, kind, a, b):
     return n + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def to_move_seat(pos):
     """The seat whose decision it is (-1 when there is none): see ``position.to_move``."""
     ph = pos.phase
@@ -121,7 +121,7 @@ def legal_plays(pos, prm, rt, out):
         for t in range(max(0, min(tokens, room)) + 1):
             n = put(out, n, P_REDUCE, t, 0)
     elif ph == PH_MOVE:
-        n = paths(pos, prm, rt, out, -1, np.zeros(PLAY_WIDTH, dtype=np.int64))
+        n = paths(pos, prm, rt, out, np.int64(-1), np.zeros(PLAY_WIDTH, dtype=np.int64))
     elif ph == PH_AVAL:
         for t in range(min(tokens, prm.avalanche_token_max) + 1):
             n = put(out, n, P_BUY, t, 0)
@@ -137,7 +137,7 @@ def legal_plays(pos, prm, rt, out):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def free_line(pos, prm, rt, x):
     """An avalanche marker may be put on line ``x``: not rough terrain, no marker there."""
     return rt.ln[x].avalanche != 0 and not has_marker(pos, prm, x)
@@ -191,7 +191,7 @@ def nth_marker_play(pos, prm, rt, only, k):
     return src, -1 if r == 0 else _nth_free(pos, prm, rt, r - 1)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _n_free(pos, prm, rt):
     k = 0
     for x in range(rt.n_lines):
@@ -199,7 +199,7 @@ def _n_free(pos, prm, rt):
     return k
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _nth_free(pos, prm, rt, k):
     for x in range(rt.n_lines):
         if free_line(pos, prm, rt, x):
@@ -209,18 +209,18 @@ def _nth_free(pos, prm, rt, k):
     return -1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def paths(pos, prm, rt, out, pick, row):
     """The move plays (see the module doc) from row 0 of ``out`` (as many as it holds);
     with ``pick`` >= 0 the ``pick``-th is also written to ``row``. Returns their number."""
-    if prm.full_move:
-        n = _walk_paths(pos, prm, rt, out, pick, row, True)
-        if n > 0:
-            return n
-    return _walk_paths(pos, prm, rt, out, pick, row, False)
+    strict = prm.full_move != 0
+    n = _walk_paths(pos, prm, rt, out, pick, row, strict)
+    if strict and n == 0:
+        n = _walk_paths(pos, prm, rt, out, pick, row, n > 0)  # every path, then
+    return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _can_go_on(pos, prm, rt, v):
     """Some line out of ``v`` may be taken (an occupied space only with tokens to pass)."""
     can_pay = pos.tokens[pos.mover] >= prm.pass_cost
@@ -230,7 +230,7 @@ def _can_go_on(pos, prm, rt, v):
     return False
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _walk_paths(pos, prm, rt, out, pick, row, strict):
     """Depth-first over every path from the mover's space; ``strict``: the ``full_move``
     rule too. Writes rows as ``paths`` describes and returns the count."""
@@ -265,7 +265,7 @@ def _walk_paths(pos, prm, rt, out, pick, row, strict):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _emit(out, n, pick, row, line, length):
     """Write the path ``line[:length]`` as play ``n`` (and to ``row`` when it is the pick)."""
     if n < out.shape[0]:
@@ -275,9 +275,10 @@ def _emit(out, n, pick, row, line, length):
     return n + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _path_row(row, line, length):
     row[:] = 0
     row[0] = P_MOVE
     row[1] = length
-    row[PLAY_PATH : PLAY_PATH + length] = line[:length]
+    for k in range(length):
+        row[PLAY_PATH + k] = line[k]

@@ -33,8 +33,6 @@ from simkit.games.mush.records import (
     A_TURN_END,
     A_WALK,
     I_BOT,
-    I_SLOTS,
-    I_WEATHER,
     P_MARKER,
     PH_AVAL,
     PH_BID,
@@ -50,10 +48,9 @@ from simkit.games.mush.records import (
     PH_ROUGH,
     PH_TRAIN,
     PH_WEATHER_RR,
-    WEATHER_SUB,
 )
 from simkit.games.mush.rules import seat_after
-from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, stream_key
+from simkit.rng import below
 
 __all__ = [
     "apply",
@@ -126,7 +123,7 @@ def apply(pos, prm, rt, play, rec):
     _advance(pos, prm, rt, rec)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _advance(pos, prm, rt, rec):
     """Run automatic steps until a seat must decide or the race is over."""
     while True:
@@ -190,12 +187,7 @@ def determinize(pos, seat, key, out):
     bid, any bid in 0..tokens for each other seat that has bid."""
     out[0] = pos
     o = out[0]
-    for s in range(o.n):
-        o.streams[s] = stream_key(key, STREAM_DICE, s)
-        if s != seat:
-            o.streams[I_BOT + s] = stream_key(key, STREAM_BOT, s)
-    o.streams[I_WEATHER] = stream_key(key, STREAM_DICE, WEATHER_SUB)
-    o.streams[I_SLOTS] = stream_key(key, STREAM_SLOTS, 0)
+    rounds.streams(o, key, seat)
     if o.phase == PH_BID:
         for j in range(o.bid_i):
             s = o.seat_at[(o.ini + j) % o.n]

@@ -48,7 +48,7 @@ from simkit.games.mush.rules import apply_rest, d6, ev, leader, spend
 from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def clear(pos, n, start):
     """Every field of ``pos`` as before a race of ``n`` sleds in ``start``."""
     pos.n = n
@@ -111,17 +111,26 @@ def clear(pos, n, start):
     r.lead_changes = 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
+def streams(pos, key, keep):
+    """Every random stream of the race from root ``key``, but the bot stream of seat
+    ``keep`` (-1: none kept). Stream kinds go in as int64, not as constants: one compile."""
+    dice, bot, slots = np.int64(STREAM_DICE), np.int64(STREAM_BOT), np.int64(STREAM_SLOTS)
+    for s in range(pos.n):
+        pos.streams[s] = stream_key(key, dice, s)
+        if s != keep:
+            pos.streams[I_BOT + s] = stream_key(key, bot, s)
+    pos.streams[I_WEATHER] = stream_key(key, dice, np.int64(WEATHER_SUB))
+    pos.streams[I_SLOTS] = stream_key(key, slots, np.int64(0))
+
+
+@njit(no_cpython_wrapper=True)
 def seat(pos, prm, key, rec):
     """The race's streams from its root key, and the seating (R-06 analogue): seats sit in a
     random order; slot k is the k-th to choose training, clockwise from the winner of the
     text's die roll (text, Entraînement)."""
     n = pos.n
-    for s in range(n):
-        pos.streams[s] = stream_key(key, STREAM_DICE, s)
-        pos.streams[I_BOT + s] = stream_key(key, STREAM_BOT, s)
-    pos.streams[I_WEATHER] = stream_key(key, STREAM_DICE, WEATHER_SUB)
-    pos.streams[I_SLOTS] = stream_key(key, STREAM_SLOTS, 0)
+    streams(pos, key, -1)
     shuffle(pos.streams, I_SLOTS, pos.seat_at, 0, n)
     for p in range(n):
         pos.stats[pos.seat_at[p]].slot = p + 1
@@ -131,7 +140,7 @@ def seat(pos, prm, key, rec):
     pos.tokens[:n] = prm.start_tokens
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def train(pos, t, rec):
     """The seat at place ``train_i`` trains for ``t`` (text, Entraînement; R-44)."""
     s = pos.seat_at[pos.train_i]
@@ -141,16 +150,16 @@ def train(pos, t, rec):
     pos.phase = A_START if pos.train_i == pos.n else PH_TRAIN
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def start(pos, rt):
     """The polar bear: a die roll picks the first initiative player (text)."""
-    pos.ini = below(pos.streams, I_SLOTS, pos.n)
+    pos.ini = below(pos.streams, np.int64(I_SLOTS), pos.n)
     pos.stats[pos.seat_at[pos.ini]].initiative_first = 1
     pos.lead = leader(pos, rt)
     pos.phase = A_ROUND
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def round_start(pos, prm, rt, rec):
     """Weather: the initiative player rolls on the table of the leading sled's board
     (text, Temps; R-43)."""
@@ -158,7 +167,7 @@ def round_start(pos, prm, rt, rec):
     pos.race.rounds = pos.round_no
     ldr = leader(pos, rt)
     pos.wspace = pos.space[ldr]
-    face = d6(pos.streams, I_WEATHER)
+    face = d6(pos.streams, np.int64(I_WEATHER))
     pos.weather = rt.sp[pos.wspace].weather[face - 1]
     holder = pos.seat_at[pos.ini]
     ev(rec, pos.round_no, EV_WEATHER, holder, pos.weather, rt.sp[pos.wspace].board, face, 0, -1)
@@ -167,7 +176,7 @@ def round_start(pos, prm, rt, rec):
     _weather_next(pos, prm)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _weather_next(pos, prm):
     """Ask the next seat, clockwise from the initiative player, whether it pays for a
     reroll (text, Relancer un dé: any roll, the weather's too); then the bids."""
@@ -187,7 +196,7 @@ def _weather_next(pos, prm):
     pos.phase = PH_BID if prm.bidding != 0 else A_ORDER
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def weather_answer(pos, prm, rt, kind, rec):
     """The asked seat pays for a reroll of the weather, or lets it stand."""
     if kind == P_REROLL:
@@ -195,7 +204,7 @@ def weather_answer(pos, prm, rt, kind, rec):
         spend(pos, by, prm.reroll_cost)
         pos.stats[by].rerolls += 1
         pos.rr += 1
-        face = d6(pos.streams, I_WEATHER)
+        face = d6(pos.streams, np.int64(I_WEATHER))
         pos.weather = rt.sp[pos.wspace].weather[face - 1]
         holder = pos.seat_at[pos.ini]
         b = rt.sp[pos.wspace].board
@@ -206,7 +215,7 @@ def weather_answer(pos, prm, rt, kind, rec):
     _weather_next(pos, prm)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def bid(pos, amount):
     """A secret bid of tokens (R-47), in turn clockwise from the initiative player; it is
     paid and seen only when every seat has bid."""
@@ -216,7 +225,7 @@ def bid(pos, amount):
         pos.phase = A_ORDER
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def order(pos, rec):
     """Order of play (R-47): bidders first (highest first, ties clockwise from the
     initiative player), then the initiative player, then the rest clockwise. Every bid is
@@ -248,14 +257,14 @@ def order(pos, rec):
     pos.phase = A_TURN
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _order_key(pos, s):
     """Bidders first, highest first; then clockwise from the initiative player."""
     j = (pos.place[s] - pos.ini) % pos.n
     return j if pos.bid[s] == 0 else -pos.bid[s] * 8 + j - (1 << 40)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def turn_start(pos, rt):
     """The next sled in the order: in a town it may rest instead of racing (text, Repos)."""
     if pos.turn_j == pos.n:
@@ -272,7 +281,7 @@ def turn_start(pos, rt):
         pos.phase = A_RACE
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def rest(pos, prm, rt, kind, opt, rec):
     """Rest (option ``opt``) or race (text, Repos; R-45)."""
     s = pos.mover
@@ -302,7 +311,7 @@ def rest(pos, prm, rt, kind, opt, rec):
     pos.phase = A_TURN
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def round_end(pos, prm, rt):
     """Lead changes; the polar bear passes clockwise (R-43); the safety stop."""
     now = leader(pos, rt)
@@ -316,7 +325,7 @@ def round_end(pos, prm, rt):
     pos.phase = A_ROUND
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def finish(pos, prm, rt, rec):
     """Ranking: the winner first, the rest by moves still to go, ties by slot (R-47)."""
     n = pos.n

@@ -1,7 +1,7 @@
 """One MUSH race, round by round: the kernel's own event log turned into text and JSON.
 
-``run_trace`` calls the very ``batch`` kernel that ``simulate`` runs, on one key with its
-event log switched on, so what a reader checks against the rules is what the tables
+``run_trace`` calls the very ``batch.blocks`` kernel that ``simulate`` runs, on one key
+with its event log switched on, so what a reader checks against the rules is what the tables
 counted.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
 from simkit.games.mush import records as E
-from simkit.games.mush.batch import batch
+from simkit.games.mush.batch import blocks
 from simkit.games.mush.route import load_route
 
 TRAINING = ("warm", "mild", "cold")
@@ -172,7 +172,7 @@ def run_trace(
     seat_columns: Mapping[str, Column],
     race_columns: Mapping[str, Column],
 ) -> MushTrace:
-    """Replay the race with root ``key`` through ``batch`` with the log on (``inp``: the
+    """Replay the race with root ``key`` through ``batch.blocks`` with the log on (``inp``: the
     cell's ``game.Inputs``)."""
     n = cell.players
     cap = 64 * n * cell.variant.max_rounds + 64  # generous: a turn logs fewer than 64 events
@@ -182,7 +182,7 @@ def run_trace(
     rs = np.zeros(1, dtype=E.RACE)
     heat = np.zeros((1, len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0])), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
-    batch(keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
     if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
     route = load_route(cell.variant.route)
