@@ -18,7 +18,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from simkit.errors import ParamError, SimkitError, StateError
+from simkit.errors import ParamError, SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
 from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
@@ -151,10 +151,9 @@ class MushGame:
         return run_trace(cell, int(key), self.inputs(cell), self.seat_columns, self.race_columns)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
-        raise StateError(
-            "simkit moves is not supported for mush (dice decide a MUSH turn, not a choice "
-            "of plays); use `simkit race --game mush` to follow a race"
-        )
+        from simkit.games.mush.moves import legal_moves
+
+        return legal_moves(state)
 
 
 GAME = MushGame()
