@@ -7,7 +7,7 @@ import pytest
 
 from simkit.games import get
 from simkit.games.cells import build_cell
-from simkit.games.mush import layout as E
+from simkit.games.mush import records as E
 
 
 @pytest.fixture(scope="session")

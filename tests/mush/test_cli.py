@@ -66,11 +66,3 @@ def test_race_json_has_every_event():
     res = CliRunner().invoke(main, ["race", "--game", "mush", "--seed", "4", "-n", "2", "--json"])
     data = json.loads(res.stdout)
     assert data["game"] == "mush" and data["event_names"][data["events"][-1]["event"]] == "end"
-
-
-def test_moves_is_not_supported(tmp_path):
-    state = tmp_path / "s.json"
-    state.write_text('{"game": "mush"}')
-    res = CliRunner().invoke(main, ["moves", str(state)])
-    assert res.exit_code == 1
-    assert res.output.startswith("Error: simkit moves is not supported for mush")

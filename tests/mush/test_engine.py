@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simkit.games.mush import layout as E
-from simkit.games.mush.arrays import S_BOARD, S_DIST, kernel_route
+from simkit.games.mush import records as E
+from simkit.games.mush.arrays import kernel_route
 from simkit.games.mush.route import TOWN, load_route
 from simkit.rng import race_keys
 
@@ -115,17 +115,17 @@ def test_every_game_ends_and_ranks_everyone(game, make_cell, r):
 @given(races)
 def test_weather_comes_from_the_leaders_board(game, make_cell, turns, r):
     c, tr = _trace(game, make_cell, r)
-    kr = kernel_route(load_route(c.variant.route), c.variant)
+    sp = kernel_route(load_route(c.variant.route), c.variant)[0]["sp"]
     pos = np.full(c.players, load_route(c.variant.route).start)
     slot = np.array(tr.seats["slot"])
     for row in tr.events.tolist():
         if row[1] == E.EV_STATE:
             pos[row[2]] = row[3]
         elif row[1] == E.EV_WEATHER:
-            d = kr.sp[pos, S_DIST]
+            d = sp["dist"][pos]
             lead = min(range(c.players), key=lambda s: (d[s], slot[s]))
-            assert row[4] == kr.sp[pos[lead], S_BOARD]  # the leader's board's table
-            assert row[3] == kr.weather[row[4], row[5] - 1]
+            assert row[4] == sp["board"][pos[lead]]  # the leader's board's table
+            assert row[3] == sp["weather"][pos[lead], row[5] - 1]
 
 
 def test_trace_is_the_simulated_race(game, make_cell):

@@ -62,14 +62,14 @@ def test_presets_are_the_texts_short_games():
     assert PRESETS["mush-skip-central"].skip_central
 
 
-def test_to_kernel_layout():
+def test_kernel_record():
     v = MushParams().replace(reroll_cost=7, rest_town=[1, 1])
     k = v.to_kernel()
-    assert k.shape == (P.P_SIZE,)
-    assert k[P.P_REROLL_COST] == 7
-    assert k[P.P_N_REST_TOWN] == 1 and list(k[P.P_REST_TOWN : P.P_REST_TOWN + 2]) == [1, 1]
-    assert list(k[P.P_WEATHER + 12 : P.P_WEATHER + 18]) == list(v.weather_north)
-    assert list(k[P.P_LIMITS : P.P_LIMITS + 15]) == list(v.training_limits)
+    assert k.shape == (1,) and "route" not in k.dtype.names  # the route is compiled apart
+    assert k["reroll_cost"][0] == 7
+    assert k["rest_town_n"][0] == 2 and list(k["rest_town"][0, :2]) == [1, 1]
+    assert list(k["weather_north"][0]) == list(v.weather_north)
+    assert list(k["training_limits"][0]) == list(v.training_limits)
 
 
 @pytest.mark.parametrize(
@@ -120,7 +120,7 @@ def test_bad_bot_specs(spec, message):
 
 
 def test_bot_spec_sets_its_parameters():
-    from simkit.games.mush.bots import B_RESERVE, B_TRAIN, GREEDY, bot_row
+    from simkit.games.mush.bots import GREEDY, bot_row
 
     row = bot_row("greedy:reserve=8:train=cold")
-    assert row[0] == GREEDY and row[B_RESERVE] == 8 and row[B_TRAIN] == 2
+    assert row["kind"] == GREEDY and row["reserve"] == 8 and row["train"] == 2

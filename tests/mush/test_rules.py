@@ -3,7 +3,7 @@
 import numpy as np
 
 from simkit.games.mush import rules as E
-from simkit.games.mush.params import P_LIMITS, MushParams
+from simkit.games.mush.params import MushParams
 from simkit.rng import STREAM_DICE, stream_state
 
 WARM, MILD, COLD = 0, 1, 2
@@ -11,7 +11,8 @@ WARM, MILD, COLD = 0, 1, 2
 
 def _allowed(players, taken):
     out = np.zeros(3, dtype=np.int64)
-    E.training_allowed(MushParams().to_kernel()[P_LIMITS:], players, np.array(taken), out)
+    limits = MushParams().to_kernel()["training_limits"][0]
+    E.training_allowed(limits, players, np.array(taken), out)
     return [t for t in range(3) if out[t]]
 
 

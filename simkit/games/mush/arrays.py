@@ -1,56 +1,35 @@
-"""The flat arrays a MUSH kernel reads: a route and a variant resolved into integers.
+"""A route and a variant resolved into the records a MUSH kernel reads.
 
-Per space (``sp``, int64, shape (n, S_SIZE)): kind, rest kind, board, zone, moves to the
-goal under the variant's finish rule, moves to the next town or goal, the first line of
-a shortest path, the skip-Central jump target, goal flag, the town sign's caps, column, start flag.
-Per line (``ln``, int64, shape (m, L_SIZE)): from, to, whether an avalanche may lie there.
-``out_ptr`` indexes each space's lines; ``weather`` is each board's d6 table.
+``kernel_route`` gives the ``ROUTE`` record: one ``SPACE`` per space (kind, rest, board,
+moves to the goal under the variant's finish rule, moves to the next town, the first line
+of a shortest path, the skip-Central jump, goal flag, the town sign's caps, the lines
+leaving it, its board's weather table) and one ``LINE`` per line (where it leads, whether
+an avalanche marker may lie on it). ``kernel_cell`` adds the per-cell inputs (``CELL``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from simkit.errors import RouteError
+from simkit.games.mush.bots import bot_row
 from simkit.games.mush.params import MushParams
+from simkit.games.mush.records import CELL, MAX_LINES, MAX_SPACES, ROUTE
 from simkit.games.mush.route import TOWN, Route
 
-(
-    S_KIND,
-    S_REST,
-    S_BOARD,
-    S_ZONE,
-    S_DIST,
-    S_TOWN_DIST,
-    S_TOWARD,
-    S_JUMP,
-    S_GOAL,
-    S_CAP_DOGS,
-    S_CAP_TOKENS,
-    S_COL,
-    S_START,
-) = range(13)
-S_SIZE = 13
-L_FROM, L_TO, L_AVALANCHE = range(3)
-L_SIZE = 3
 SKIP_FROM, SKIP_TO = "Nikolai", "Unalakleet"  # text, shortened game 2
 
 
-@dataclass(frozen=True)
-class KernelRoute:
-    """A route as the kernel sees it under one variant."""
-
-    sp: np.ndarray
-    ln: np.ndarray
-    out_ptr: np.ndarray
-    weather: np.ndarray
-
-
-def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
-    """Resolve the finish rule, the Central-zone jump and the weather tables into arrays."""
+def kernel_route(route: Route, variant: MushParams) -> np.ndarray:
+    """The one-element ``ROUTE`` array of ``route`` under ``variant``: the finish rule, the
+    Central-zone jump and the weather tables resolved per space."""
     n = route.n_spaces
+    if n > MAX_SPACES or route.n_lines > MAX_LINES:
+        raise RouteError(
+            f"has {n} spaces and {route.n_lines} lines; MUSH routes may have at most "
+            f"{MAX_SPACES} spaces and {MAX_LINES} lines",
+            path=route.path,
+        )
     if variant.finish == "nome":
         goal = np.zeros(n, dtype=bool)
         goal[route.finish] = True
@@ -67,31 +46,61 @@ def kernel_route(route: Route, variant: MushParams) -> KernelRoute:
     dist = route.distances(goal)
     # A sled placed on Unalakleet is as far as Unalakleet: rank and plan by the target.
     eff = np.where(jump >= 0, dist[np.maximum(jump, 0)], dist)
-    town_dist = _next_town(route, goal)
-    sp = np.zeros((n, S_SIZE), dtype=np.int64)
-    sp[:, S_KIND] = route.kind
-    sp[:, S_REST] = route.rest
-    sp[:, S_BOARD] = route.board
-    sp[:, S_ZONE] = route.zone
-    sp[:, S_DIST] = eff
-    sp[:, S_TOWN_DIST] = town_dist
-    sp[:, S_TOWARD] = route.toward(dist)
-    sp[:, S_JUMP] = jump
-    sp[:, S_GOAL] = goal
-    sp[:, S_CAP_DOGS] = route.cap_dogs
-    sp[:, S_CAP_TOKENS] = route.cap_tokens
-    sp[:, S_COL] = route.col
-    sp[route.start, S_START] = 1
-    ln = np.zeros((route.n_lines, L_SIZE), dtype=np.int64)
-    ln[:, L_FROM] = route.line_from
-    ln[:, L_TO] = route.out_to
-    ln[:, L_AVALANCHE] = route.line_avalanche
     zone_tables = (variant.weather_south, variant.weather_central, variant.weather_north)
     weather = np.array(
         [b.weather if b.weather is not None else zone_tables[b.zone] for b in route.boards],
         dtype=np.int64,
     )
-    return KernelRoute(sp, ln, route.out_ptr.astype(np.int64), weather)
+    rt = np.zeros(1, dtype=ROUTE)
+    rt["n_spaces"] = n
+    rt["n_lines"] = route.n_lines
+    sp = rt["sp"][0, :n]
+    sp["kind"] = route.kind
+    sp["rest"] = route.rest
+    sp["board"] = route.board
+    sp["dist"] = eff
+    sp["town_dist"] = _next_town(route, goal)
+    sp["toward"] = route.toward(dist)
+    sp["jump"] = jump
+    sp["goal"] = goal
+    sp["cap_dogs"] = route.cap_dogs
+    sp["cap_tokens"] = route.cap_tokens
+    sp["out_lo"] = route.out_ptr[:-1]
+    sp["out_hi"] = route.out_ptr[1:]
+    sp["weather"] = weather[route.board]
+    ln = rt["ln"][0, : route.n_lines]
+    ln["to"] = route.out_to
+    ln["avalanche"] = route.line_avalanche
+    return rt
+
+
+def kernel_cell(route: Route, rt: np.ndarray, prm: np.ndarray, bots: tuple[str, ...]) -> np.ndarray:
+    """The one-element ``CELL`` array of a cell: its bots, start space and training values."""
+    cell = np.zeros(1, dtype=CELL)
+    cell["n"] = len(bots)
+    cell["start"] = route.start
+    for s, spec in enumerate(bots):
+        cell["bots"][0, s] = bot_row(spec)
+    cell["train_value"][0] = _training_values(prm[0], rt[0]["sp"][: route.n_spaces])
+    return cell
+
+
+def _training_values(prm: np.ndarray, sp: np.ndarray) -> list[float]:
+    """Expected dog faces per die of each training, summed over the spaces still to race
+    (what greedy compares when it chooses training, R-44): the kernels' ``die_value``, the
+    same float operations in the same order (so the sums are the same to the last bit)."""
+    weather = sp["weather"][(sp["dist"] > 0) & (sp["jump"] < 0)]
+    faces, colour, sides = prm["dog_faces"], prm["dice_colour"], prm["die_sides"]
+    out = []
+    for t in range(3):
+        acc = np.zeros(len(weather))
+        for f in range(6):
+            acc = acc + faces[colour[t * 3 + weather[:, f]]] / sides
+        total = 0.0
+        for x in (acc / 6.0).tolist():
+            total += x
+        out.append(total)
+    return out
 
 
 def _next_town(route: Route, goal: np.ndarray) -> np.ndarray:

@@ -10,12 +10,15 @@ seats take slots 1..n in a random order per race; R-44).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from itertools import pairwise
 from typing import Any
 
 import numba
 import numpy as np
 
-from simkit.errors import ParamError, SimkitError, StateError
+from simkit.errors import ParamError, SimkitError
 from simkit.games.base import (
     COMMON_RACE_COLUMNS,
     COMMON_SEAT_COLUMNS,
@@ -24,9 +27,9 @@ from simkit.games.base import (
     Cell,
     Column,
 )
-from simkit.games.mush import engine, layout
-from simkit.games.mush.arrays import KernelRoute, kernel_route
-from simkit.games.mush.bots import BOT_KINDS, bot_row
+from simkit.games.mush import batch, records
+from simkit.games.mush.arrays import kernel_cell, kernel_route
+from simkit.games.mush.bots import BOT_KINDS
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
 
@@ -64,6 +67,16 @@ _RACE_OWN: dict[str, Column] = {
 BLOCKS = 64  # heat blocks per batch: fixed, so results never depend on threads
 
 
+@dataclass(frozen=True)
+class Inputs:
+    """What MUSH kernel functions read besides the position, each a one-element record
+    array (take ``[0]``): the variant (``prm``), the cell (``cell``), the route (``rt``)."""
+
+    prm: np.ndarray
+    cell: np.ndarray
+    rt: np.ndarray
+
+
 class MushGame:
     """The ``GAME`` object of MUSH (see :class:`simkit.games.base.Game`)."""
 
@@ -73,17 +86,17 @@ class MushGame:
     presets: Mapping[str, MushParams] = PRESETS
     default_preset = "mush"
     min_players = 2
-    max_players = layout.MAX_SEATS
+    max_players = records.MAX_SEATS
     default_players = 4
     bots = BOT_KINDS
     uses_track = False
     default_track = None
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
-    heat_kinds = layout.HEAT_KINDS
+    heat_kinds = records.HEAT_KINDS
     kernels: Mapping[str, tuple[str, ...]] = {
-        "simulate": ("simkit.games.mush.engine:batch",),
-        "trace": ("simkit.games.mush.engine:batch",),
+        "simulate": ("simkit.games.mush.batch:blocks",),
+        "trace": ("simkit.games.mush.batch:blocks",),
     }
     track_dir = None
     examples = (
@@ -114,14 +127,17 @@ class MushGame:
                 f"(got {list(cell.slots)}); leave slots out"
             )
         cell.variant.check_players(cell.players)
-        self._inputs(cell)
+        self.inputs(cell)
 
-    def _inputs(self, cell: Cell) -> tuple[np.ndarray, np.ndarray, KernelRoute]:
+    def inputs(self, cell: Cell) -> Inputs:
+        """The records a MUSH kernel reads for ``cell`` (see ``position.py``)."""
         if len(cell.bots) != cell.players:
             raise SimkitError(f"mush: {cell.players} players need {cell.players} bots")
-        bots = np.stack([bot_row(b) for b in cell.bots])
-        kr = kernel_route(load_route(cell.variant.route), cell.variant)
-        return cell.variant.to_kernel(), bots, kr
+        route = load_route(cell.variant.route)
+        rt = kernel_route(route, cell.variant)
+        prm = cell.variant.to_kernel()
+        prm = prm.view(np.dtype((np.record, prm.dtype)))  # fields as attributes: records.record
+        return Inputs(prm, kernel_cell(route, rt, prm, cell.bots), rt)
 
     def simulate(
         self,
@@ -131,61 +147,39 @@ class MushGame:
         race_indices: np.ndarray | None = None,
     ) -> Batch:
         # No MUSH rule depends on a race's index: ``race_indices`` is not used.
-        pv, bots, kr = self._inputs(cell)
+        inp = self.inputs(cell)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
         n_races, n = len(keys), cell.players
-        st = np.zeros((n_races, n, len(layout.SEAT_STATS)), dtype=np.int64)
-        rs = np.zeros((n_races, len(layout.RACE_STATS)), dtype=np.int64)
+        st = np.zeros((n_races, n), dtype=records.STAT)
+        rs = np.zeros(n_races, dtype=records.RACE)
         blocks = max(1, min(BLOCKS, n_races))
-        heat = np.zeros((blocks, len(layout.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
-        before = numba.get_num_threads()
-        if threads is not None:
-            numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
-        try:
-            if n_races:
-                log = np.zeros((1, layout.LOG_WIDTH), dtype=np.int32)
-                logn = np.zeros(1, dtype=np.int64)
-                engine.batch(
-                    keys,
-                    n,
-                    pv,
-                    bots,
-                    kr.sp,
-                    kr.ln,
-                    kr.out_ptr,
-                    kr.weather,
-                    st,
-                    rs,
-                    heat,
-                    log,
-                    logn,
-                    False,
-                )
-        finally:
-            numba.set_num_threads(before)
-        seats = {
-            name: st[:, :, layout.SEAT_STATS.index(name)].astype(col.dtype)
-            for name, col in self.seat_columns.items()
-        }
-        races = {
-            name: rs[:, layout.RACE_STATS.index(name)].astype(col.dtype)
-            for name, col in self.race_columns.items()
-        }
+        n_sp = int(inp.rt["n_spaces"][0])
+        heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
+        if n_races:
+            log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
+            logn = np.zeros(1, dtype=np.int64)
+            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+            n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
+            cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
+            with ThreadPoolExecutor(n_threads) as pool:  # each block writes its own rows
+                runs = [pool.submit(batch.blocks, lo, hi, *args) for lo, hi in pairwise(cuts)]
+                for run in runs:
+                    run.result()
+        seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
+        races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = heat.sum(axis=0)
-        return Batch(seats, races, {k: total[i] for i, k in enumerate(layout.HEAT_KINDS)})
+        return Batch(seats, races, {k: total[i] for i, k in enumerate(records.HEAT_KINDS)})
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         from simkit.games.mush.trace import run_trace
 
         self.check_cell(cell)
-        pv, bots, kr = self._inputs(cell)
-        return run_trace(cell, int(key), pv, bots, kr, self.seat_columns, self.race_columns)
+        return run_trace(cell, int(key), self.inputs(cell), self.seat_columns, self.race_columns)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
-        raise StateError(
-            "simkit moves is not supported for mush (dice decide a MUSH turn, not a choice "
-            "of plays); use `simkit race --game mush` to follow a race"
-        )
+        from simkit.games.mush.moves import legal_moves
+
+        return legal_moves(state)
 
 
 GAME = MushGame()

@@ -2,15 +2,13 @@
 
 Sources: "text" is ``seeds/003_2d1ca65949ad5234.txt`` (section named by its French
 heading), "pub" is a published description adopted by a ruling, anything else is a
-ruling's assumption. ``to_kernel`` flattens a variant into one int64 vector whose layout
-is the ``P_*`` offsets below; the kernel reads only that vector.
+ruling's assumption. Kernels read the record ``Variant.to_kernel()`` lays out from these
+fields (``prm.dogs``, ``prm.dog_faces[c]``, ``prm.rest_town_n``, ...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
 
 from simkit.errors import ParamError
 from simkit.params import Variant, param
@@ -91,7 +89,7 @@ class MushParams(Variant):
     max_rerolls: int = param(
         2, "most rerolls of one roll (the text sets no limit)", lo=0, hi=10, source="assumption"
     )
-    reduce_cost: int = param(2, "tokens per opponent die removed", lo=0, hi=50, source="text")
+    reduce_cost: int = param(2, "tokens per opponent die removed", lo=1, hi=50, source="text")
     reduce_max_dice: int = param(
         3, "most dice removed from one roll (text: up to 6 tokens)", lo=0, hi=12, source="text"
     )
@@ -186,75 +184,6 @@ class MushParams(Variant):
                 key="training_limits",
             )
 
-    def to_kernel(self) -> np.ndarray:
-        """The flat int64 vector the kernel reads (layout: the ``P_*`` offsets)."""
-        v = np.zeros(P_SIZE, dtype=np.int64)
-        v[P_DOGS] = self.dogs
-        v[P_FACES : P_FACES + 3] = self.dog_faces
-        v[P_SIDES] = self.die_sides
-        v[P_COLOUR : P_COLOUR + 9] = self.dice_colour
-        v[P_WEATHER : P_WEATHER + 18] = (
-            self.weather_south + self.weather_central + self.weather_north
-        )
-        v[P_BONUS_ON] = int(self.bonus_on_match)
-        v[P_BONUS : P_BONUS + 6] = self.bonus_table
-        v[P_START_TOKENS] = self.start_tokens
-        v[P_LIMITS : P_LIMITS + 15] = self.training_limits
-        v[P_REROLL_COST] = self.reroll_cost
-        v[P_MAX_REROLLS] = self.max_rerolls
-        v[P_REDUCE_COST] = self.reduce_cost
-        v[P_REDUCE_MAX] = self.reduce_max_dice
-        v[P_PASS_COST] = self.pass_cost
-        v[P_ROUGH_TARGET] = self.rough_target
-        v[P_ROUGH_MAX] = self.rough_token_max
-        v[P_AVAL_TARGET] = self.avalanche_target
-        v[P_AVAL_MAX] = self.avalanche_token_max
-        v[P_AVAL_COST] = self.avalanche_cost
-        v[P_AVAL_MARKERS] = self.avalanche_markers
-        v[P_REST_START] = self.rest_start_tokens
-        v[P_N_REST_CP] = len(self.rest_checkpoint) // 2
-        v[P_REST_CP : P_REST_CP + len(self.rest_checkpoint)] = self.rest_checkpoint
-        v[P_N_REST_TOWN] = len(self.rest_town) // 2
-        v[P_REST_TOWN : P_REST_TOWN + len(self.rest_town)] = self.rest_town
-        v[P_BIDDING] = int(self.bidding)
-        v[P_BID_EXTRA] = self.bid_extra
-        v[P_FULL_MOVE] = int(self.full_move)
-        v[P_MAX_ROUNDS] = self.max_rounds
-        return v
-
-
-# Layout of MushParams.to_kernel (route-derived values such as the finish rule and the
-# Central-zone jump are compiled into the route arrays instead).
-P_DOGS = 0
-P_FACES = 1  # 3
-P_SIDES = 4
-P_COLOUR = 5  # 9: training * 3 + weather
-P_WEATHER = 14  # 18: zone * 6 + face
-P_BONUS_ON = 32
-P_BONUS = 33  # 6
-P_START_TOKENS = 39
-P_LIMITS = 40  # 15: (players - 2) * 3 + training
-P_REROLL_COST = 55
-P_MAX_REROLLS = 56
-P_REDUCE_COST = 57
-P_REDUCE_MAX = 58
-P_PASS_COST = 59
-P_ROUGH_TARGET = 60
-P_ROUGH_MAX = 61
-P_AVAL_TARGET = 62
-P_AVAL_MAX = 63
-P_AVAL_COST = 64
-P_AVAL_MARKERS = 65
-P_REST_START = 66
-P_N_REST_CP = 67
-P_REST_CP = 68  # 16: (dogs, tokens) pairs
-P_N_REST_TOWN = 84
-P_REST_TOWN = 85  # 16
-P_BIDDING = 101
-P_BID_EXTRA = 102
-P_FULL_MOVE = 103
-P_MAX_ROUNDS = 104
-P_SIZE = 105
 
 # Shortened game 1 (text, "deux manières de raccourcir"): nobody may train for cold and
 # the race ends at the first North space. The text keeps the limits table silent on where

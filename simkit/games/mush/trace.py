@@ -1,7 +1,8 @@
-"""One MUSH race, round by round: the engine's own event log turned into text and JSON.
+"""One MUSH race, round by round: the kernel's own event log turned into text and JSON.
 
-``run_trace`` calls the very ``engine.race`` that ``simulate`` runs, with its event log
-switched on, so what a reader checks against the rules is what the tables counted.
+``run_trace`` calls the very ``batch.blocks`` kernel that ``simulate`` runs, on one key
+with its event log switched on, so what a reader checks against the rules is what the tables
+counted.
 """
 
 from __future__ import annotations
@@ -15,10 +16,8 @@ import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
-from simkit.games.mush import engine
-from simkit.games.mush import layout as E
-from simkit.games.mush.arrays import KernelRoute
-from simkit.games.mush.params import P_MAX_ROUNDS
+from simkit.games.mush import records as E
+from simkit.games.mush.batch import blocks
 from simkit.games.mush.route import load_route
 
 TRAINING = ("warm", "mild", "cold")
@@ -159,67 +158,37 @@ class MushTrace:
             "variant": self.cell.variant.as_dict(),
             "players": self.cell.players,
             "bots": list(self.bots),
-            "event_names": list(_EVENT_NAMES),
+            "event_names": list(E.EVENTS),
             "events": [dict(zip(fields, row, strict=True)) for row in self.events.tolist()],
             "seats": self.seats,
             "race": self.races,
         }
 
 
-_EVENT_NAMES = (
-    "slot",
-    "train",
-    "weather",
-    "bid",
-    "order",
-    "rest",
-    "reduce",
-    "roll",
-    "bonus",
-    "step",
-    "pass",
-    "rough",
-    "avalanche",
-    "marker",
-    "jump",
-    "cover",
-    "state",
-    "finish",
-    "end",
-    "back",
-)
-
-
 def run_trace(
     cell: Cell,
     key: int,
-    pv: np.ndarray,
-    bots: np.ndarray,
-    kr: KernelRoute,
+    inp: Any,
     seat_columns: Mapping[str, Column],
     race_columns: Mapping[str, Column],
 ) -> MushTrace:
-    """Replay the race with root ``key`` through ``engine.race`` with the log on."""
+    """Replay the race with root ``key`` through ``batch.blocks`` with the log on (``inp``: the
+    cell's ``game.Inputs``)."""
     n = cell.players
-    cap = 64 * n * int(pv[P_MAX_ROUNDS]) + 64  # generous: a turn logs fewer than 64 events
+    cap = 64 * n * cell.variant.max_rounds + 64  # generous: a turn logs fewer than 64 events
     log = np.zeros((cap, E.LOG_WIDTH), dtype=np.int32)
     logn = np.zeros(1, dtype=np.int64)
-    st3 = np.zeros((1, n, len(E.SEAT_STATS)), dtype=np.int64)
-    rs2 = np.zeros((1, len(E.RACE_STATS)), dtype=np.int64)
-    heat = np.zeros((1, len(E.HEAT_KINDS), kr.sp.shape[0]), dtype=np.int64)
+    st = np.zeros((1, n), dtype=E.STAT)
+    rs = np.zeros(1, dtype=E.RACE)
+    heat = np.zeros((1, len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0])), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
-    engine.batch(
-        keys, n, pv, bots, kr.sp, kr.ln, kr.out_ptr, kr.weather, st3, rs2, heat, log, logn, True
-    )
-    if logn[0] >= cap:
+    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+    if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
-    st, rs = st3[0], rs2[0]
     route = load_route(cell.variant.route)
     names = tuple(route.describe(v) for v in range(route.n_spaces))
-    seats = {
-        k: [_py(st[s, E.SEAT_STATS.index(k)], c) for s in range(n)] for k, c in seat_columns.items()
-    }
-    races = {k: _py(rs[E.RACE_STATS.index(k)], c) for k, c in race_columns.items()}
+    seats = {k: [_py(st[k][0, s], c) for s in range(n)] for k, c in seat_columns.items()}
+    races = {k: _py(rs[k][0], c) for k, c in race_columns.items()}
     return MushTrace(cell, key, log[: logn[0]].copy(), seats, races, names, cell.bots)
 
 

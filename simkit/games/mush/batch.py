@@ -1,0 +1,83 @@
+"""Many MUSH races at once: blocks of races, each race stepped play by play.
+
+The loop in ``_block`` is the one way a race is played: the seat to move chooses
+(``choose``), the position applies it (``position.apply``). ``blocks`` plays a range of a
+fixed number of blocks, each with its own position, scratch and heat row, without the GIL;
+``game.simulate`` hands the ranges to a thread pool, so results are identical for any
+number of threads, and ``trace`` runs the same kernel on one key with the event log on.
+
+Why threads and not ``prange``: a ``parallel=True`` kernel re-optimizes and re-emits the
+whole engine twice more (the parallel loop body and the kernel), about 5 of the 20 CPU
+seconds a cold compile may take (docs/positions.md, MUSH).
+
+Internal functions carry neither a Python wrapper nor a cache entry: the cached entry
+points (``blocks`` and the position functions) hold all the code they call.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simkit.games.mush.choose import choose
+from simkit.games.mush.position import apply, is_over, new, result, to_move
+from simkit.games.mush.records import EV_CAP, PLAY, POSITION, RECORDER, WORK
+
+
+@njit(no_cpython_wrapper=True)
+def _drain(rec, log, logn):
+    """Move the recorder's events to ``log`` (``logn[0]`` rows, -1 once it overflowed)."""
+    k = rec.n_events
+    rec.n_events = 0
+    if logn[0] < 0:
+        return
+    if k > EV_CAP or logn[0] + k > log.shape[0]:
+        logn[0] = -1
+        return
+    for i in range(k):
+        for c in range(8):
+            log[logn[0] + i, c] = rec.events[i, c]
+    logn[0] += k
+
+
+@njit(no_cpython_wrapper=True)
+def _block(b, keys, inputs, rt_a, seats, races, heat, log, logn):
+    """Block ``b`` of ``heat.shape[0]``: its races, each played from ``new`` to its end by
+    the seat to move choosing and the position applying, with the block's own position,
+    scratch and heat."""
+    prm = inputs[0][0]
+    cell = inputs[1][0]
+    rt = rt_a[0]
+    nb = heat.shape[0]
+    lo = b * keys.shape[0] // nb
+    hi = (b + 1) * keys.shape[0] // nb
+    # The records live in these arrays and carry no reference to them: take them with
+    # [0] where they are used, so numba keeps the arrays alive to the end.
+    pos_a = np.empty(1, POSITION)
+    work_a = np.empty(1, WORK)
+    play_a = np.zeros(1, PLAY)
+    rec_a = np.zeros(1, RECORDER)
+    rec_a[0].logging = log.shape[0] > 0
+    for i in range(lo, hi):
+        new(pos_a[0], prm, cell, keys[i], rec_a[0])
+        _drain(rec_a[0], log, logn)
+        while not is_over(pos_a[0]):
+            s = to_move(pos_a[0])
+            choose(cell.bots[s], pos_a[0], prm, cell, rt, s, work_a[0], play_a[0])
+            apply(pos_a[0], prm, rt, play_a[0], rec_a[0])
+            if rec_a[0].logging:
+                _drain(rec_a[0], log, logn)
+        result(pos_a[0], seats[i], races[i : i + 1])
+    for k in range(heat.shape[1]):
+        for v in range(rt.n_spaces):
+            heat[b, k, v] = rec_a[0].heat[k, v]
+
+
+@njit(cache=True, nogil=True)
+def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, log, logn):
+    """Blocks ``lo`` to ``hi`` of ``heat.shape[0]``: their races of ``keys`` into ``seats``
+    (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
+    ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
+    ``rt_a`` the route record, each as a one-element array."""
+    for b in range(lo, hi):
+        _block(b, keys, inputs, rt_a, seats, races, heat, log, logn)

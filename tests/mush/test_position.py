@@ -1,0 +1,204 @@
+"""The MUSH position (docs/positions.md): stepped from Python it is the batch's race, every
+bot play is legal, and a seat sees only what it may (observe / determinize)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+
+from simkit.games.mush import plays, position
+from simkit.games.mush import records as R
+from simkit.games.mush.choose import choose
+from simkit.rng import race_keys
+
+SETTINGS = settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+CAP = 4096  # rows for legal_plays: more than any bid or marker list in these races
+
+
+class Stepper:
+    """A race held in records and stepped from Python, as a search bot would."""
+
+    def __init__(self, game, cell, key):
+        self.inp = game.inputs(cell)
+        self.prm, self.cell, self.rt = self.inp.prm[0], self.inp.cell[0], self.inp.rt[0]
+        self.P = np.zeros(1, R.POSITION)
+        self.rec = np.zeros(1, R.RECORDER)[0]
+        self.work = np.zeros(1, R.WORK)[0]
+        self.play = np.zeros(1, R.PLAY)[0]
+        self.out = np.zeros((CAP, R.PLAY_WIDTH), dtype=np.int64)
+        position.new(self.pos, self.prm, self.cell, np.uint64(key), self.rec)
+
+    @property
+    def pos(self):
+        return self.P[0]
+
+    def legal(self, pos=None):
+        n = position.legal_plays(self.pos if pos is None else pos, self.prm, self.rt, self.out)
+        assert 0 < n <= CAP
+        return self.out[:n].copy()
+
+    def choose(self, pos=None):
+        """The bot's play for ``pos`` (default: the race's), on a copy: choosing may draw."""
+        tmp = np.zeros(1, R.POSITION)
+        tmp[0] = self.pos if pos is None else pos
+        s = position.to_move(tmp[0])
+        choose(self.cell.bots[s], tmp[0], self.prm, self.cell, self.rt, s, self.work, self.play)
+        return self.play.row.copy()
+
+    def step(self):
+        """The seat to move plays its bot's choice (drawing from its stream, as in a race)."""
+        s = position.to_move(self.pos)
+        choose(self.cell.bots[s], self.pos, self.prm, self.cell, self.rt, s, self.work, self.play)
+        position.apply(self.pos, self.prm, self.rt, self.play, self.rec)
+
+    def result(self, n):
+        seats = np.zeros(n, R.STAT)
+        race = np.zeros(1, R.RACE)
+        position.result(self.pos, seats, race)
+        return seats, race[0]
+
+
+def _same_play(row, rows):
+    return any(np.array_equal(row, r) for r in rows)
+
+
+races = st.fixed_dictionaries(
+    {
+        "players": st.integers(2, 6),
+        "bots": st.lists(
+            st.sampled_from(["greedy", "random", "greedy:reserve=0:bid=3:harass_within=80"]),
+            min_size=6,
+            max_size=6,
+        ),
+        "preset": st.sampled_from(["mush", "mush-skip-central"]),
+        "full_move": st.booleans(),
+        "key": st.integers(0, 2**64 - 1),
+    }
+)
+
+
+def _cell(make_cell, r):
+    return make_cell(
+        r["players"], list(r["bots"][: r["players"]]), r["preset"], full_move=r["full_move"]
+    )
+
+
+def test_a_race_stepped_from_python_is_the_batch_row(game, make_cell):
+    """Python loop over legal_plays / choose / apply == the batch kernel, key by key; every
+    play a bot makes is one legal_plays lists."""
+    c = make_cell(4, ["greedy", "random", "greedy:reserve=0:bid=3", "random"], route="sprint")
+    keys = race_keys(3, 0, np.arange(4))
+    batch = game.simulate(c, keys, threads=1)
+    for i, key in enumerate(keys):
+        r = Stepper(game, c, int(key))
+        steps = 0
+        while not position.is_over(r.pos):
+            assert _same_play(r.choose(), r.legal())
+            r.step()
+            steps += 1
+        assert position.to_move(r.pos) == -1 and steps > 100
+        seats, race = r.result(c.players)
+        for name in batch.seats:
+            assert list(batch.seats[name][i]) == list(seats[name]), name
+        for name in batch.races:
+            assert batch.races[name][i] == race[name], name
+
+
+@SETTINGS
+@given(races, st.integers(0, 600), st.integers(0, 2**64 - 1))
+def test_determinize_keeps_what_the_seat_saw(game, make_cell, r, steps, key2):
+    """observe(determinize(pos, s)) == observe(pos, s); only hidden parts change; the seat's
+    bot chooses the same play from a determinized position."""
+    assume(key2 != r["key"])  # the race's own key would draw the very same streams
+    c = _cell(make_cell, r)
+    race = Stepper(game, c, r["key"])
+    for _ in range(steps):
+        if position.is_over(race.pos):
+            break
+        race.step()
+    pos = race.pos
+    det = np.zeros(1, R.POSITION)
+    seen, seen_det = np.zeros(1, R.POSITION), np.zeros(1, R.POSITION)
+    for seat in range(c.players):
+        position.determinize(pos, seat, np.uint64(key2), det)
+        position.observe(pos, seat, seen)
+        position.observe(det[0], seat, seen_det)
+        assert seen.tobytes() == seen_det.tobytes()
+        others = [s for s in range(c.players) if s != seat]
+        assert det[0]["streams"][R.I_BOT + seat] == pos["streams"][R.I_BOT + seat]
+        assert any(det[0]["streams"][i] != pos["streams"][i] for i in range(c.players))
+        assert all(det[0]["streams"][R.I_BOT + s] != pos["streams"][R.I_BOT + s] for s in others)
+    s = position.to_move(pos)
+    if s >= 0:
+        position.determinize(pos, s, np.uint64(key2), det)
+        assert np.array_equal(race.choose(det[0]), race.choose())
+        assert _same_play(race.choose(det[0]), race.legal(det[0]))
+
+
+def _to_bids(race):
+    """Step until some seat has bid and another is still to bid (R-47: secret bids)."""
+    for _ in range(5000):
+        if race.pos["phase"] == R.PH_BID and race.pos["bid_i"] >= 1:
+            return
+        race.step()
+    pytest.fail("no bidding round reached")
+
+
+def test_observe_hides_the_bids_made_and_every_stream(game, make_cell):
+    c = make_cell(4, ["random"] * 4)
+    race = Stepper(game, c, 11)
+    _to_bids(race)
+    pos = race.pos
+    seat = position.to_move(pos)
+    bidders = [pos["seat_at"][(pos["ini"] + j) % 4] for j in range(pos["bid_i"])]
+    seen = np.zeros(1, R.POSITION)
+    position.observe(pos, seat, seen)
+    for s in range(4):
+        want = -1 if s in bidders else pos["bid"][s]
+        assert seen[0]["bid"][s] == want  # another seat's bid this round: not seen yet
+    keep = np.zeros(R.N_STREAMS, dtype=np.uint64)
+    keep[R.I_BOT + seat] = pos["streams"][R.I_BOT + seat]  # only its own bot's stream
+    assert np.array_equal(seen[0]["streams"], keep)
+    # the tokens do not give the bids away: they are paid when every seat has bid
+    assert list(seen[0]["tokens"]) == list(pos["tokens"])
+    bid_seen = seen[0].copy()
+    bid_seen["bid"] = pos["bid"]
+    bid_seen["streams"] = pos["streams"]
+    assert bid_seen.tobytes() == pos.tobytes()  # nothing else is hidden
+
+
+def test_determinize_resamples_the_bids_made(game, make_cell):
+    c = make_cell(4, ["random"] * 4)
+    race = Stepper(game, c, 11)
+    _to_bids(race)
+    pos = race.pos
+    seat = position.to_move(pos)
+    other = pos["seat_at"][pos["ini"] % 4]
+    det = np.zeros(1, R.POSITION)
+    seen = set()
+    for key in range(40):
+        position.determinize(pos, seat, np.uint64(key), det)
+        assert 0 <= det[0]["bid"][other] <= pos["tokens"][other]
+        seen.add(int(det[0]["bid"][other]))
+    assert len(seen) > 1
+
+
+def test_random_marker_pick_is_the_listed_play(game, make_cell):
+    """Random picks the k-th marker play without listing them: the same order as the list."""
+    race = Stepper(game, make_cell(3, "greedy", route="sprint"), 5)
+    pos = race.pos
+    lines = [x for x in range(int(race.rt["n_lines"])) if race.rt["ln"][x]["avalanche"]]
+    pos["markers"][:3] = lines[4], lines[9], -1
+    pos["on_board"] = 2
+    for only in (-2, lines[9]):
+        n = plays.marker_plays(pos, race.prm, race.rt, only, race.out, 0)
+        assert n == plays.n_marker_plays(pos, race.prm, race.rt, only)
+        for k in range(n):
+            src, dst = plays.nth_marker_play(pos, race.prm, race.rt, only, k)
+            assert (race.out[k, 0], race.out[k, 1], race.out[k, 2]) == (R.P_MARKER, src, dst)
+    free = len(lines) - 2
+    assert n == 1 + free  # the marker on lines[9]: off the board or onto any free line
