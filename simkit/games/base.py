@@ -13,7 +13,7 @@ from ``(run_seed, cell_key, race_index)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -128,6 +128,27 @@ class BenchSpec:
     runner: bool = False
 
 
+@dataclass(frozen=True)
+class TunableBot:
+    """A heuristic bot whose weights ``simkit bots tune`` may fit (issue 13).
+
+    ``spec(weights)`` is the bot name that plays those weights (``"greedy[1/0.3/...]"``: a
+    slash between weights, as commas separate seats' bots); a game accepts such names
+    wherever it accepts its bots. Fitted weights ship as a named
+    preset in the game's ``bots.toml`` (``Game.bot_presets_file``), with the command, seed,
+    field and budget that produced them.
+    """
+
+    base: str
+    names: tuple[str, ...]
+    default: tuple[float, ...]
+    lo: tuple[float, ...]
+    hi: tuple[float, ...]
+
+    def spec(self, weights: Sequence[float]) -> str:
+        return f"{self.base}[{'/'.join(f'{float(w):.6g}' for w in weights)}]"
+
+
 class Game(Protocol):
     """What a game package registers (``simkit.games.register(GAME)`` in its ``__init__``).
 
@@ -167,6 +188,10 @@ class Game(Protocol):
     # ``f(doc, results, out)`` (``simkit.report.document``), or None.
     report_section: str | None
     bench: BenchSpec | None
+    # Bots ``simkit bots tune`` can fit, by base name (empty: none), and the TOML file the
+    # fitted presets are kept in (``[base.preset]`` tables), or None.
+    tunable: Mapping[str, TunableBot]
+    bot_presets_file: Path | None
 
     def check_cell(self, cell: Cell) -> None:
         """Raise ``SimkitError`` if the cell cannot be played.

@@ -8,6 +8,7 @@ maps to its own line without reading the message.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -45,7 +46,7 @@ def build_cell(
     if len(seat_bots) != n:
         raise SimkitError(f"{game}: {n} players need {n} bots (got {len(seat_bots)})", key="bots")
     for b in seat_bots:
-        if b.split(":")[0] not in g.bots:
+        if re.split(r"[:\[]", b)[0] not in g.bots:  # "greedy:bold", "greedy[1/0.3/...]"
             known = ", ".join(g.bots)
             raise SimkitError(f"{game}: unknown bot '{b}' (known: {known})", key="bots")
     if g.uses_track:

@@ -77,6 +77,8 @@ class LuceRace:
     commands = ()
     report_section = None
     bench = None
+    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
+    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         for b in cell.bots:

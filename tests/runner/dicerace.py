@@ -213,6 +213,8 @@ class DiceRace:
     commands = ()
     report_section = None
     bench = None
+    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
+    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         slots = cell.slots or tuple(range(1, cell.players + 1))

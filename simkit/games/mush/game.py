@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from itertools import pairwise
-from typing import Any
+from typing import Any, ClassVar
 
 import numba
 import numpy as np
@@ -113,6 +113,8 @@ class MushGame:
         nojit_races=4,
         unit="games",
     )
+    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
+    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         if not isinstance(cell.variant, MushParams):

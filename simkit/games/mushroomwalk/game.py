@@ -9,7 +9,7 @@ draws apart); ``points`` is the score. ``rounds`` counts rounds of two turns, ro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -107,6 +107,8 @@ class MushroomWalk:
         unit="games",
         extra={"lookahead vs greedy": {"bots": ["lookahead", "greedy"]}},
     )
+    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
+    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         """Two seats, known bots, no track; start slots are the variant's ``who_starts``."""

@@ -12,15 +12,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games import register
-from simkit.games.base import Batch, BenchSpec, Cell
+from simkit.games.base import Batch, BenchSpec, Cell, TunableBot
 from simkit.games.snowtails.batch import RACE_COLUMNS, SEAT_COLUMNS, run_batch
-from simkit.games.snowtails.bots import BOT_NAMES, GREEDY_PRESETS
+from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
 from simkit.games.snowtails.layout import HEAT_KINDS, MAX_SEATS
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
 from simkit.tracks.compiled import CompiledTrack
@@ -60,6 +61,8 @@ class SnowTailsGame:
     max_players = MAX_SEATS
     default_players = 4
     bots = BOT_NAMES
+    tunable: Mapping[str, TunableBot] = MappingProxyType({"greedy": TUNABLE})
+    bot_presets_file = PRESETS_FILE
     uses_track = True
     default_track = "nutcracker"
     seat_columns = SEAT_COLUMNS
@@ -97,9 +100,7 @@ class SnowTailsGame:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
         g = self.name
         for b in cell.bots:
-            if b != "random" and b not in GREEDY_PRESETS:
-                known = ", ".join(["random", *GREEDY_PRESETS])
-                raise SimkitError(f"{g}: unknown bot '{b}' (known: {known})")
+            parse_bot(b)
         if cell.track is None:
             raise SimkitError(f"{g} needs a track (e.g. --track {self.default_track})")
         slots = cell_slots(cell)

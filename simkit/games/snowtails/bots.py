@@ -29,9 +29,15 @@ own included) nor at other hands.
 
 from __future__ import annotations
 
+import functools
+import tomllib
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
+from simkit.errors import SimkitError
+from simkit.games.base import TunableBot
 from simkit.games.snowtails.layout import (
     C_FIFTH,
     C_SLED,
@@ -98,11 +104,32 @@ W_BUILD = 8  # for adding a kennels' 5 to the deck; a third of it for the bothy 
 W_REPAIR = 9  # for a fifth dent that sends the sled to repair (R-25)
 N_WEIGHTS = 10
 
+W_NAMES = (
+    "progress",
+    "inside",
+    "dent",
+    "dent_sq",
+    "sled",
+    "hand",
+    "risk",
+    "die",
+    "build",
+    "repair",
+)
 GREEDY_PRESETS: dict[str, tuple[float, ...]] = {
     "greedy": (1.0, 0.3, 2.5, 0.3, 1.0, 0.2, 1.5, 0.6, 1.5, 15.0),
     "greedy:cautious": (1.0, 0.3, 4.0, 0.6, 1.5, 0.3, 3.0, 0.8, 1.5, 25.0),
     "greedy:bold": (1.0, 0.2, 1.2, 0.1, 0.5, 0.1, 0.5, 0.4, 1.0, 10.0),
 }
+# What ``simkit bots tune`` may fit: every weight but progress, which sets the scale.
+TUNABLE = TunableBot(
+    "greedy",
+    W_NAMES,
+    GREEDY_PRESETS["greedy"],
+    (1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
+    (1.0, 2.0, 10.0, 3.0, 5.0, 2.0, 6.0, 3.0, 6.0, 60.0),
+)
+PRESETS_FILE = Path(__file__).with_name("bots.toml")  # fitted presets ("greedy:tuned")
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy")
 ELIMINATED = -1.0e6
@@ -150,16 +177,47 @@ def reach_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(reach.ravel())
 
 
+@functools.cache
+def greedy_presets() -> dict[str, tuple[float, ...]]:
+    """The greedy presets: the hand-weighted ones, then the fitted ones of ``bots.toml``."""
+    presets = dict(GREEDY_PRESETS)
+    if PRESETS_FILE.exists():
+        with PRESETS_FILE.open("rb") as fh:
+            for name, entry in tomllib.load(fh).get("greedy", {}).items():
+                presets[f"greedy:{name}"] = tuple(float(w) for w in entry["weights"])
+    return presets
+
+
+def parse_bot(spec: str) -> tuple[int, tuple[float, ...]]:
+    """(kind, greedy weights) of a bot name: ``random``, a greedy preset (``greedy``,
+    ``greedy:bold``, ``greedy:tuned``...) or greedy with explicit weights
+    (``greedy[1/0.3/...]``, ``TUNABLE.names`` order). ``SimkitError`` (key ``bots``) else."""
+    if spec == "random":
+        return BOT_RANDOM, (0.0,) * N_WEIGHTS
+    presets = greedy_presets()
+    if spec in presets:
+        return BOT_GREEDY, presets[spec]
+    if spec.startswith("greedy[") and spec.endswith("]"):
+        try:
+            weights = tuple(float(x) for x in spec[7:-1].split("/"))
+        except ValueError:
+            weights = ()
+        if len(weights) == N_WEIGHTS and all(np.isfinite(weights)):
+            return BOT_GREEDY, weights
+        raise SimkitError(
+            f"snowtails: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
+            key="bots",
+        )
+    known = ", ".join(["random", *presets, "greedy[w1/w2/...]"])
+    raise SimkitError(f"snowtails: unknown bot '{spec}' (known: {known})", key="bots")
+
+
 def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays for bot specs: kind per seat and greedy weights per seat."""
     kinds = np.zeros(len(specs), dtype=np.int64)
     weights = np.zeros((len(specs), N_WEIGHTS), dtype=np.float64)
     for i, spec in enumerate(specs):
-        if spec == "random":
-            kinds[i] = BOT_RANDOM
-        else:
-            kinds[i] = BOT_GREEDY
-            weights[i] = GREEDY_PRESETS[spec]
+        kinds[i], weights[i] = parse_bot(spec)
     return kinds, weights
 
 
