@@ -33,10 +33,11 @@ _S11 = np.uint64(11)
 _ZERO = np.uint64(0)
 _ONE = np.uint64(1)
 
-STREAM_SLOTS = 0
-STREAM_DECK = 1
-STREAM_BOT = 2
-STREAM_DICE = 3
+# np.int64, not int: numba compiles a kernel again for every literal int argument.
+STREAM_SLOTS = np.int64(0)
+STREAM_DECK = np.int64(1)
+STREAM_BOT = np.int64(2)
+STREAM_DICE = np.int64(3)
 
 if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the un-jitted benchmark/tests
     # Without the JIT these functions run on numpy scalars, whose wrapping uint64
@@ -96,6 +97,12 @@ def below(states, i, n):
 def uniform(states, i):
     """Uniform float in ``[0, 1)`` with 53 random bits from stream ``i``."""
     return np.float64(next_u64(states, i) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def coin(states, i):
+    """0 or 1 with equal chances from stream ``i`` (``below(states, i, 2)``)."""
+    return below(states, i, np.int64(2))
 
 
 @njit(cache=True)

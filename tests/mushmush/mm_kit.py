@@ -52,7 +52,7 @@ def engine_play(position, v, mask, pattern, take=0):
     """Seat ``position.turn`` plays ``v`` onto ``mask`` and moves by ``pattern`` (move
     kinds, the colliding attempt last) through the engine's ``position.apply``, to the end
     of the turn (greedy takes its later choices); returns (turn code, position after)."""
-    from simkit.games.snowtails.bots import choose
+    from simkit.games.snowtails.kernels import apply, step
     from simkit.games.snowtails.layout import (
         PH_PLAY,
         PL_BITS,
@@ -64,7 +64,6 @@ def engine_play(position, v, mask, pattern, take=0):
         PL_VALUE,
         WORK,
     )
-    from simkit.games.snowtails.position import apply
 
     cfg = position.cfga[0]
     after = position.positions.copy()
@@ -78,15 +77,14 @@ def engine_play(position, v, mask, pattern, take=0):
     play[PL_BITS] = sum(1 << j for j, kind in enumerate(pattern) if kind == 1)
     play[PL_NPAT] = len(pattern)
     play[PL_TAKE] = take
-    apply(cfg, after[0], works[0])
+    apply(position.cfga, after, works)
     if int(after["turns_done"][0]) == 0:
         from simkit.games.snowtails.batch import reach_table
 
         n = position.track.n_spaces
         reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
         while int(after["turns_done"][0]) == 0:
-            choose(cfg, reach, after[0], works[0])
-            apply(cfg, after[0], works[0])
+            step(position.cfga, reach, after, works)
     return int(after["t_code"][0]), after[0]
 
 
@@ -96,10 +94,14 @@ class Unit:
     record and events, and the joined space table of its tracks."""
 
     tab: np.ndarray
-    cfg: np.void  # layout.cell_dtype
-    pos: np.void  # layout.POSITION
+    cfga: np.ndarray  # the cell record (one-element array, layout.cell_dtype)
+    positions: np.ndarray  # the final position (one-element array, layout.POSITION)
     res: np.void  # layout.RESULT
     events: np.ndarray
+
+    @property
+    def pos(self) -> np.void:
+        return self.positions[0]
 
     def trees_standing(self) -> np.ndarray:
         """Spaces where a tree still stands (R-21)."""
@@ -120,7 +122,7 @@ def run_unit(tracks, variant, bots, slots=None, key=1) -> Unit:
     cfga, _ = cell_inputs(tracks, variant, tuple(bots), tuple(slots))
     events, positions, res, _ = play_logged(tracks, variant, tuple(bots), tuple(slots), key)
     tab = cfga["tab"][0, : int(cfga["n_spaces"][0])].astype(np.int64)
-    return Unit(tab, cfga[0], positions[0], res[0], events)
+    return Unit(tab, cfga, positions, res[0], events)
 
 
 def race_setup(track, variant, seats):
@@ -139,4 +141,4 @@ def race_setup(track, variant, seats):
         pos["space"][p] = s
         pos["left"][p], pos["right"][p] = dogs
         pos["order"][p] = p + 1
-    return cfga[0], pos
+    return cfga, positions

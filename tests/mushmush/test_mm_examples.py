@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from simkit.errors import StateError
+from simkit.games.snowtails.kernels import race_order, race_position
 from simkit.games.snowtails.layout import (
     M_LEFT,
     MV_STRAIGHT,
@@ -22,7 +23,6 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.oracle import moves, parse_state
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.rules import race_order, race_position
 from simkit.tracks import load
 from tests.mushmush.mm_kit import (
     engine_play,
@@ -218,15 +218,15 @@ def test_race_order_example():
     levels = {c: tab[s, S_LEVEL] for c, (s, _) in seats.items()}
     assert levels["yellow"] == levels["black"] and levels["red"] == levels["orange"]
     names = list(seats)
-    cfg, pos = race_setup(t, PRESETS["mushmush"], [seats[c] for c in names])
+    cfga, positions = race_setup(t, PRESETS["mushmush"], [seats[c] for c in names])
     out = np.zeros(16, dtype=np.int64)
-    n = race_order(cfg, pos, False, out)
+    n = race_order(cfga, positions, False, out)
     assert [names[i] for i in out[:n]] == ["blue", "black", "yellow", "green", "orange", "red"]
-    assert [race_position(cfg, pos, p) for p in range(6)] == [1, 3, 2, 4, 6, 5]
+    assert [race_position(cfga, positions, p) for p in range(6)] == [1, 3, 2, 4, 6, 5]
     # ST1's tie-break (inside of the coming corner, R-03) ignores speed: the level pairs
     # go by the track's inside flag instead.
-    cfg, pos = race_setup(t, PRESETS["snowtails"], [seats[c] for c in names])
-    n = race_order(cfg, pos, False, out)
+    cfga, positions = race_setup(t, PRESETS["snowtails"], [seats[c] for c in names])
+    n = race_order(cfga, positions, False, out)
     st1 = [names[i] for i in out[:n]]
     inside = {c: tab[seats[c][0], S_TIE] for c in names}
     for a, b in (("black", "yellow"), ("orange", "red")):
@@ -255,9 +255,9 @@ def test_race_end_example():
     assert not g["past_finish"]
     green["space"] = g["end"]
     seats = [(s["space"], tuple(s["dogs"])) for s in (yellow, blue, green)]
-    cfg, pos = race_setup(t, PRESETS["mushmush"], seats)
+    cfga, positions = race_setup(t, PRESETS["mushmush"], seats)
     out = np.zeros(16, dtype=np.int64)
-    n = race_order(cfg, pos, False, out)
+    n = race_order(cfga, positions, False, out)
     assert [int(x) for x in out[:n]] == [1, 0, 2]  # blue 1st, yellow 2nd, green 3rd
 
 

@@ -245,7 +245,7 @@ def test_places_are_the_race_order_when_the_round_ends():
     # ST2 D: positions by race order at the end of the crossing round, past the line
     # included: the first sled across can still be overtaken in that round (the book's
     # example: yellow crosses first, blue passes her and wins).
-    from simkit.games.snowtails.rules import race_order
+    from simkit.games.snowtails.kernels import race_order
     from simkit.rng import race_keys
 
     track = TRACKS["mm1-old-faithful"]
@@ -254,7 +254,7 @@ def test_places_are_the_race_order_when_the_round_ends():
         u = run_unit(track, MM, ("greedy", "greedy:bold", "random", "greedy:cautious") * 2,
                      key=int(key))  # fmt: skip
         out = np.zeros(16, dtype=np.int64)
-        n = race_order(u.cfg, u.pos, False, out)
+        n = race_order(u.cfga, u.positions, False, out)
         assert [int(u.res["finish"][p]) for p in out[:n]] == list(range(1, 9))
         first = next(int(e[1]) for e in u.events if e[0] == EV_MOVE and u.tab[e[3], S_PAST])
         overtaken += u.res["finish"][first] != 1

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from simkit.games.snowtails.kernels import race_order
 from simkit.games.snowtails.layout import S_TIGHT_IN, kernel_track
 from simkit.games.snowtails.oracle import moves
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.rules import race_order
 from simkit.tracks import load
 from simkit.tracks.compiled import (
     F_TRIG_BOTHY,

@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
 from simkit.games.snowtails.layout import (
     C_NONE,
     O_BONUS,
@@ -22,7 +23,6 @@ from simkit.games.snowtails.layout import (
     WORK,
     kernel_track,
 )
-from simkit.games.snowtails.movement import outcomes, pattern_bits, walk
 from simkit.games.snowtails.params import SnowTailsParams
 from tests.snowtails.st_trackkit import build, oval
 
@@ -55,20 +55,20 @@ def board(track, spaces):
     pos["n_seats"] = n
     pos["status"][n:] = OUT
     pos["space"][:n] = spaces
-    return cfga[0], pos
+    return cfga, positions
 
 
-def brute_force(cfg, pos, start, speed, drift, dcol, bonus):
+def brute_force(cfga, positions, start, speed, drift, dcol, bonus):
     """Every pattern with exactly ``drift`` drifts, walked one by one (C(speed, drift))."""
     found = set()
     path = np.zeros(64, dtype=np.int64)
     for where in itertools.combinations(range(speed), drift):
         bits = sum(1 << j for j in where)
-        k, coll, _ = walk(cfg, pos, start, bits, speed, dcol, 0, path, 9)
+        k, coll, _ = walk(cfga, positions, start, bits, speed, dcol, 0, path, 9)
         found.add((int(path[k - 1]), int(coll), 0))
         if coll == C_NONE and bonus > 0:
             # R-14: the bonus straight ahead, all of it (the walk stops at a collision).
-            k2, c, _ = walk(cfg, pos, start, bits, speed, dcol, bonus, path, 9)
+            k2, c, _ = walk(cfga, positions, start, bits, speed, dcol, bonus, path, 9)
             found.add((int(path[k2 - 1]), int(c), bonus))
     return found
 
@@ -76,22 +76,20 @@ def brute_force(cfg, pos, start, speed, drift, dcol, bonus):
 @given(movement_case())
 def test_search_finds_exactly_the_brute_force_outcomes(case):
     track, start, others, speed, drift, dcol, bonus = case
-    cfg, pos = board(track, [start, *others])
+    cfga, positions = board(track, [start, *others])
     works = np.zeros(1, dtype=WORK)
-    wk = works[0]
-    outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, 0, 9, wk["found"])
-    n = int(wk["found"][1])
-    outs = wk["outs"]
+    n = outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, 0, 9)
+    outs = works["outs"][0]
     got = {(int(outs[o, O_END]), int(outs[o, O_COLL]), int(outs[o, O_BONUS])) for o in range(n)}
     assert len(got) == n  # distinct
-    assert got == brute_force(cfg, pos, start, speed, drift, dcol, bonus)
+    assert got == brute_force(cfga, positions, start, speed, drift, dcol, bonus)
     # Each outcome's reconstructed pattern walks to that very outcome.
     path = np.zeros(64, dtype=np.int64)
     for o in range(n):
-        npat, bits = pattern_bits(wk, o)
+        npat, bits = pattern_bits(works, o)
         assert npat <= speed
         assert bin(bits).count("1") <= drift
-        k, coll, _b0 = walk(cfg, pos, start, bits, npat, dcol, outs[o, O_BONUS], path, 9)
+        k, coll, _b0 = walk(cfga, positions, start, bits, npat, dcol, outs[o, O_BONUS], path, 9)
         assert (path[k - 1], coll) == (outs[o, O_END], outs[o, O_COLL])
         if coll == C_NONE and not outs[o, O_BONUS]:
             assert npat == speed  # all movement used unless a collision (ST1)

@@ -10,7 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import choose
+from simkit.games.snowtails.kernels import (
+    apply,
+    choose,
+    determinize,
+    legal_plays,
+    new,
+    observe,
+)
 from simkit.games.snowtails.layout import (
     FL_DONE,
     N_VALUES,
@@ -21,7 +28,6 @@ from simkit.games.snowtails.layout import (
     WORK,
 )
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.position import apply, determinize, legal_plays, new, observe
 from simkit.rng import race_keys
 from simkit.tracks import load
 
@@ -44,21 +50,22 @@ def decisions(game, key, bots=BOTS):
     """Every decision of one race: yields (cell, reach, position array, work array) paused
     at it (the same arrays each time: copy what you keep)."""
     cfga, reach, positions, works = setup(game, bots)
-    new(cfga[0], positions[0], works[0], np.uint64(key))
+    new(cfga, positions[:1], works, np.uint64(key))
     while positions[0]["flow"] != FL_DONE:
         yield cfga, reach, positions, works
-        choose(cfga[0], reach, positions[0], works[0])
-        apply(cfga[0], positions[0], works[0])
+        choose(cfga, reach, positions[:1], works)
+        apply(cfga, positions[:1], works)
 
 
 def paused_at(game, key, i):
-    """A copy of the position at decision ``i`` of race ``key`` (or its last decision)."""
+    """A copy of the position at decision ``i`` of race ``key`` (or its last decision),
+    as a one-element array."""
     last = None
     for j, (_, _, positions, _) in enumerate(decisions(game, key)):
         last = positions[:1].copy()
         if j == i:
             break
-    return last[0]
+    return last
 
 
 def after(cfga, positions, play):
@@ -67,7 +74,7 @@ def after(cfga, positions, play):
     works = np.zeros(1, dtype=WORK)
     works["halt"] = 1
     works["play"][0] = play
-    apply(cfga[0], out[0], works[0])
+    apply(cfga, out, works)
     return out[0]
 
 
@@ -81,12 +88,12 @@ def test_every_bot_play_is_one_of_the_legal_plays(game):
     checked = 0
     for cfga, reach, positions, works in decisions(game, int(race_keys(3, 0, [0])[0])):
         probe = np.zeros(1, dtype=WORK)
-        n = legal_plays(cfga[0], positions[0], probe[0], rows)
+        n = legal_plays(cfga, positions[:1], probe, rows)
         assert 0 < n < rows.shape[0]
         if positions[0]["phase"] != PH_PLAY or checked > 40:
             continue
         bot = positions[:1].copy()
-        choose(cfga[0], reach, bot[0], works[0])
+        choose(cfga, reach, bot, works)
         mine = after(cfga, positions, works["play"][0])
         assert any(same(mine, after(cfga, positions, rows[i])) for i in range(n))
         checked += 1
@@ -98,19 +105,20 @@ def test_new_defines_every_field(game):
     cfga, _, positions, works = setup(game)
     key = race_keys(4, 0, [1])[0]
     positions.view(np.uint8)[:] = 0x5A  # garbage everywhere
-    new(cfga[0], positions[0], works[0], key)
-    new(cfga[0], positions[1], works[0], key)  # from zeros
+    new(cfga, positions[:1], works, key)
+    new(cfga, positions[1:], works, key)  # from zeros
     assert same(positions[0], positions[1])
 
 
 @given(st.sampled_from(sorted(CASES)), st.integers(0, 2**32), st.integers(0, 60))
 def test_determinize_changes_only_what_the_seat_cannot_see(game, seed, skip):
-    pos = paused_at(game, seed, skip)
+    paused = paused_at(game, seed, skip)
+    pos = paused[0]
     seat = int(pos["to_move"])
     if seat < 0:
         return
     samples = np.zeros(2, dtype=POSITION)
-    determinize(pos, seat, np.uint64(seed + 1), samples, 0)
+    determinize(paused, seat, np.uint64(seed + 1), samples, 0)
     d = samples[0]
     for f in PUBLIC:
         assert np.array_equal(d[f], pos[f]), f
@@ -128,11 +136,12 @@ def test_determinize_changes_only_what_the_seat_cannot_see(game, seed, skip):
 
 def test_determinize_samples_hidden_cards():
     # Mid-race, other hands and deck orders differ between two keys.
-    pos = paused_at("snowtails", 17, 30)
+    paused = paused_at("snowtails", 17, 30)
+    pos = paused[0]
     seat = int(pos["to_move"])
     a, b = np.zeros(1, dtype=POSITION), np.zeros(1, dtype=POSITION)
-    determinize(pos, seat, np.uint64(1), a, 0)
-    determinize(pos, seat, np.uint64(2), b, 0)
+    determinize(paused, seat, np.uint64(1), a, 0)
+    determinize(paused, seat, np.uint64(2), b, 0)
     others = [q for q in range(int(pos["n_seats"])) if q != seat]
     assert any(not np.array_equal(a[0]["hand"][q], b[0]["hand"][q]) for q in others)
     assert not np.array_equal(a[0]["rng"], pos["rng"])
@@ -146,22 +155,23 @@ def test_greedy_choices_do_not_depend_on_hidden_cards(game):
     for cfga, reach, positions, works in decisions(game, 99, bots):
         seat = int(positions[0]["to_move"])
         ref = positions[:1].copy()
-        choose(cfga[0], reach, ref[0], works[0])
+        choose(cfga, reach, ref, works)
         want = works["play"][0].copy()
         for k in range(2):
             other = np.zeros(1, dtype=POSITION)
-            determinize(positions[0], seat, np.uint64(k + 5), other, 0)
-            choose(cfga[0], reach, other[0], works[0])
+            determinize(positions[:1], seat, np.uint64(k + 5), other, 0)
+            choose(cfga, reach, other, works)
             assert np.array_equal(works["play"][0], want)
         checked += 1
     assert checked > 30
 
 
 def test_observe_hides_other_hands_and_every_deck_order():
-    pos = paused_at("mushmush", 7, 25)
+    paused = paused_at("mushmush", 7, 25)
+    pos = paused[0]
     seat = int(pos["to_move"])
     obs = np.zeros(1, dtype=POSITION)
-    observe(pos, seat, obs, 0)
+    observe(paused, seat, obs, 0)
     o = obs[0]
     for q in range(int(pos["n_seats"])):
         n = int(pos["deckn"][q])

@@ -192,14 +192,12 @@ def test_reshuffle_keeps_dog_cards(key):
 def _turn_with_no_canine(dents):
     """Seat 0 starts its turn holding only dents (R-19), on the oval, alone; its turn is
     played through the position API. Returns (turn code, position, events)."""
-    from simkit.games.snowtails.bots import choose
-    from simkit.games.snowtails.position import apply
-    from simkit.games.snowtails.race import advance
+    from simkit.games.snowtails.kernels import advance, step
     from tests.snowtails.st_helpers import hand_position
 
     track = TRACKS["oval"]
     cfga, reach, positions, works = hand_position(track, SnowTailsParams(), 1)
-    pos, wk, cfg = positions[0], works[0], cfga[0]
+    pos = positions[0]
     pos["space"][0] = cfga["grid"][0, 0, 0]
     pos["left"][0] = pos["right"][0] = pos["brake"][0] = 3
     pos["dents"][0] = dents
@@ -207,10 +205,9 @@ def _turn_with_no_canine(dents):
     pos["deckn"][0] = 20
     pos["round_n"] = 1
     works["halt"] = 1
-    advance(cfg, pos, wk)
+    advance(cfga, positions, works)
     while positions["turns_done"][0] == 0:
-        choose(cfg, reach, pos, wk)
-        apply(cfg, pos, wk)
+        step(cfga, reach, positions, works)
     return int(pos["t_code"]), pos, works["log"][0, : int(works["nlog"][0])]
 
 

@@ -71,8 +71,9 @@ class SnowTailsGame:
     kernels: Mapping[str, tuple[str, ...]] = {
         "simulate": ("simkit.games.snowtails.batch:_block",),
         "trace": (
-            "simkit.games.snowtails.trace:_first",
-            "simkit.games.snowtails.trace:_step",
+            "simkit.games.snowtails.position:new",
+            "simkit.games.snowtails.bots:choose",
+            "simkit.games.snowtails.position:apply",
         ),
     }
     track_dir = Path(__file__).parent / "tracks"

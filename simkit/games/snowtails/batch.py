@@ -144,14 +144,18 @@ def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
     wk.halt = 0
     wk.heat_on = 1
     n = cfg.n_spaces
-    wk.heat[:, :n] = 0
+    for k in range(heat.shape[0]):  # loops: a slice copy costs seconds of compile time
+        for s in range(n):
+            wk.heat[k, s] = 0
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
             choose(cfg, reach, pos, wk)
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
-    heat[:, :] = wk.heat[:, :n]
+    for k in range(heat.shape[0]):
+        for s in range(n):
+            heat[k, s] = wk.heat[k, s]
 
 
 def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:

@@ -43,6 +43,7 @@ from simkit.games.snowtails.layout import (
     C_SLED,
     C_WALL,
     N_VALUES,
+    NONE,
     O_BONUS,
     O_COLL,
     O_END,
@@ -75,6 +76,7 @@ from simkit.games.snowtails.layout import (
     T_CHAPEL,
     T_KENNELS,
     T_TAVERN,
+    ZERO,
 )
 from simkit.games.snowtails.movement import outcomes, pattern_bits
 from simkit.games.snowtails.rules import (
@@ -86,7 +88,7 @@ from simkit.games.snowtails.rules import (
     sled_at,
 )
 from simkit.games.snowtails.turn import bot_stream
-from simkit.rng import below
+from simkit.rng import below, coin
 
 BOT_RANDOM = 0
 BOT_GREEDY = 1
@@ -221,7 +223,7 @@ def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
     return kinds, weights
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def entry_spaces(cfg, pos, out):
     """The start-row spaces a sled entering the board may take (ST2 B): a free one while
     there is one (sleds start one at a time). Returns the count written to ``out``."""
@@ -240,7 +242,7 @@ def entry_spaces(cfg, pos, out):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _distinct(pos, p):
     n = 0
     for v in range(N_VALUES):
@@ -249,7 +251,7 @@ def _distinct(pos, p):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _slowest_next(pos, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
@@ -273,7 +275,7 @@ def _slowest_next(pos, p, left, right, brake, brake_on):
     return max(best, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _dice_kept(cfg, wk, o, coll, trig, die):
     """The bonus dice a sled keeps after outcome ``o`` (R-23, R-24, R-27)."""
     kept = die if wk.outs[o, O_BONUS] == 0 else 0  # R-23: spent once used
@@ -284,7 +286,7 @@ def _dice_kept(cfg, wk, o, coll, trig, die):
     return kept
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _score(cfg, wk, o, dents, w, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
@@ -327,7 +329,7 @@ def _score(cfg, wk, o, dents, w, hq, slowest, die, fives):
     return sc
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _building_gain(cfg, w, dents, room, fives):
     """The most the buildings on the unit's tracks can add to a score (``greedy``'s bound):
     the chapel also forgives this turn's dents."""
@@ -342,7 +344,7 @@ def _building_gain(cfg, w, dents, room, fives):
     return extra
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra):
     """An upper bound on the score of any outcome of card play ``i`` (``wk.plays`` row).
 
@@ -390,7 +392,7 @@ def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra):
     return b
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     """The outcomes of card play ``i``: searched, or found among those of an earlier play
     that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
@@ -415,7 +417,7 @@ def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     return n_keys, n_keys + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _order_by_bound(wk, n_pl):
     """Card plays in order of their bounds, highest first (ties: list order)."""
     for i in range(n_pl):
@@ -427,7 +429,7 @@ def _order_by_bound(wk, n_pl):
         wk.border[j] = i
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def greedy_choice(cfg, reach, pos, wk, p, w, floor):
     """Best card play and outcome by ``_score`` from the sled's space: writes the play to
     ``wk.play`` and returns its score. Only scores above ``floor`` count (a start space
@@ -458,10 +460,10 @@ def greedy_choice(cfg, reach, pos, wk, p, w, floor):
     _order_by_bound(wk, n_pl)
     wk.found[0] = 0
     wk.found[1] = 0
-    n_keys = 0
+    n_keys = ZERO
     best = floor
     best_pl = 0
-    best_o = -1
+    best_o = NONE
     brake_on = cfg.brake != 0
     for j in range(n_pl):
         i = wk.border[j]
@@ -492,12 +494,12 @@ def greedy_choice(cfg, reach, pos, wk, p, w, floor):
         return floor
     npat, bits = pattern_bits(wk, best_o)
     _set_play(
-        wk, -1, wk.plays[best_pl, 0], wk.plays[best_pl, 1], bits, npat, wk.outs[best_o, O_BONUS]
+        wk, NONE, wk.plays[best_pl, 0], wk.plays[best_pl, 1], bits, npat, wk.outs[best_o, O_BONUS]
     )
     return best
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _set_play(wk, enter, v, mask, bits, npat, take):
     play = wk.play
     play[PL_KIND] = PH_PLAY
@@ -509,7 +511,7 @@ def _set_play(wk, enter, v, mask, bits, npat, take):
     play[PL_TAKE] = take
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _greedy_play(cfg, reach, pos, wk, p):
     """Greedy's card play, searched from its space, or from each start-row space it may
     enter on (ST2 B), keeping the best."""
@@ -535,13 +537,13 @@ def _greedy_play(cfg, reach, pos, wk, p):
         wk.play[c] = chosen[c]
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _random_play(cfg, pos, wk, p):
     """A uniform card play, a uniform drift pattern, then the bonus: all of it with
     probability 1/2 (R-14), or a distance uniform in 0..dice (R-23); first, off the
     board, a uniform start-row space (ST2 B)."""
     stream = bot_stream(p)
-    enter = -1
+    enter = NONE
     if pos.space[p] < 0:
         n = entry_spaces(cfg, pos, wk.path)
         enter = wk.path[below(pos.rng, stream, n)]
@@ -551,7 +553,7 @@ def _random_play(cfg, pos, wk, p):
     mask = wk.plays[i, 1]
     _, _, _, speed, drift, _, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
     made = 0
-    bits = 0
+    bits = ZERO
     for j in range(speed):
         left = drift - made
         # Drift now with probability drifts left / moves left: every pattern equally likely,
@@ -559,16 +561,16 @@ def _random_play(cfg, pos, wk, p):
         if left > 0 and below(pos.rng, stream, speed - j) < left:
             bits |= 1 << j
             made += 1
-    take = 0
+    take = ZERO
     if bonus > 0:
         if cfg.bonus_rule == BONUS_DICE:
             take = below(pos.rng, stream, bonus + 1)
         else:
-            take = below(pos.rng, stream, 2) * bonus
+            take = coin(pos.rng, stream) * bonus
     _set_play(wk, enter, v, mask, bits, speed, take)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _discard(pos, wk, p, kind):
     """The canine card seat ``p`` discards to get down to hand size."""
     hand = pos.hand[p]
@@ -591,7 +593,7 @@ def _discard(pos, wk, p, kind):
     wk.play[PL_VALUE] = v
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _bothy(pos, wk, p, kind):
     """The canine cards seat ``p`` discards at the bothy (R-27), as counts by value."""
     wk.play[PL_KIND] = PH_BOTHY
@@ -600,7 +602,7 @@ def _bothy(pos, wk, p, kind):
         n = 0
         if kind == BOT_RANDOM:
             for _ in range(held):
-                n += below(pos.rng, bot_stream(p), 2)
+                n += coin(pos.rng, bot_stream(p))
         elif v == 0:
             n = held
         elif held > 2:
@@ -608,7 +610,7 @@ def _bothy(pos, wk, p, kind):
         wk.play[PL_COUNTS + v] = n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _pair(cfg, pos, wk, p, kind):
     """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero."""
     n = 0
@@ -630,7 +632,7 @@ def _pair(cfg, pos, wk, p, kind):
     wk.play[PL_VALUE] = best
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def choose(cfg, reach, pos, wk):
     """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``."""
     p = pos.to_move
@@ -647,6 +649,6 @@ def choose(cfg, reach, pos, wk):
         _bothy(pos, wk, p, kind)
     elif phase == PH_KENNELS:
         wk.play[PL_KIND] = PH_KENNELS
-        wk.play[PL_VALUE] = 1 if kind != BOT_RANDOM else below(pos.rng, bot_stream(p), 2)
+        wk.play[PL_VALUE] = 1 if kind != BOT_RANDOM else coin(pos.rng, bot_stream(p))
     else:
         _pair(cfg, pos, wk, p, kind)

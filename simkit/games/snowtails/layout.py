@@ -13,6 +13,8 @@ Three record types (``docs/positions.md``), each laid out by numpy from named fi
 
 Column indices of the space table, the search scratch and a play row are constants of
 this module (counted out in one place each); rule values always come from the records.
+Codes kernels pass to one another are ``np.int64``, not ``int``: numba compiles a function
+again for every literal ``int`` it is called with (measured: ``log`` 39 times).
 """
 
 from __future__ import annotations
@@ -54,16 +56,21 @@ from simkit.tracks.compiled import (
     S_SEG,  # spec segment (R-29 compares sleds on the same corner)
     S_TIGHT_IN,  # inside lane of a tight corner (R-29)
     S_FLAG,  # ST2 tie-break among level sleds of equal speed, 0 = flag side (R-03)
-) = range(16)
+) = (np.int64(c) for c in range(16))
 S_COLS = 16
 
 # Building trigger bits (S_TRIG).
-T_KENNELS = 1
-T_CHAPEL = 2
-T_BOTHY = 4
-T_TAVERN = 8
+T_KENNELS = np.int64(1)
+T_CHAPEL = np.int64(2)
+T_BOTHY = np.int64(4)
+T_TAVERN = np.int64(8)
 
 FAR = 99  # S_DIST when no corner lies ahead in the lane
+ZERO = np.int64(0)  # for constant arguments of kernels (see the module docstring)
+NONE = np.int64(-1)
+ONE = np.int64(1)
+RACING_ONLY = np.int64(1)  # rules.race_order: sleds still racing (not finished or repairing)
+IN_RACE = np.int64(0)  # rules.race_order: every sled not out
 
 MAX_SEATS = MAX_SLOTS  # sleds in one race (ST2: up to 8)
 N_VALUES = MAX_VALUE + 1  # canine card values 0..5
@@ -77,58 +84,58 @@ MAX_WEIGHTS = 16  # greedy weights per seat (bots.N_WEIGHTS of them in use)
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
 # Sled status.
-RACING = 0
-FINISHED = 1
-OUT = 2
-REPAIR = 3  # sitting out a fifth dent until last at the start of a round (R-25)
+RACING = np.int64(0)
+FINISHED = np.int64(1)
+OUT = np.int64(2)
+REPAIR = np.int64(3)  # sitting out a fifth dent until last at the start of a round (R-25)
 
 # Decisions (``pos.phase``): what the seat ``pos.to_move`` is to choose. NONE: the unit is over.
-PH_NONE = 0
-PH_PLAY = 1  # cards, where they go, drift pattern, bonus, and in round 1 the start space
-PH_DISCARD = 2  # one canine card, down to the hand size (ST1 Game Play 5, R-16)
-PH_BOTHY = 3  # canine cards to discard at the bothy (R-27)
-PH_KENNELS = 4  # add a set-aside 5 to the draw deck or not (R-27)
-PH_PAIR = 5  # an experienced sled's starting pair (ST2 A.5)
+PH_NONE = np.int64(0)
+PH_PLAY = np.int64(1)  # cards, where they go, drift pattern, bonus, and in round 1 the start space
+PH_DISCARD = np.int64(2)  # one canine card, down to the hand size (ST1 Game Play 5, R-16)
+PH_BOTHY = np.int64(3)  # canine cards to discard at the bothy (R-27)
+PH_KENNELS = np.int64(4)  # add a set-aside 5 to the draw deck or not (R-27)
+PH_PAIR = np.int64(5)  # an experienced sled's starting pair (ST2 A.5)
 
 # A play: one int64 row. ``PL_KIND`` is the phase it answers; for PH_BOTHY the counts by
 # value fill columns PL_COUNTS.. (N_VALUES of them).
-PL_KIND, PL_ENTER, PL_VALUE, PL_MASK, PL_BITS, PL_NPAT, PL_TAKE = range(7)
-PL_COUNTS = 1
-PLAY_W = max(PL_TAKE, PL_COUNTS + N_VALUES - 1) + 1
+PL_KIND, PL_ENTER, PL_VALUE, PL_MASK, PL_BITS, PL_NPAT, PL_TAKE = (np.int64(c) for c in range(7))
+PL_COUNTS = np.int64(1)
+PLAY_W = int(max(PL_TAKE, PL_COUNTS + N_VALUES - 1)) + 1
 
 # Play masks: bit 0 left dog, bit 1 right dog, bit 2 brake (R-12).
-M_LEFT = 1
-M_RIGHT = 2
-M_BRAKE = 4
+M_LEFT = np.int64(1)
+M_RIGHT = np.int64(2)
+M_BRAKE = np.int64(4)
 
 # Move kinds and collision kinds.
-MV_STRAIGHT = 0
-MV_DRIFT = 1
-MV_BONUS = 2
-C_NONE = 0
-C_WALL = 1
-C_SLED = 2
-C_FIFTH = 3  # a tree gave one dent too many: movement stops in its space (R-21, R-25)
+MV_STRAIGHT = np.int64(0)
+MV_DRIFT = np.int64(1)
+MV_BONUS = np.int64(2)
+C_NONE = np.int64(0)
+C_WALL = np.int64(1)
+C_SLED = np.int64(2)
+C_FIFTH = np.int64(3)  # a tree gave one dent too many: movement stops in its space (R-21, R-25)
 
 # What a turn did (``pos.t_code``).
-T_DONE = 0
-T_OUT = 1  # a fifth dent took the sled out (R-18)
-T_REPAIR = 2  # a fifth dent sent it to repair (R-25)
-T_SECOND = 3  # a fifth dent in a 2-sled race: the race is over, this sled 2nd (R-25)
+T_DONE = np.int64(0)
+T_OUT = np.int64(1)  # a fifth dent took the sled out (R-18)
+T_REPAIR = np.int64(2)  # a fifth dent sent it to repair (R-25)
+T_SECOND = np.int64(3)  # a fifth dent in a 2-sled race: the race is over, this sled 2nd (R-25)
 
 # Where the unit's flow stands between decisions (``pos.flow``).
-FL_SETUP = 0  # setting up race ``pos.race`` from seat ``pos.setup_seat``
-FL_ROUND = 1  # a round is about to start
-FL_TURN = 2  # turn ``pos.turn_i`` of the round is about to start
-FL_STAGE = 3  # the end of the current turn, from stage ``pos.stage``
-FL_DONE = 4  # the unit is over
+FL_SETUP = np.int64(0)  # setting up race ``pos.race`` from seat ``pos.setup_seat``
+FL_ROUND = np.int64(1)  # a round is about to start
+FL_TURN = np.int64(2)  # turn ``pos.turn_i`` of the round is about to start
+FL_STAGE = np.int64(3)  # the end of the current turn, from stage ``pos.stage``
+FL_DONE = np.int64(4)  # the unit is over
 
 # Stages of the end of a turn after movement (R-27 / ST2 F order, then ST1 Game Play 5).
-TS_BOTHY = 0
-TS_REFILL = 1
-TS_DISCARD = 2
-TS_KENNELS = 3
-TS_TAVERN = 4
+TS_BOTHY = np.int64(0)
+TS_REFILL = np.int64(1)
+TS_DISCARD = np.int64(2)
+TS_KENNELS = np.int64(3)
+TS_TAVERN = np.int64(4)
 
 # Heat kinds (rows of the heat array).
 HEAT_KINDS = (
@@ -140,44 +147,46 @@ HEAT_KINDS = (
     "tree_hit",
     "repair",
 )
-H_WALL, H_SLED, H_OVERSPEED, H_OUT, H_TURN_END, H_TREE, H_REPAIR = range(len(HEAT_KINDS))
+H_WALL, H_SLED, H_OVERSPEED, H_OUT, H_TURN_END, H_TREE, H_REPAIR = (
+    np.int64(h) for h in range(len(HEAT_KINDS))
+)
 
 # Trace events: one int64 row each, the kind in column 0 (see ``trace.py`` for the fields).
 EV_WIDTH = 10
-EV_START = 1  # seat, slot, space, cards dealt
-EV_ROUND = 2  # round
-EV_TURN = 3  # seat, round, race position, space, left, right, brake, dents
-EV_HAND = 4  # seat, count of each value 0..5
-EV_NO_CANINE = 5  # seat
-EV_STALL = 6  # seat (no canine card even after drawing: no play)
-EV_PLAY = 7  # seat, value, mask, left, right, brake, speed, drift (right minus left)
-EV_MOVE = 8  # seat, from, to, move kind
-EV_COLLIDE = 9  # seat, collision kind, space, kind of the move attempted
-EV_BONUS = 10  # seat, size, taken
-EV_DENT = 11  # seat, reason, corner, safety speed, speed, dents after
-EV_OUT = 12  # seat, space
-EV_KEEP = 13  # seat, space (5th dent after crossing the finish line: stays, R-18)
-EV_DRAW = 14  # seat, value
-EV_DISCARD = 15  # seat, value
-EV_RESHUFFLE = 16  # seat, cards in the new deck
-EV_FINISH = 17  # seat, finish position, round
-EV_END = 18  # rounds, timed out
-EV_TREE = 19  # seat, space, dented (1) or past the finish line (0)
-EV_DIE = 20  # seat, value before, value after, reason (DIE_*)
-EV_REPAIR = 21  # seat, space (fifth dent: sits out, R-25)
-EV_REJOIN = 22  # seat, round
-EV_BUILDING = 23  # seat, T_* bit, detail (dents dropped, cards discarded, 5s left, dice)
-EV_PLACE = 24  # seat, start-row space chosen (ST2 B, round 1)
-EV_RACE = 25  # race number (1..), track base space
-DENT_OVERSPEED = 0
-DENT_WALL = 1
-DENT_NO_CANINE = 2
-DENT_TREE = 3
-DIE_ADJUST = 0  # balanced: set or raised to race position (R-23)
-DIE_USED = 1  # spent on bonus movement (R-23)
-DIE_SLED = 2  # lost a point for hitting a sled (R-24)
-DIE_TAVERN = 3  # tavern +2 (R-27)
-DIE_START = 4  # set by start place (R-23)
+EV_START = np.int64(1)  # seat, slot, space, cards dealt
+EV_ROUND = np.int64(2)  # round
+EV_TURN = np.int64(3)  # seat, round, race position, space, left, right, brake, dents
+EV_HAND = np.int64(4)  # seat, count of each value 0..5
+EV_NO_CANINE = np.int64(5)  # seat
+EV_STALL = np.int64(6)  # seat (no canine card even after drawing: no play)
+EV_PLAY = np.int64(7)  # seat, value, mask, left, right, brake, speed, drift (right minus left)
+EV_MOVE = np.int64(8)  # seat, from, to, move kind
+EV_COLLIDE = np.int64(9)  # seat, collision kind, space, kind of the move attempted
+EV_BONUS = np.int64(10)  # seat, size, taken
+EV_DENT = np.int64(11)  # seat, reason, corner, safety speed, speed, dents after
+EV_OUT = np.int64(12)  # seat, space
+EV_KEEP = np.int64(13)  # seat, space (5th dent after crossing the finish line: stays, R-18)
+EV_DRAW = np.int64(14)  # seat, value
+EV_DISCARD = np.int64(15)  # seat, value
+EV_RESHUFFLE = np.int64(16)  # seat, cards in the new deck
+EV_FINISH = np.int64(17)  # seat, finish position, round
+EV_END = np.int64(18)  # rounds, timed out
+EV_TREE = np.int64(19)  # seat, space, dented (1) or past the finish line (0)
+EV_DIE = np.int64(20)  # seat, value before, value after, reason (DIE_*)
+EV_REPAIR = np.int64(21)  # seat, space (fifth dent: sits out, R-25)
+EV_REJOIN = np.int64(22)  # seat, round
+EV_BUILDING = np.int64(23)  # seat, T_* bit, detail (dents dropped, cards discarded, 5s left, dice)
+EV_PLACE = np.int64(24)  # seat, start-row space chosen (ST2 B, round 1)
+EV_RACE = np.int64(25)  # race number (1..), track base space
+DENT_OVERSPEED = np.int64(0)
+DENT_WALL = np.int64(1)
+DENT_NO_CANINE = np.int64(2)
+DENT_TREE = np.int64(3)
+DIE_ADJUST = np.int64(0)  # balanced: set or raised to race position (R-23)
+DIE_USED = np.int64(1)  # spent on bonus movement (R-23)
+DIE_SLED = np.int64(2)  # lost a point for hitting a sled (R-24)
+DIE_TAVERN = np.int64(3)  # tavern +2 (R-27)
+DIE_START = np.int64(4)  # set by start place (R-23)
 
 # Per-seat fields of a position (each an int64 array over seats), and the rest.
 SEAT_FIELDS = (
@@ -263,7 +272,7 @@ POSITION = record_dtype(
 
 # Search scratch: node rows (moves made, drifts made, space, parent node, move kind, tree
 # dents so far) and outcome rows of ``movement.outcomes``.
-N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD = range(6)
+N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD = (np.int64(c) for c in range(6))
 N_COLS = 6
 (
     O_END,  # space where the sled stops
@@ -274,7 +283,7 @@ N_COLS = 6
     O_OVER,  # overspeed dents (R-15) for this outcome
     O_SPEED,  # speed including any bonus taken (R-14, R-15)
     O_TD,  # dents from trees entered (R-21)
-) = range(8)
+) = (np.int64(c) for c in range(8))
 O_COLS = 8
 MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
 MAX_OUTS = 4096
@@ -321,7 +330,7 @@ CELL_FIELDS = [
     ("track_size", np.int64, (MAX_RACES,)),  # spaces of the race's track
     ("tree_lo", np.int64, (MAX_RACES,)),  # the race's trees are tree_lo..tree_hi-1
     ("tree_hi", np.int64, (MAX_RACES,)),
-    ("tab", np.int32, (MAX_SPACES, S_COLS)),
+    ("tab", np.int64, (MAX_SPACES, S_COLS)),
     ("prog", np.float64, (MAX_SPACES,)),  # progress per space (bot evaluation)
 ]
 

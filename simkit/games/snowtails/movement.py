@@ -30,6 +30,7 @@ from simkit.games.snowtails.layout import (
     N_PARENT,
     N_SPACE,
     N_TD,
+    NONE,
     O_ATTEMPT,
     O_BONUS,
     O_COLL,
@@ -45,11 +46,12 @@ from simkit.games.snowtails.layout import (
     S_PAST,
     S_TIE,
     S_TRIG,
+    ZERO,
 )
 from simkit.games.snowtails.rules import sled_at, tree_at
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def collision(cfg, pos, target):
     """The collision a move into ``target`` causes (R-02): wall, sled or none."""
     if target < 0 or cfg.tab[target, S_BLOCKED] != 0:
@@ -59,7 +61,7 @@ def collision(cfg, pos, target):
     return C_NONE
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def enter(cfg, pos, target, td, room):
     """Moving into ``target`` with ``td`` tree dents so far: (collision, tree dents after).
 
@@ -80,7 +82,7 @@ def enter(cfg, pos, target, td, room):
     return C_NONE, td
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def overspeed(cfg, start, end, speed):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
@@ -97,7 +99,7 @@ def overspeed(cfg, start, end, speed):
     return total
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space); if it
     does with more tree dents, this way there replaces it (fewer dents, same options)."""
@@ -120,7 +122,7 @@ def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     return n_nodes + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, speed, td):
     """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus);
     one with fewer tree dents replaces it.
@@ -148,7 +150,7 @@ def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, sp
     return n_outs + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _step(cfg, pos, wk, i, kind, col, nxt, counts, start, speed, room):
     """Expand node ``i`` by one move of ``kind`` into column ``col``: a new node in the
     layer from ``nxt``, or an outcome if the move collides. ``counts`` holds (nodes, outs,
@@ -159,18 +161,20 @@ def _step(cfg, pos, wk, i, kind, col, nxt, counts, start, speed, room):
     t = cfg.tab[cur, col]
     c, td2 = enter(cfg, pos, t, td, room)
     if c == C_FIFTH:
-        counts[1] = _add_outcome(cfg, wk, counts[1], counts[2], start, t, c, 0, i, kind, speed, td2)
+        counts[1] = _add_outcome(
+            cfg, wk, counts[1], counts[2], start, t, c, ZERO, i, kind, speed, td2
+        )
     elif c != C_NONE:
         # R-02: the sled stays where it was; the rest of the drift is lost.
         counts[1] = _add_outcome(
-            cfg, wk, counts[1], counts[2], start, cur, c, 0, i, kind, speed, td
+            cfg, wk, counts[1], counts[2], start, cur, c, ZERO, i, kind, speed, td
         )
     else:
         d = nodes[i, N_D] + (1 if kind == MV_DRIFT else 0)
         counts[0] = _add_node(wk, counts[0], nxt, nodes[i, N_M] + 1, d, t, i, kind, td2)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _skip_distance(cfg, pos, t, td, start, room):
     """Greedy only: a bonus distance ending at ``t`` whose next one strictly beats it for
     the greedy score: one more space of progress with nothing else different (no collision
@@ -191,7 +195,7 @@ def _skip_distance(cfg, pos, t, td, start, room):
     )
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room):
     """The outcomes of the bonus after reaching node ``i`` without a collision.
 
@@ -217,13 +221,13 @@ def _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room)
         if emit:
             dist = j if partial else bonus
             counts[1] = _add_outcome(
-                cfg, wk, counts[1], counts[2], start, stop, c, dist, i, -1, speed + dist, td2
+                cfg, wk, counts[1], counts[2], start, stop, c, dist, i, NONE, speed + dist, td2
             )
         if c != C_NONE:
             break
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, counts):
     """Every distinct outcome of moving ``speed`` with ``drift`` drifts toward ``dcol``.
 
@@ -234,7 +238,7 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
     """
     counts[2] = counts[1]
     root = counts[0]
-    counts[0] = _add_node(wk, counts[0], counts[0], 0, 0, start, -1, -1, 0)
+    counts[0] = _add_node(wk, counts[0], counts[0], ZERO, ZERO, start, NONE, NONE, ZERO)
     lo, hi = root, counts[0]
     for m in range(speed):
         nxt = hi
@@ -250,13 +254,24 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
     for i in range(lo, hi):
         end = wk.nodes[i, N_SPACE]
         counts[1] = _add_outcome(
-            cfg, wk, counts[1], counts[2], start, end, C_NONE, 0, i, -1, speed, wk.nodes[i, N_TD]
+            cfg,
+            wk,
+            counts[1],
+            counts[2],
+            start,
+            end,
+            C_NONE,
+            ZERO,
+            i,
+            NONE,
+            speed,
+            wk.nodes[i, N_TD],
         )
         if bonus > 0:
             _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def pattern_bits(wk, o):
     """(move count, drift bits) leading to outcome ``o``, the colliding attempt last."""
     nodes = wk.nodes
@@ -280,7 +295,7 @@ def pattern_bits(wk, o):
     return n, bits
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def walk(cfg, pos, start, bits, n, dcol, bonus, path, room):
     """Walk ``n`` moves drifting where ``bits`` say (then ``bonus`` straight moves) from
     ``start``, stopping at a collision.
@@ -293,7 +308,7 @@ def walk(cfg, pos, start, bits, n, dcol, bonus, path, room):
     path[0] = start
     k = 1
     cur = start
-    td = 0
+    td = ZERO
     for j in range(n):
         col = dcol if (bits >> j) & 1 else S_NEXT
         t = cfg.tab[cur, col]

@@ -19,8 +19,8 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import SimkitError, StateError
+from simkit.games.snowtails import kernels
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import choose
 from simkit.games.snowtails.layout import (
     C_SLED,
     C_WALL,
@@ -64,8 +64,6 @@ from simkit.games.snowtails.layout import (
     WORK,
 )
 from simkit.games.snowtails.params import MAX_VALUE, MushMushParams, SnowTailsParams, presets
-from simkit.games.snowtails.position import apply, legal_plays
-from simkit.games.snowtails.rules import play_effect, race_position
 from simkit.games.snowtails.trace import COLOURS, MOVE_NAMES, hand_list, where_list
 from simkit.tracks.compiled import CompiledTrack
 
@@ -281,7 +279,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
     pos["to_move"] = turn
     pos["phase"] = PH_PLAY
     pos["flow"] = FL_TURN
-    pos["t_pos"] = race_position(cfga[0], pos, turn)
+    pos["t_pos"] = kernels.race_position(cfga, positions, turn)
     return Position(variant, track, rnd, turn, colours, cfga, positions)
 
 
@@ -422,7 +420,7 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
         return Moves(position, rank, note, [])
     works = np.zeros(1, dtype=WORK)
     rows = np.zeros((MAX_LEGAL, PLAY_W), dtype=np.int64)
-    n = legal_plays(position.cfga[0], pos, works[0], rows)
+    n = kernels.legal_plays(position.cfga, position.positions, works, rows)
     # One entry per (start space, cards, where they go): its outcomes are its rows.
     result: list[dict[str, Any]] = []
     groups: dict[tuple[int, int, int], list[np.ndarray]] = {}
@@ -445,8 +443,8 @@ def _play(position: Position, enter: int, v: int, mask: int, rows: list[np.ndarr
     entered = position.positions.copy()
     if enter >= 0:
         entered["space"][0, p] = enter
-    left, right, brake, speed, drift, _, raw, bonus = play_effect(
-        position.cfga[0], entered[0], p, v, mask, position.round, int(pos["t_pos"])
+    left, right, brake, speed, drift, _, raw, bonus = kernels.play_effect(
+        position.cfga, entered, p, v, mask, position.round, int(pos["t_pos"])
     )
     onto = where_list(mask)
     return {
@@ -478,14 +476,13 @@ def _resolve(position: Position, row: np.ndarray, speed: int) -> dict[str, Any]:
     works["play"][0] = row
     start = int(row[PL_ENTER]) if row[PL_ENTER] >= 0 else int(after["space"][0, p])
     done = int(after["turns_done"][0])
-    apply(cfg, after[0], works[0])
+    kernels.apply(position.cfga, after, works)
     reach = None
     while int(after["turns_done"][0]) == done:  # the turn's own choices, greedy's
         if reach is None:
             n = position.track.n_spaces
             reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
-        choose(cfg, reach, after[0], works[0])
-        apply(cfg, after[0], works[0])
+        kernels.step(position.cfga, reach, after, works)
     log = works["log"][0, : int(works["nlog"][0])]
     out = _read_log(log, start)
     code = int(after["t_code"][0])
@@ -510,9 +507,9 @@ def _resolve(position: Position, row: np.ndarray, speed: int) -> dict[str, Any]:
         "dents_after": int(after["dents"][0, p]),
         "die_after": int(after["die"][0, p]),
         "die_changes": out["die_changes"],
-        "repair": code == T_REPAIR,
-        "second": code == T_SECOND,
-        "out": code == T_OUT,
+        "repair": bool(code == T_REPAIR),
+        "second": bool(code == T_SECOND),
+        "out": bool(code == T_OUT),
         "buildings": out["buildings"],
         "past_finish": bool(cfg["tab"][end, S_PAST]),
         "hand_kept": hand_list(kept),

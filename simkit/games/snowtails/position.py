@@ -12,6 +12,7 @@ all go through these, so a rule lives in one place.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import entry_spaces
@@ -36,6 +37,7 @@ from simkit.games.snowtails.layout import (
     PL_NPAT,
     PL_TAKE,
     PL_VALUE,
+    ZERO,
 )
 from simkit.games.snowtails.movement import outcomes, pattern_bits
 from simkit.games.snowtails.race import SS_END, advance, begin_unit, end_turn, new_deck
@@ -49,10 +51,10 @@ from simkit.games.snowtails.rules import (
 from simkit.games.snowtails.turn import apply_choice, resolve_play
 from simkit.rng import shuffle, stream_key
 
-STREAM_DETERMINIZE = 7  # rng stream kind for determinize's samples (simkit.rng kinds 0..3)
+STREAM_DETERMINIZE = np.int64(7)  # rng stream kind of determinize's samples (simkit.rng: 0..3)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def clear(pos):
     """Every field of ``pos`` back to zero (a unit starts from a clean record)."""
     for p in range(MAX_SEATS):
@@ -128,25 +130,25 @@ def clear(pos):
     pos.total_rounds = 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def new(cfg, pos, wk, key):
     """Set ``pos`` up as the unit with root ``key`` and run it to its first decision."""
     clear(pos)
     begin_unit(cfg, pos, wk, key)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def to_move(pos):
     """The seat whose decision it is, -1 once the unit is over."""
     return pos.to_move
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def is_over(pos):
     return pos.flow == FL_DONE
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def apply(cfg, pos, wk):
     """Carry out ``wk.play`` for the seat to move, then run on to the next decision."""
     p = pos.to_move
@@ -174,7 +176,7 @@ def apply(cfg, pos, wk):
     advance(cfg, pos, wk)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def result(cfg, pos, out):
     """The table rows of a finished unit into ``out`` (a ``layout.RESULT`` record)."""
     for p in range(pos.n_seats):
@@ -215,7 +217,7 @@ def result(cfg, pos, out):
     out.trees_left = left
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _card_plays(cfg, pos, wk, p, enter, out, n):
     """Every card play of seat ``p`` from its space, each distinct outcome a row (the
     movement search's, R-01, R-14, R-23: every drift pattern and bonus distance)."""
@@ -248,7 +250,7 @@ def _card_plays(cfg, pos, wk, p, enter, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def legal_plays(cfg, pos, wk, out):
     """Every play the books allow the seat to move, one row each into ``out`` (``PL_*``
     columns); returns the count (at most ``out.shape[0]``)."""
@@ -294,7 +296,7 @@ def legal_plays(cfg, pos, wk, out):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _bothy_plays(pos, p, out):
     """Every choice of canine cards to drop at the bothy (R-27): counts by value."""
     n = 0
@@ -315,7 +317,7 @@ def _bothy_plays(pos, p, out):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def observe(pos, seat, out, j):
     """``out[j]`` = what ``seat`` may see of ``pos``: other hands and every deck's order
     erased (an opponent's hand size stays, as ``unseen``), random streams cleared."""
@@ -332,7 +334,7 @@ def observe(pos, seat, out, j):
     obs.rng[:] = 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def determinize(pos, seat, key, out, j):
     """``out[j]`` = one sample of everything ``seat`` cannot see in ``pos``, consistent with
     what it has seen, with fresh random streams from ``key``.
@@ -349,7 +351,7 @@ def determinize(pos, seat, key, out, j):
     for q in range(pos.n_seats):
         n = pos.deckn[q]
         if q == seat:
-            shuffle(d.rng, q, d.deck[q], 0, n)
+            shuffle(d.rng, q, d.deck[q], ZERO, n)
             continue
         held = canine_count(pos, q)
         k = n
@@ -358,7 +360,7 @@ def determinize(pos, seat, key, out, j):
                 d.deck[q, k] = v
                 k += 1
             d.hand[q, v] = 0
-        shuffle(d.rng, q, d.deck[q], 0, k)
+        shuffle(d.rng, q, d.deck[q], ZERO, k)
         for i in range(n, n + held):
             d.hand[q, d.deck[q, i]] += 1
     for i in range(N_STREAMS):

@@ -29,19 +29,24 @@ from simkit.games.snowtails.layout import (
     FL_SETUP,
     FL_STAGE,
     FL_TURN,
+    IN_RACE,
     MAX_SEATS,
     N_VALUES,
+    NONE,
+    ONE,
     OUT,
     PH_DISCARD,
     PH_NONE,
     PH_PAIR,
     PH_PLAY,
     RACING,
+    RACING_ONLY,
     REPAIR,
     S_PAST,
     T_DONE,
     T_OUT,
     T_SECOND,
+    ZERO,
 )
 from simkit.games.snowtails.rules import (
     BONUS_DICE,
@@ -69,16 +74,16 @@ SS_DISCARD = 1  # a carried-over hand above its size (R-28)
 SS_END = 2
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def seed_streams(pos, key):
     """Every random stream of the unit from its root key (DESIGN §4)."""
-    pos.rng[0] = stream_key(key, STREAM_SLOTS, 0)
+    pos.rng[0] = stream_key(key, STREAM_SLOTS, ZERO)
     for p in range(MAX_SEATS):
         pos.rng[deck_stream(p)] = stream_key(key, STREAM_DECK, p)
         pos.rng[bot_stream(p)] = stream_key(key, STREAM_BOT, p)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _deck_counts(cfg, pos, p, counts):
     """The cards of a fresh deck by value, less the 5s the kennels keep (ST2 A.5)."""
     for v in range(N_VALUES):
@@ -89,7 +94,7 @@ def _deck_counts(cfg, pos, p, counts):
     pos.fives[p] = cfg.set_aside
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def new_deck(cfg, pos, wk, p, pair):
     """A fresh set-up of seat ``p``'s cards (ST1 Setup, ST2 A.5): deck, dogs, and the deal
     (R-11: extra cards by start slot). ``pair`` is an experienced sled's chosen pair (ST2
@@ -112,15 +117,18 @@ def new_deck(cfg, pos, wk, p, pair):
         for _ in range(counts[v]):
             pos.deck[p, n] = v
             n += 1
-    shuffle(pos.rng, deck_stream(p), pos.deck[p], 0, n)  # ST1 Setup: shuffle the dog deck
+    shuffle(pos.rng, deck_stream(p), pos.deck[p], ZERO, n)  # ST1 Setup: shuffle the dog deck
     pos.deckn[p] = n
     deal = cfg.hand_size + cfg.extra_cards[pos.slot[p] - 1]
+    tracing = wk.tracing  # the deal is not part of any turn's log
+    wk.tracing = 0
     for _ in range(deal):
-        draw_one(pos, wk, p, False)
+        draw_one(pos, wk, p)
+    wk.tracing = tracing
     return deal
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _carry_deck(cfg, pos, wk, p):
     """Between tournament races (R-28, ST2 E): dents back, the cards under the dogs
     shuffled onto the bottom of the draw deck, the hand back up to size."""
@@ -137,12 +145,15 @@ def _carry_deck(cfg, pos, wk, p):
             pos.deck[p, i] = v
             i += 1
         pos.disc[p, v] = 0
-    shuffle(pos.rng, deck_stream(p), pos.deck[p], 0, k)
+    shuffle(pos.rng, deck_stream(p), pos.deck[p], ZERO, k)
     pos.deckn[p] = n + k
-    draw_up(cfg, pos, wk, p, False)
+    tracing = wk.tracing  # between races: not part of any turn's log
+    wk.tracing = 0
+    draw_up(cfg, pos, wk, p)
+    wk.tracing = tracing
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _start_order(cfg, pos, wk):
     """Start slots of race ``pos.race``: a random permutation (R-06), or after the first
     race of a tournament the reverse finishing order (R-28 / ST2 E.5: the last sled of the
@@ -151,7 +162,7 @@ def _start_order(cfg, pos, wk):
     if pos.race == 0 or cfg.next_start == 1:
         for p in range(n):
             pos.slot[p] = cfg.slots[p]
-        shuffle(pos.rng, 0, pos.slot, 0, n)
+        shuffle(pos.rng, ZERO, pos.slot, ZERO, n)
         return
     ranked = wk.order
     for i in range(n):
@@ -163,7 +174,7 @@ def _start_order(cfg, pos, wk):
         pos.slot[p] = wk.order[MAX_SEATS + p]
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _begin_race(cfg, pos, wk):
     """Set up race ``pos.race`` (0-based) of the unit: trees, start order, race counters."""
     r = pos.race
@@ -184,7 +195,7 @@ def _begin_race(cfg, pos, wk):
     pos.stage = SS_BEGIN
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _seat_begin(cfg, pos, wk, p):
     """Seat ``p``'s part of the set-up, up to its first decision; False if it pauses."""
     slot = pos.slot[p]
@@ -205,7 +216,7 @@ def _seat_begin(cfg, pos, wk, p):
             pos.to_move = p
             pos.phase = PH_PAIR  # ST2 A.5: an experienced sledder picks the pair
             return False
-        pos.deal = new_deck(cfg, pos, wk, p, -1)
+        pos.deal = new_deck(cfg, pos, wk, p, NONE)
         pos.stage = SS_END
         return True
     _carry_deck(cfg, pos, wk, p)
@@ -214,7 +225,7 @@ def _seat_begin(cfg, pos, wk, p):
     return True
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _seat_end(cfg, pos, wk, p, deal):
     """Bonus dice and start space of seat ``p`` (R-23, ST1 Setup, ST2 B)."""
     if cfg.bonus_rule == BONUS_DICE:
@@ -228,7 +239,7 @@ def _seat_end(cfg, pos, wk, p, deal):
     log(wk, EV_START, p, pos.slot[p], space, deal, pos.left[p], pos.die[p], 0, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def setup_step(cfg, pos, wk):
     """Set up the seats of race ``pos.race`` from ``pos.setup_seat``; False if a seat has
     a decision to take first."""
@@ -249,7 +260,7 @@ def setup_step(cfg, pos, wk):
     return True
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _rank(cfg, pos, wk, p):
     """Seat ``p`` has finished in the next place, in round ``pos.rnd`` (R-05)."""
     pos.status[p] = FINISHED
@@ -259,12 +270,12 @@ def _rank(cfg, pos, wk, p):
     pos.next_rank += 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _start_round(cfg, pos, wk):
     """R-25 rejoins, then the round's turn order (R-03): the race order at its start."""
     # R-25: a repairing sled rejoins when it is last in race order at the start of a round,
     # and plays that round.
-    n = race_order(cfg, pos, False, wk.order)
+    n = race_order(cfg, pos, IN_RACE, wk.order)
     for i in range(n - 1, -1, -1):
         q = wk.order[i]
         if pos.status[q] == FINISHED:
@@ -273,7 +284,7 @@ def _start_round(cfg, pos, wk):
             pos.status[q] = RACING
             log(wk, EV_REJOIN, q, pos.rnd + 1, 0, 0, 0, 0, 0, 0)
         break
-    n = race_order(cfg, pos, True, wk.order)
+    n = race_order(cfg, pos, RACING_ONLY, wk.order)
     if n == 0:
         _end_race(cfg, pos, wk)
         return
@@ -292,7 +303,7 @@ def _start_round(cfg, pos, wk):
     pos.flow = FL_TURN
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _begin_turn(cfg, pos, wk):
     """Start the next turn of the round (ST1 "Game Play", ST2 B); False when its seat
     has to play (``PH_PLAY``)."""
@@ -323,11 +334,11 @@ def _begin_turn(cfg, pos, wk):
         pos.no_canine[p] += 1
         log(wk, EV_NO_CANINE, p, 0, 0, 0, 0, 0, 0, 0)
         if pos.space[p] >= 0 and cfg.no_canine_dent != 0:
-            got = take_dents(cfg, pos, wk, p, 1, DENT_NO_CANINE, -1, 0, 0, pos.space[p])
+            got = take_dents(cfg, pos, wk, p, ONE, DENT_NO_CANINE, NONE, ZERO, ZERO, pos.space[p])
             if got < 0:
                 end_turn(cfg, pos, wk, fifth(cfg, pos, wk, p))
                 return True
-        draw_up(cfg, pos, wk, p, True)  # an empty hand never needs a discard
+        draw_up(cfg, pos, wk, p)  # an empty hand never needs a discard
         if canine_count(pos, p) == 0:
             if pos.space[p] < 0:
                 pos.space[p] = cfg.row[pos.race, 0]  # it must still enter the board
@@ -338,7 +349,7 @@ def _begin_turn(cfg, pos, wk):
     return False
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def end_turn(cfg, pos, wk, code):
     """The turn of ``pos.to_move`` is over with ``code`` (``T_*``); on to the next."""
     p = pos.to_move
@@ -359,14 +370,14 @@ def end_turn(cfg, pos, wk, code):
         _end_race(cfg, pos, wk)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _end_round(cfg, pos, wk):
     """Places at the end of a round (R-05), leader statistics, and whether the race ends."""
     order = wk.order
     if cfg.race_end == 0:
         # R-05 (ST1): at the end of a round every sled past the line has finished, ranked
         # by race order after those that finished in earlier rounds.
-        n = race_order(cfg, pos, True, order)
+        n = race_order(cfg, pos, RACING_ONLY, order)
         for i in range(n):
             p = order[i]
             if cfg.tab[pos.space[p], S_PAST] != 0:
@@ -380,11 +391,11 @@ def _end_round(cfg, pos, wk):
             if pos.status[p] == RACING and s >= 0 and cfg.tab[s, S_PAST] != 0:
                 crossed = True
         if crossed:
-            n = race_order(cfg, pos, False, order)
+            n = race_order(cfg, pos, IN_RACE, order)
             for i in range(n):
                 _rank(cfg, pos, wk, order[i])
             pos.over = 1
-    n = race_order(cfg, pos, False, order)
+    n = race_order(cfg, pos, IN_RACE, order)
     if n > 0:
         if pos.rnd == 1:
             pos.leader1 = order[0]
@@ -397,12 +408,12 @@ def _end_round(cfg, pos, wk):
         pos.flow = FL_ROUND
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _race_points(cfg, pos, wk):
     """Finish positions of the sleds not yet placed, and each sled's points (R-05, R-20,
     R-28)."""
     order = wk.order
-    n = race_order(cfg, pos, False, order)
+    n = race_order(cfg, pos, IN_RACE, order)
     # Sleds still running at the round limit rank after the finishers, by race order.
     for i in range(n):
         p = order[i]
@@ -427,7 +438,7 @@ def _race_points(cfg, pos, wk):
         pos.points[p] += pts
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _end_race(cfg, pos, wk):
     """Race ``pos.race`` is over: its places and points; then the next race or the end."""
     _race_points(cfg, pos, wk)
@@ -462,7 +473,7 @@ def _end_race(cfg, pos, wk):
     pos.flow = FL_DONE
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def advance(cfg, pos, wk):
     """Run the unit on until a seat has a decision to take, or the unit is over."""
     pos.phase = PH_NONE
@@ -490,7 +501,7 @@ def advance(cfg, pos, wk):
             return
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def begin_unit(cfg, pos, wk, key):
     """A fresh unit from its root key, set up to its first decision."""
     n = cfg.n_seats

@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from simkit.games.base import Batch
 from simkit.games.snowtails.batch import cell_inputs, to_batch
-from simkit.games.snowtails.bots import choose
+from simkit.games.snowtails.kernels import new, result, step
 from simkit.games.snowtails.layout import (
     C_SLED,
     DENT_NO_CANINE,
@@ -65,7 +64,6 @@ from simkit.games.snowtails.layout import (
     WORK,
 )
 from simkit.games.snowtails.params import SnowTailsParams
-from simkit.games.snowtails.position import apply, new, result
 from simkit.tracks.compiled import CompiledTrack
 
 COLOURS = ("yellow", "blue", "red", "green", "black", "orange", "purple", "white")
@@ -94,22 +92,6 @@ def where_list(mask: int) -> list[str]:
     return out
 
 
-@njit(cache=True)
-def _first(cfga, pos, wk, key):
-    new(cfga[0], pos, wk, key)
-
-
-@njit(cache=True)
-def _step(cfga, reach, pos, wk):
-    choose(cfga[0], reach, pos, wk)
-    apply(cfga[0], pos, wk)
-
-
-@njit(cache=True)
-def _result(cfga, pos, out):
-    result(cfga[0], pos, out)
-
-
 def play_logged(
     tracks: list[CompiledTrack],
     variant: SnowTailsParams,
@@ -126,7 +108,6 @@ def play_logged(
     works = np.zeros(1, dtype=WORK)
     works["tracing"] = 1
     works["heat_on"] = 1
-    pos, wk = positions[0], works[0]
     chunks = []
 
     def drain() -> None:
@@ -136,13 +117,13 @@ def play_logged(
         chunks.append(works["log"][0, :n].copy())
         works["nlog"] = 0
 
-    _first(cfga, pos, wk, np.uint64(key))
+    new(cfga, positions, works, np.uint64(key))
     drain()
     while positions["flow"][0] != FL_DONE:
-        _step(cfga, reach, pos, wk)
+        step(cfga, reach, positions, works)
         drain()
     out = np.zeros(1, dtype=RESULT)
-    _result(cfga, pos, out[0])
+    result(cfga, positions, out)
     heat = works["heat"][0, :, : tracks[0].n_spaces].copy()
     return np.concatenate(chunks), positions, out, heat
 

@@ -55,6 +55,7 @@ from simkit.games.snowtails.layout import (
     MV_DRIFT,
     MV_STRAIGHT,
     N_VALUES,
+    NONE,
     OUT,
     PH_BOTHY,
     PH_DISCARD,
@@ -84,25 +85,26 @@ from simkit.games.snowtails.layout import (
     TS_KENNELS,
     TS_REFILL,
     TS_TAVERN,
+    ZERO,
 )
 from simkit.games.snowtails.movement import walk
 from simkit.games.snowtails.rules import BONUS_DICE, canine_count, play_effect
 from simkit.rng import shuffle
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def deck_stream(p):
     """The random stream of seat ``p``'s deck shuffles."""
     return 1 + p
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def bot_stream(p):
     """The random stream of seat ``p``'s bot."""
     return 1 + MAX_SEATS + p
 
 
-@njit(cache=True)
+@njit(inline="always")  # tiny, and called with constants from 40 places: one body each
 def log(wk, kind, a, b, c, d, e, f, g, h):
     """Append one event row when tracing; rows past the log's end are counted, not kept."""
     if wk.tracing == 0:
@@ -122,15 +124,15 @@ def log(wk, kind, a, b, c, d, e, f, g, h):
     wk.nlog = i + 1
 
 
-@njit(cache=True)
+@njit(inline="always")  # tiny, called with constants from several places
 def heat(wk, kind, space, n):
     """Count ``n`` events of ``kind`` at ``space`` (batch heat maps)."""
     if wk.heat_on != 0:
         wk.heat[kind, space] += n
 
 
-@njit(cache=True)
-def draw_one(pos, wk, p, logged):
+@njit(no_cpython_wrapper=True)
+def draw_one(pos, wk, p):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if pos.deckn[p] == 0:
         # R-07: played and discarded cards (not the two showing on the dogs) form a new deck.
@@ -142,36 +144,34 @@ def draw_one(pos, wk, p, logged):
             pos.disc[p, v] = 0
         if n == 0:
             return False  # R-07: still empty, nothing to draw
-        shuffle(pos.rng, deck_stream(p), pos.deck[p], 0, n)
+        shuffle(pos.rng, deck_stream(p), pos.deck[p], ZERO, n)
         pos.deckn[p] = n
         pos.reshuffles[p] += 1
-        if logged:
-            log(wk, EV_RESHUFFLE, p, n, 0, 0, 0, 0, 0, 0)
+        log(wk, EV_RESHUFFLE, p, n, 0, 0, 0, 0, 0, 0)
     n = pos.deckn[p] - 1
     v = pos.deck[p, n]
     pos.deckn[p] = n
     pos.hand[p, v] += 1
-    if logged:
-        log(wk, EV_DRAW, p, v, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_DRAW, p, v, 0, 0, 0, 0, 0, 0)
     return True
 
 
-@njit(cache=True)
-def draw_up(cfg, pos, wk, p, logged):
+@njit(no_cpython_wrapper=True)
+def draw_up(cfg, pos, wk, p):
     """ST1 "Return hand size to five cards", drawing: dents count toward the size."""
     while canine_count(pos, p) + pos.dents[p] < cfg.hand_size:
-        if not draw_one(pos, wk, p, logged):
+        if not draw_one(pos, wk, p):
             break
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def over_size(cfg, pos, p):
     """The hand holds more than its size and a canine card to discard (dents never go)."""
     n = canine_count(pos, p)
     return n > 0 and n + pos.dents[p] > cfg.hand_size
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def discard(pos, wk, p, v):
     """Seat ``p`` discards one canine card of value ``v`` (ST1 Game Play 5, R-16)."""
     pos.hand[p, v] -= 1
@@ -179,7 +179,7 @@ def discard(pos, wk, p, v):
     log(wk, EV_DISCARD, p, v, 0, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
     """Give seat ``p`` up to ``n`` dents for something at ``space``. Returns -1 if one more
     than the limit was due and the sled is not past the finish line (the caller applies
@@ -207,7 +207,7 @@ def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
     return taken
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def fifth(cfg, pos, wk, p):
     """One dent too many: out (R-18), or repair (R-25); returns the turn's ``T_*`` code."""
     space = pos.space[p]
@@ -231,11 +231,11 @@ def fifth(cfg, pos, wk, p):
         pos.disc[p, v] += pos.hand[p, v]
         pos.hand[p, v] = 0
     log(wk, EV_REPAIR, p, space, 0, 0, 0, 0, 0, 0)
-    draw_up(cfg, pos, wk, p, True)  # an empty hand never needs a discard
+    draw_up(cfg, pos, wk, p)  # an empty hand never needs a discard
     return T_REPAIR
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def set_die(pos, wk, p, value, why):
     """Turn seat ``p``'s bonus dice to ``value`` (0: no bonus available), logging why."""
     if value != pos.die[p]:
@@ -243,7 +243,7 @@ def set_die(pos, wk, p, value, why):
     pos.die[p] = value
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _lay_cards(pos, wk, p, v, mask, left, right, brake):
     """Step 1 (R-12, ST2 B.1): the cards go onto the dogs and brake; covered cards are used."""
     if mask & M_LEFT:
@@ -264,7 +264,7 @@ def _lay_cards(pos, wk, p, v, mask, left, right, brake):
     pos.brake[p] = brake
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _log_moves(wk, p, bits, path, k, b0):
     if wk.tracing == 0:
         return
@@ -275,7 +275,7 @@ def _log_moves(wk, p, bits, path, k, b0):
         log(wk, EV_MOVE, p, path[j - 1], path[j], kind, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _trees(cfg, pos, wk, p, k):
     """R-21 / ST2 C "A tree": each tree entered is removed and dents; movement went on.
     Returns -1 if a tree's dent was one too many (R-18 / R-25 follow), else 0."""
@@ -288,12 +288,12 @@ def _trees(cfg, pos, wk, p, k):
             pos.trees_hit[p] += 1
             heat(wk, H_TREE, s, 1)
             log(wk, EV_TREE, p, s, 0, 0, 0, 0, 0, 0)
-            if take_dents(cfg, pos, wk, p, cfg.tree_dents, DENT_TREE, -1, 0, 0, s) < 0:
+            if take_dents(cfg, pos, wk, p, cfg.tree_dents, DENT_TREE, NONE, ZERO, ZERO, s) < 0:
                 return -1
     return 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _overspeed_dents(cfg, pos, wk, p, start, end, k, total):
     """ST1 "Dents and Hazards" 1 / R-15: after movement, each entry line crossed at a
     speed (bonus included) above its safety speed dents. Returns -1 on one dent too many."""
@@ -315,7 +315,7 @@ def _overspeed_dents(cfg, pos, wk, p, start, end, k, total):
     return 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _collide(cfg, pos, wk, p, coll, end, dice):
     """ST1 "Dents and Hazards" 2 and 3, ST2 C: what hitting a wall or a sled costs.
     Returns -1 on one dent too many."""
@@ -324,7 +324,7 @@ def _collide(cfg, pos, wk, p, coll, end, dice):
         heat(wk, H_WALL, end, 1)
         # R-17: one dent (a variant parameter), then refill as usual; none past the
         # finish line with R-26.
-        if take_dents(cfg, pos, wk, p, cfg.wall_dents, DENT_WALL, -1, 0, 0, end) < 0:
+        if take_dents(cfg, pos, wk, p, cfg.wall_dents, DENT_WALL, NONE, ZERO, ZERO, end) < 0:
             return -1
     elif coll == C_SLED:
         pos.coll_sled[p] += 1
@@ -336,7 +336,7 @@ def _collide(cfg, pos, wk, p, coll, end, dice):
     return 0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def resolve_play(cfg, pos, wk, p, play):
     """Carry out seat ``p``'s card play: cards, bonus dice, movement along its drift
     pattern (then its bonus distance), trees, dents and collisions. Returns the turn's
@@ -371,7 +371,7 @@ def resolve_play(cfg, pos, wk, p, play):
         if used:
             pos.bonus_used[p] += 1
             if dice:
-                set_die(pos, wk, p, 0, DIE_USED)  # R-23: spent in full
+                set_die(pos, wk, p, ZERO, DIE_USED)  # R-23: spent in full
     total = speed + (take if used else 0)  # R-14: the bonus counts toward R-15
     if coll != C_NONE and coll != C_FIFTH:
         attempt = MV_BONUS if used else ((play[PL_BITS] >> (k - 1)) & 1)
@@ -398,7 +398,7 @@ def resolve_play(cfg, pos, wk, p, play):
     return -1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def stage_step(cfg, pos, wk):
     """One stage of the end of the turn of ``pos.to_move``. Returns the ``T_*`` code once
     the turn is over, -1 when it stops at a decision (``pos.phase``), -2 to go on."""
@@ -411,7 +411,7 @@ def stage_step(cfg, pos, wk):
             return -1
     elif st == TS_REFILL:
         if pos.t_refill != 0:
-            draw_up(cfg, pos, wk, p, True)
+            draw_up(cfg, pos, wk, p)
         pos.stage = TS_DISCARD
     elif st == TS_DISCARD:
         if over_size(cfg, pos, p):
@@ -433,7 +433,7 @@ def stage_step(cfg, pos, wk):
     return -2
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def apply_choice(cfg, pos, wk, p, phase, play):
     """Carry out a decision taken inside a turn or a set-up (``PH_DISCARD``, ``PH_BOTHY``,
     ``PH_KENNELS``); the flow then goes on where it paused."""
@@ -453,7 +453,7 @@ def apply_choice(cfg, pos, wk, p, phase, play):
         # A set-aside 5 is shuffled into the draw deck (never a third: ST2 F "Kennels").
         n = pos.deckn[p]
         pos.deck[p, n] = N_VALUES - 1
-        shuffle(pos.rng, deck_stream(p), pos.deck[p], 0, n + 1)
+        shuffle(pos.rng, deck_stream(p), pos.deck[p], ZERO, n + 1)
         pos.deckn[p] = n + 1
         pos.fives[p] -= 1
         pos.kennels[p] += 1

@@ -1,0 +1,104 @@
+"""Python's doors into the Snow Tails kernels: the traces, the oracle and the tests step
+positions through these.
+
+Every other kernel of the engine is internal (``@njit(no_cpython_wrapper=True)``, not
+cached): numba compiles it only into the entry that calls it, so a cold ``simulate``
+compiles and emits machine code once, for ``batch._block``, instead of once for every
+kernel Python could call (measured: each cached entry re-emits the whole engine it links).
+These entries are compiled the first time Python calls them.
+
+They take one-element arrays (the cell, the position, the work record) and index them
+inside: a record taken from an array by Python keeps the array alive, one taken inside a
+kernel would not (``docs/positions.md``).
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simkit.games.snowtails import bots, movement, position, race, rules
+
+
+@njit(cache=True)
+def new(cfga, positions, works, key):
+    position.new(cfga[0], positions[0], works[0], key)
+
+
+@njit(cache=True)
+def choose(cfga, reach, positions, works):
+    bots.choose(cfga[0], reach, positions[0], works[0])
+
+
+@njit(cache=True)
+def apply(cfga, positions, works):
+    position.apply(cfga[0], positions[0], works[0])
+
+
+@njit(cache=True)
+def step(cfga, reach, positions, works):
+    """The seat to move's bot decides, and its play is carried out."""
+    bots.choose(cfga[0], reach, positions[0], works[0])
+    position.apply(cfga[0], positions[0], works[0])
+
+
+@njit(cache=True)
+def advance(cfga, positions, works):
+    race.advance(cfga[0], positions[0], works[0])
+
+
+@njit(cache=True)
+def result(cfga, positions, out):
+    position.result(cfga[0], positions[0], out[0])
+
+
+@njit(cache=True)
+def legal_plays(cfga, positions, works, out):
+    return position.legal_plays(cfga[0], positions[0], works[0], out)
+
+
+@njit(cache=True)
+def observe(positions, seat, out, j):
+    position.observe(positions[0], seat, out, j)
+
+
+@njit(cache=True)
+def determinize(positions, seat, key, out, j):
+    position.determinize(positions[0], seat, key, out, j)
+
+
+@njit(cache=True)
+def race_order(cfga, positions, racing_only, out):
+    return rules.race_order(cfga[0], positions[0], racing_only, out)
+
+
+@njit(cache=True)
+def race_position(cfga, positions, p):
+    return rules.race_position(cfga[0], positions[0], p)
+
+
+@njit(cache=True)
+def play_effect(cfga, positions, p, v, mask, rnd, rank):
+    return rules.play_effect(cfga[0], positions[0], p, v, mask, rnd, rank)
+
+
+@njit(cache=True)
+def outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, partial, room):
+    """Every distinct outcome of a move (``movement.outcomes``) into ``works[0]``: their
+    count (rows of ``works[0].outs``)."""
+    wk = works[0]
+    wk.found[0] = 0
+    wk.found[1] = 0
+    movement.outcomes(
+        cfga[0], positions[0], wk, start, speed, drift, dcol, bonus, partial, room, wk.found
+    )
+    return wk.found[1]
+
+
+@njit(cache=True)
+def walk(cfga, positions, start, bits, n, dcol, bonus, path, room):
+    return movement.walk(cfga[0], positions[0], start, bits, n, dcol, bonus, path, room)
+
+
+@njit(cache=True)
+def pattern_bits(works, o):
+    return movement.pattern_bits(works[0], o)
