@@ -57,3 +57,13 @@ def test_no_shared_layer_names_a_game():
             if words.search(line):
                 found.append(f"{rel}:{i}: {line.strip()}")
     assert found == []
+
+
+def test_every_declared_kernel_exists():
+    # The compile notice looks these up; a renamed kernel must fail here, not in `simkit race`.
+    from simkit.games import games, import_ref
+
+    for g in games():
+        for refs in g.kernels.values():
+            for ref in refs:
+                assert hasattr(import_ref(ref), "py_func"), (g.name, ref)

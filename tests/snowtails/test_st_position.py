@@ -20,6 +20,7 @@ from simkit.games.snowtails.kernels import (
 )
 from simkit.games.snowtails.layout import (
     FL_DONE,
+    MAX_SEATS,
     N_VALUES,
     PH_PLAY,
     PLAY_W,
@@ -124,6 +125,8 @@ def test_determinize_changes_only_what_the_seat_cannot_see(game, seed, skip):
         assert np.array_equal(d[f], pos[f]), f
     for f in ("disc", "trees", "race_fin", "race_pts", "turn_order"):
         assert np.array_equal(d[f], pos[f]), f
+    own = 1 + MAX_SEATS + seat
+    assert d["rng"][own] == pos["rng"][own]  # its own bot stream is not hidden from it
     assert np.array_equal(d["hand"][seat], pos["hand"][seat])
     for q in range(int(pos["n_seats"])):
         n = int(pos["deckn"][q])
@@ -145,6 +148,38 @@ def test_determinize_samples_hidden_cards():
     others = [q for q in range(int(pos["n_seats"])) if q != seat]
     assert any(not np.array_equal(a[0]["hand"][q], b[0]["hand"][q]) for q in others)
     assert not np.array_equal(a[0]["rng"], pos["rng"])
+
+
+def test_determinize_depends_only_on_what_the_seat_sees():
+    # Two positions the seat cannot tell apart give the same sample for the same key.
+    paused = paused_at("mushmush", 11, 40)
+    seat = int(paused[0]["to_move"])
+    other = np.zeros(1, dtype=POSITION)
+    determinize(paused, seat, np.uint64(3), other, 0)  # another deal of the unseen
+    a, b = np.zeros(1, dtype=POSITION), np.zeros(1, dtype=POSITION)
+    determinize(paused, seat, np.uint64(9), a, 0)
+    determinize(other, seat, np.uint64(9), b, 0)
+    assert same(a[0], b[0])
+
+
+@pytest.mark.parametrize("game", sorted(CASES))
+def test_search_choices_do_not_depend_on_hidden_cards(game):
+    # The search samples what it cannot see itself: the real deal never shows through.
+    bots = ("search:6", "greedy", "search:6", "greedy")
+    checked = 0
+    for cfga, reach, positions, works in decisions(game, 5, bots):
+        seat = int(positions[0]["to_move"])
+        if positions[0]["phase"] != PH_PLAY or bots[seat] == "greedy" or checked >= 6:
+            continue
+        ref = positions[:1].copy()
+        choose(cfga, reach, ref, works)
+        want = works["play"][0].copy()
+        other = np.zeros(1, dtype=POSITION)
+        determinize(positions[:1], seat, np.uint64(checked + 1), other, 0)
+        choose(cfga, reach, other, works)
+        assert np.array_equal(works["play"][0], want)
+        checked += 1
+    assert checked == 6
 
 
 @pytest.mark.parametrize("game", sorted(CASES))
@@ -184,4 +219,23 @@ def test_observe_hides_other_hands_and_every_deck_order():
         for f in PUBLIC:
             if f != "unseen":
                 assert np.array_equal(o[f][q], pos[f][q]), f
-    assert not o["rng"].any()
+    own = 1 + MAX_SEATS + seat  # the seat's own bot stream stays: it is its own mind
+    assert o["rng"][own] == pos["rng"][own]
+    assert not np.delete(o["rng"], own).any()
+
+
+def test_search_races_are_pure_functions_of_their_keys():
+    # Any thread count, and the trace of a race, give the batch's results.
+    from simkit.games.snowtails.batch import run_batch
+    from simkit.games.snowtails.trace import trace_race
+
+    track, variant = CASES["mushmush"]
+    bots = ("search:4", "greedy", "random", "search:4")
+    keys = race_keys(6, 0, np.arange(6))
+    one = run_batch(track, variant, bots, (1, 2, 3, 4), keys, threads=1)
+    two = run_batch(track, variant, bots, (1, 2, 3, 4), keys, threads=2)
+    for name, col in one.seats.items():
+        assert np.array_equal(col, two.seats[name]), name
+    tr = trace_race(track, variant, bots, (1, 2, 3, 4), int(keys[2]))
+    for name in one.seats:
+        assert np.array_equal(tr.result.seats[name][0], one.seats[name][2]), name

@@ -71,9 +71,9 @@ class SnowTailsGame:
     kernels: Mapping[str, tuple[str, ...]] = {
         "simulate": ("simkit.games.snowtails.batch:_block",),
         "trace": (
-            "simkit.games.snowtails.position:new",
-            "simkit.games.snowtails.bots:choose",
-            "simkit.games.snowtails.position:apply",
+            "simkit.games.snowtails.kernels:new",
+            "simkit.games.snowtails.kernels:step",
+            "simkit.games.snowtails.kernels:result",
         ),
     }
     track_dir = Path(__file__).parent / "tracks"

@@ -21,7 +21,8 @@ from numba import njit
 
 from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
-from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, choose, reach_table
+from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
+from simkit.games.snowtails.decide import choose
 from simkit.games.snowtails.layout import (
     FINISHED,
     FL_DONE,
@@ -133,9 +134,10 @@ _RACE_SOURCE = {
 
 @njit(cache=True, nogil=True)
 def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
-    """Races ``lo..hi-1`` with one position and one work record (one-element arrays the
-    caller owns: a record taken from an array allocated here would outlive its memory),
-    adding to ``heat``: every decision taken by its seat's bot."""
+    """Races ``lo..hi-1`` with one position and one work record, adding to ``heat``: every
+    decision taken by its seat's bot. ``positions`` (three) and ``works`` (two) are arrays
+    the caller owns (a record taken from an array allocated here would outlive its memory):
+    the first of each for the race, the rest for the search bot's scratch."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -150,7 +152,7 @@ def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
-            choose(cfg, reach, pos, wk)
+            choose(cfg, reach, pos, wk, positions[1:], works[1:])
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
     for k in range(heat.shape[0]):
@@ -229,12 +231,13 @@ def cell_inputs(
     joined_tables(tracks, variant, rec)
     n = rec["n_spaces"][0]
     tab = rec["tab"][0, :n].astype(np.int64)
-    kinds, weights = bot_arrays(bots)
+    kinds, weights, budgets = bot_arrays(bots)
     assert N_WEIGHTS <= MAX_WEIGHTS
     rec["n_seats"] = len(slots)
     rec["slots"][0, : len(slots)] = slots
     rec["bots"][0, : len(bots)] = kinds
     rec["weights"][0, : len(bots), :N_WEIGHTS] = weights
+    rec["budget"][0, : len(bots)] = budgets
     # The greedy bot's bound counts a building's gain only where one stands (T_* bits).
     rec["trig_kinds"] = np.bitwise_or.reduce(tab[:, S_TRIG])
     return rec, reach_table(tab, rec["prog"][0, :n])
@@ -263,8 +266,8 @@ def run_batch(
 
     def play(b: int) -> None:
         lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
-        positions = np.empty(1, dtype=POSITION)  # position.new clears every field
-        works = np.empty(1, dtype=WORK)
+        positions = np.empty(3, dtype=POSITION)  # position.new clears every field
+        works = np.empty(2, dtype=WORK)
         _block(cfga, reach, keys, lo, hi, results, heat[b], positions, works)
 
     workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))

@@ -39,6 +39,9 @@ from numba import njit
 from simkit.errors import SimkitError
 from simkit.games.base import TunableBot
 from simkit.games.snowtails.layout import (
+    BOT_GREEDY,
+    BOT_RANDOM,
+    BOT_SEARCH,
     C_FIFTH,
     C_SLED,
     C_WALL,
@@ -49,6 +52,7 @@ from simkit.games.snowtails.layout import (
     O_END,
     O_OVER,
     O_TD,
+    ONE,
     PH_BOTHY,
     PH_DISCARD,
     PH_KENNELS,
@@ -81,17 +85,14 @@ from simkit.games.snowtails.layout import (
 from simkit.games.snowtails.movement import outcomes, pattern_bits
 from simkit.games.snowtails.rules import (
     BONUS_DICE,
+    entry_spaces,
     list_plays,
     pair_count,
     play_effect,
     popcount3,
-    sled_at,
 )
 from simkit.games.snowtails.turn import bot_stream
 from simkit.rng import below, coin
-
-BOT_RANDOM = 0
-BOT_GREEDY = 1
 
 # Greedy weights (one row per seat).
 W_PROGRESS = 0  # per board unit of progress
@@ -133,7 +134,9 @@ TUNABLE = TunableBot(
 )
 PRESETS_FILE = Path(__file__).with_name("bots.toml")  # fitted presets ("greedy:tuned")
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
-BOT_NAMES = ("random", "greedy")
+BOT_NAMES = ("random", "greedy", "search")
+SEARCH_BUDGET = 32  # rollouts per card play of ``search`` (docs/bots.md: how it was chosen)
+MAX_BUDGET = 100_000
 ELIMINATED = -1.0e6
 REACH = 17  # moves covered by the reach table: speed (at most 10) plus bonus (at most 6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -190,56 +193,49 @@ def greedy_presets() -> dict[str, tuple[float, ...]]:
     return presets
 
 
-def parse_bot(spec: str) -> tuple[int, tuple[float, ...]]:
-    """(kind, greedy weights) of a bot name: ``random``, a greedy preset (``greedy``,
-    ``greedy:bold``, ``greedy:tuned``...) or greedy with explicit weights
-    (``greedy[1/0.3/...]``, ``TUNABLE.names`` order). ``SimkitError`` (key ``bots``) else."""
+def parse_bot(spec: str) -> tuple[int, tuple[float, ...], int]:
+    """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
+    (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
+    (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
+    rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``), whose prior, rollouts and
+    other decisions are greedy's. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
-        return BOT_RANDOM, (0.0,) * N_WEIGHTS
+        return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets()
     if spec in presets:
-        return BOT_GREEDY, presets[spec]
+        return BOT_GREEDY, presets[spec], 0
+    if spec == "search" or spec.startswith("search:"):
+        budget = spec.partition(":")[2] or str(SEARCH_BUDGET)
+        if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+            raise SimkitError(
+                f"snowtails: bot '{spec}': the budget is rollouts per decision, "
+                f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET})",
+                key="bots",
+            )
+        return BOT_SEARCH, presets["greedy"], int(budget)
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))
         except ValueError:
             weights = ()
         if len(weights) == N_WEIGHTS and all(np.isfinite(weights)):
-            return BOT_GREEDY, weights
+            return BOT_GREEDY, weights, 0
         raise SimkitError(
             f"snowtails: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
         )
-    known = ", ".join(["random", *presets, "greedy[w1/w2/...]"])
+    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
     raise SimkitError(f"snowtails: unknown bot '{spec}' (known: {known})", key="bots")
 
 
-def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """Kernel arrays for bot specs: kind per seat and greedy weights per seat."""
+def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Kernel arrays for bot specs: kind, greedy weights and search budget per seat."""
     kinds = np.zeros(len(specs), dtype=np.int64)
     weights = np.zeros((len(specs), N_WEIGHTS), dtype=np.float64)
+    budgets = np.zeros(len(specs), dtype=np.int64)
     for i, spec in enumerate(specs):
-        kinds[i], weights[i] = parse_bot(spec)
-    return kinds, weights
-
-
-@njit(no_cpython_wrapper=True)
-def entry_spaces(cfg, pos, out):
-    """The start-row spaces a sled entering the board may take (ST2 B): a free one while
-    there is one (sleds start one at a time). Returns the count written to ``out``."""
-    r = pos.race
-    n_row = cfg.n_row[r]
-    n = 0
-    for i in range(n_row):
-        s = cfg.row[r, i]
-        if not sled_at(cfg, pos, s):
-            out[n] = s
-            n += 1
-    if n == 0:
-        for i in range(n_row):
-            out[i] = cfg.row[r, i]
-        n = n_row
-    return n
+        kinds[i], weights[i], budgets[i] = parse_bot(spec)
+    return kinds, weights, budgets
 
 
 @njit(no_cpython_wrapper=True)
@@ -430,15 +426,47 @@ def _order_by_bound(wk, n_pl):
 
 
 @njit(no_cpython_wrapper=True)
-def greedy_choice(cfg, reach, pos, wk, p, w, floor):
-    """Best card play and outcome by ``_score`` from the sled's space: writes the play to
-    ``wk.play`` and returns its score. Only scores above ``floor`` count (a start space
-    already found as good skips the rest); if none is, returns ``floor``.
+def _keep(wk, k, sc, i, o):
+    """Put outcome ``o`` of card play ``i`` (score ``sc``) into the top-``k`` list of the
+    current search, ordered by score, then play, then outcome (greedy's tie rule), unless
+    ``k`` better ones are there. Returns the score the next candidate must beat."""
+    n = wk.n_top
+    j = n
+    while j > 0 and (
+        sc > wk.top_score[j - 1]
+        or (
+            sc == wk.top_score[j - 1]
+            and wk.top_entry[j - 1] == wk.n_entry
+            and (i < wk.top_i[j - 1] or (i == wk.top_i[j - 1] and o < wk.top_o[j - 1]))
+        )
+    ):
+        j -= 1
+    if j < k:
+        last = min(n, k - 1)
+        for m in range(last, j, -1):
+            wk.top_score[m] = wk.top_score[m - 1]
+            wk.top_i[m] = wk.top_i[m - 1]
+            wk.top_o[m] = wk.top_o[m - 1]
+            wk.top_entry[m] = wk.top_entry[m - 1]
+            for c in range(PLAY_W):
+                wk.top[m, c] = wk.top[m - 1, c]
+        wk.top_score[j] = sc
+        wk.top_i[j] = i
+        wk.top_o[j] = o
+        wk.top_entry[j] = wk.n_entry
+        wk.top[j, PL_KIND] = -1  # its play row is written once the search of this space ends
+        wk.n_top = min(n + 1, k)
+    return wk.top_score[k - 1] if wk.n_top == k else -np.inf
 
-    The choice is the highest score, ties going to the earliest play in ``list_plays``
-    order and then the earliest outcome. Plays are searched in order of an upper bound on
-    their scores (``_play_bound``), and once no remaining bound can beat the best score
-    found, the rest are skipped: the choice is the same as searching every play.
+
+@njit(no_cpython_wrapper=True)
+def _top_from(cfg, reach, pos, wk, p, w, k, floor):
+    """The ``k`` best card plays and outcomes by ``_score`` from the sled's space, added to
+    the top list (``_keep``); only scores above ``floor`` count.
+
+    Plays are searched in order of an upper bound on their scores (``_play_bound``), and
+    once no remaining bound can beat the k-th best score found, the rest are skipped: the
+    list is the same as searching every play.
     """
     n_pl = list_plays(cfg, pos, p, wk.plays)
     dents = pos.dents[p]
@@ -461,14 +489,12 @@ def greedy_choice(cfg, reach, pos, wk, p, w, floor):
     wk.found[0] = 0
     wk.found[1] = 0
     n_keys = ZERO
-    best = floor
-    best_pl = 0
-    best_o = NONE
+    bar = floor
     brake_on = cfg.brake != 0
     for j in range(n_pl):
         i = wk.border[j]
-        if wk.bounds[i] + BOUND_MARGIN <= best:
-            break  # no play left can beat (or tie) the best: the margin covers rounding
+        if wk.bounds[i] + BOUND_MARGIN <= bar:
+            break  # no play left can beat (or tie) the k-th best: the margin covers rounding
         kk, n_keys = _search_play(cfg, pos, wk, p, i, partial, room, n_keys)
         if kk < 0:
             continue
@@ -477,26 +503,53 @@ def greedy_choice(cfg, reach, pos, wk, p, w, floor):
         left, right, brake, _, _, _, _, bonus = play_effect(
             cfg, pos, p, v, mask, pos.rnd, pos.t_pos
         )
-        k = popcount3(mask)
-        pos.hand[p, v] -= k
+        n = popcount3(mask)
+        pos.hand[p, v] -= n
         hq = _distinct(pos, p)
         slowest = _slowest_next(pos, p, left, right, brake, brake_on)
-        pos.hand[p, v] += k
+        pos.hand[p, v] += n
         for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
             sc = _score(cfg, wk, o, dents, w, hq, slowest, bonus, fives)
-            # Outcomes of one play come in order, so an equal score only wins for an
-            # earlier play.
-            if sc > best or (sc == best and i < best_pl):
-                best = sc
-                best_pl = i
-                best_o = o
-    if best_o < 0:
-        return floor
-    npat, bits = pattern_bits(wk, best_o)
-    _set_play(
-        wk, NONE, wk.plays[best_pl, 0], wk.plays[best_pl, 1], bits, npat, wk.outs[best_o, O_BONUS]
-    )
-    return best
+            if sc > bar or (sc == bar and wk.n_top < k):
+                bar = max(floor, _keep(wk, k, sc, i, o))
+    # The rows of the candidates this space added, while its search tables are still here.
+    for m in range(wk.n_top):
+        if wk.top_entry[m] == wk.n_entry and wk.top[m, PL_KIND] < 0:
+            i = wk.top_i[m]
+            npat, bits = pattern_bits(wk, wk.top_o[m])
+            row = wk.top[m]
+            row[PL_KIND] = PH_PLAY
+            row[PL_ENTER] = pos.space[p] if wk.entering != 0 else NONE
+            row[PL_VALUE] = wk.plays[i, 0]
+            row[PL_MASK] = wk.plays[i, 1]
+            row[PL_BITS] = bits
+            row[PL_NPAT] = npat
+            row[PL_TAKE] = wk.outs[wk.top_o[m], O_BONUS]
+
+
+@njit(no_cpython_wrapper=True)
+def top_plays(cfg, reach, pos, wk, p, w, k):
+    """The ``k`` best plays of seat ``p`` by greedy's one-turn score with weights ``w``,
+    from its space, or from each start-row space it may enter on (ST2 B): rows in
+    ``wk.top[:wk.n_top]``, scores in ``wk.top_score``, best first. ``k`` = 1 is greedy's
+    choice; the search bot takes its candidates from here."""
+    wk.n_top = 0
+    wk.n_entry = 0
+    if pos.space[p] >= 0:
+        wk.entering = 0
+        _top_from(cfg, reach, pos, wk, p, w, k, -np.inf)
+        return
+    wk.entering = 1
+    spaces = wk.path  # the start-row spaces (the path is free until the play resolves)
+    n = entry_spaces(cfg, pos, spaces)
+    for e in range(n):
+        wk.n_entry = e
+        pos.space[p] = spaces[e]
+        # A later space's play replaces an earlier one's only with a higher score.
+        floor = wk.top_score[k - 1] if wk.n_top == k else -np.inf
+        _top_from(cfg, reach, pos, wk, p, w, k, floor)
+    pos.space[p] = NONE
+    wk.entering = 0
 
 
 @njit(no_cpython_wrapper=True)
@@ -509,32 +562,6 @@ def _set_play(wk, enter, v, mask, bits, npat, take):
     play[PL_BITS] = bits
     play[PL_NPAT] = npat
     play[PL_TAKE] = take
-
-
-@njit(no_cpython_wrapper=True)
-def _greedy_play(cfg, reach, pos, wk, p):
-    """Greedy's card play, searched from its space, or from each start-row space it may
-    enter on (ST2 B), keeping the best."""
-    w = cfg.weights[p]
-    if pos.space[p] >= 0:
-        greedy_choice(cfg, reach, pos, wk, p, w, -np.inf)
-        return
-    spaces = wk.path  # the start-row spaces (the path is free until the play resolves)
-    n = entry_spaces(cfg, pos, spaces)
-    best = -np.inf
-    chosen = np.zeros(PLAY_W, np.int64)
-    for i in range(n):
-        s = spaces[i]
-        pos.space[p] = s
-        sc = greedy_choice(cfg, reach, pos, wk, p, w, best)
-        if sc > best:
-            best = sc
-            for c in range(PLAY_W):
-                chosen[c] = wk.play[c]
-            chosen[PL_ENTER] = s
-    pos.space[p] = -1
-    for c in range(PLAY_W):
-        wk.play[c] = chosen[c]
 
 
 @njit(no_cpython_wrapper=True)
@@ -633,16 +660,18 @@ def _pair(cfg, pos, wk, p, kind):
 
 
 @njit(no_cpython_wrapper=True)
-def choose(cfg, reach, pos, wk):
-    """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``."""
+def decide(cfg, reach, pos, wk, kind, w):
+    """The decision ``pos.phase`` of seat ``pos.to_move`` as bot ``kind`` (random or
+    greedy, with weights ``w``) takes it: writes ``wk.play``."""
     p = pos.to_move
-    kind = cfg.bots[p]
     phase = pos.phase
     if phase == PH_PLAY:
         if kind == BOT_RANDOM:
             _random_play(cfg, pos, wk, p)
         else:
-            _greedy_play(cfg, reach, pos, wk, p)
+            top_plays(cfg, reach, pos, wk, p, w, ONE)
+            for c in range(PLAY_W):
+                wk.play[c] = wk.top[0, c]
     elif phase == PH_DISCARD:
         _discard(pos, wk, p, kind)
     elif phase == PH_BOTHY:

@@ -14,9 +14,11 @@ kernel would not (``docs/positions.md``).
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
-from simkit.games.snowtails import bots, movement, position, race, rules
+from simkit.games.snowtails import decide, movement, position, race, rules
+from simkit.games.snowtails.layout import POSITION, WORK
 
 
 @njit(cache=True)
@@ -26,7 +28,9 @@ def new(cfga, positions, works, key):
 
 @njit(cache=True)
 def choose(cfga, reach, positions, works):
-    bots.choose(cfga[0], reach, positions[0], works[0])
+    pool = np.empty(2, POSITION)  # the search's scratch
+    swks = np.empty(1, WORK)
+    decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
 
 
 @njit(cache=True)
@@ -37,7 +41,9 @@ def apply(cfga, positions, works):
 @njit(cache=True)
 def step(cfga, reach, positions, works):
     """The seat to move's bot decides, and its play is carried out."""
-    bots.choose(cfga[0], reach, positions[0], works[0])
+    pool = np.empty(2, POSITION)  # the search's scratch
+    swks = np.empty(1, WORK)
+    decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
     position.apply(cfga[0], positions[0], works[0])
 
 

@@ -83,6 +83,11 @@ MAX_TREES = 128  # trees of a unit's tracks joined
 MAX_WEIGHTS = 16  # greedy weights per seat (bots.N_WEIGHTS of them in use)
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
+# Bot kinds (the cell's ``bots``).
+BOT_RANDOM = np.int64(0)
+BOT_GREEDY = np.int64(1)
+BOT_SEARCH = np.int64(2)
+
 # Sled status.
 RACING = np.int64(0)
 FINISHED = np.int64(1)
@@ -288,6 +293,7 @@ O_COLS = 8
 MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
 MAX_OUTS = 4096
 MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
+MAX_TOP = 32  # candidate plays bots.top_plays keeps
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 
 WORK = record_dtype(
@@ -304,6 +310,19 @@ WORK = record_dtype(
         ("counts", np.int64, (N_VALUES,)),
         ("found", np.int64, (3,)),  # movement search: nodes used, outcomes used, first outcome
         ("play", np.int64, (PLAY_W,)),  # the play to apply
+        # bots.top_plays: the best plays found, best first, and where they came from
+        ("top", np.int64, (MAX_TOP, PLAY_W)),
+        ("top_score", np.float64, (MAX_TOP,)),
+        ("top_i", np.int64, (MAX_TOP,)),  # card play (wk.plays row) and outcome (wk.outs row)
+        ("top_o", np.int64, (MAX_TOP,)),
+        ("top_entry", np.int64, (MAX_TOP,)),  # the start-row space searched (ST2 B)
+        ("n_top", np.int64),
+        ("n_entry", np.int64),
+        ("entering", np.int64),  # the sled searched is entering the board
+        # search.search_play: each candidate's summed results, tries, and those still in
+        ("sums", np.float64, (MAX_TOP,)),
+        ("tries", np.int64, (MAX_TOP,)),
+        ("alive", np.int64, (MAX_TOP,)),
         ("tracing", np.int64),  # 1: log events
         ("nlog", np.int64),  # events logged (past LOG_CAP they are counted, not kept)
         ("log", np.int64, (LOG_CAP, EV_WIDTH)),
@@ -317,7 +336,8 @@ WORK = record_dtype(
 CELL_FIELDS = [
     ("n_seats", np.int64),
     ("slots", np.int64, (MAX_SEATS,)),  # start slots in use
-    ("bots", np.int64, (MAX_SEATS,)),  # bot kind per seat (bots.BOT_*)
+    ("bots", np.int64, (MAX_SEATS,)),  # bot kind per seat (BOT_*)
+    ("budget", np.int64, (MAX_SEATS,)),  # rollouts per decision of a search bot
     ("weights", np.float64, (MAX_SEATS, MAX_WEIGHTS)),  # greedy weights per seat (bots.W_*)
     ("trig_kinds", np.int64),  # T_* bits of the buildings on the unit's tracks
     ("n_spaces", np.int64),

@@ -15,10 +15,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import entry_spaces
 from simkit.games.snowtails.layout import (
     FL_DONE,
     FL_SETUP,
+    MAX_DECK,
     MAX_SEATS,
     N_STREAMS,
     N_VALUES,
@@ -44,11 +44,12 @@ from simkit.games.snowtails.race import SS_END, advance, begin_unit, end_turn, n
 from simkit.games.snowtails.rules import (
     BONUS_DICE,
     canine_count,
+    entry_spaces,
     list_plays,
     pair_count,
     play_effect,
 )
-from simkit.games.snowtails.turn import apply_choice, resolve_play
+from simkit.games.snowtails.turn import apply_choice, bot_stream, resolve_play
 from simkit.rng import shuffle, stream_key
 
 STREAM_DETERMINIZE = np.int64(7)  # rng stream kind of determinize's samples (simkit.rng: 0..3)
@@ -320,7 +321,8 @@ def _bothy_plays(pos, p, out):
 @njit(no_cpython_wrapper=True)
 def observe(pos, seat, out, j):
     """``out[j]`` = what ``seat`` may see of ``pos``: other hands and every deck's order
-    erased (an opponent's hand size stays, as ``unseen``), random streams cleared."""
+    erased (an opponent's hand size stays, as ``unseen``), random streams cleared but the
+    seat's own bot stream (its own mind)."""
     out[j] = pos
     obs = out[j]
     for q in range(pos.n_seats):
@@ -328,10 +330,30 @@ def observe(pos, seat, out, j):
             obs.unseen[q] = canine_count(pos, q)
             for v in range(N_VALUES):
                 obs.hand[q, v] = 0
-            obs.deck[q, :] = 0  # an opponent's deck: only its size is known
+            for i in range(MAX_DECK):
+                obs.deck[q, i] = 0  # an opponent's deck: only its size is known
         else:
-            obs.deck[q, : pos.deckn[q]].sort()  # its own deck's cards, not their order
-    obs.rng[:] = 0
+            _sorted_pool(pos, q, obs, False)  # its own deck's cards, not their order
+    for i in range(N_STREAMS):
+        if i != bot_stream(seat):
+            obs.rng[i] = 0
+
+
+@njit(no_cpython_wrapper=True)
+def _sorted_pool(pos, q, d, with_hand):
+    """Seat ``q``'s draw deck (and hand) in ``pos`` as one sorted run at the bottom of
+    ``d``'s deck: what an observer knows of it, in an order that tells nothing. Returns
+    its length."""
+    counts = np.zeros(N_VALUES, np.int64)
+    for i in range(pos.deckn[q]):
+        counts[pos.deck[q, i]] += 1
+    k = 0
+    for v in range(N_VALUES):
+        c = counts[v] + (pos.hand[q, v] if with_hand else 0)
+        for _ in range(c):
+            d.deck[q, k] = v
+            k += 1
+    return k
 
 
 @njit(no_cpython_wrapper=True)
@@ -342,26 +364,24 @@ def determinize(pos, seat, key, out, j):
     An opponent's hand and deck are one pool to the seat (its deck's cards are known, the
     played and discarded ones are face up), dealt again at random into the same hand size;
     the seat's own deck is shuffled; every random stream still to be drawn from (decks,
-    bots, start order of later races) is drawn anew from ``key``.
+    other bots, start order of later races) is drawn anew from ``key``, but the seat's own
+    bot stream, which is its own. Pools are sorted before they are dealt, so the sample
+    depends only on what the seat may see and on ``key``.
     """
     out[j] = pos
     d = out[j]
     for q in range(MAX_SEATS):
         d.rng[q] = stream_key(key, STREAM_DETERMINIZE, q)
     for q in range(pos.n_seats):
-        n = pos.deckn[q]
-        if q == seat:
-            shuffle(d.rng, q, d.deck[q], ZERO, n)
-            continue
-        held = canine_count(pos, q)
-        k = n
-        for v in range(N_VALUES):
-            for _ in range(pos.hand[q, v]):
-                d.deck[q, k] = v
-                k += 1
-            d.hand[q, v] = 0
+        own = q == seat
+        k = _sorted_pool(pos, q, d, not own)
         shuffle(d.rng, q, d.deck[q], ZERO, k)
-        for i in range(n, n + held):
+        if own:
+            continue
+        for v in range(N_VALUES):
+            d.hand[q, v] = 0
+        for i in range(pos.deckn[q], k):
             d.hand[q, d.deck[q, i]] += 1
     for i in range(N_STREAMS):
-        d.rng[i] = stream_key(key, STREAM_DETERMINIZE, MAX_SEATS + i)
+        if i != bot_stream(seat):
+            d.rng[i] = stream_key(key, STREAM_DETERMINIZE, MAX_SEATS + i)

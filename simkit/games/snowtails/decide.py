@@ -1,0 +1,29 @@
+"""Which bot takes a decision: the one entry every stepping loop calls (``choose``).
+
+``random`` and ``greedy`` decide in ``bots``; ``search:N`` searches its card plays
+(``search.search_play``) and leaves its other decisions to greedy.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simkit.games.snowtails.bots import decide
+from simkit.games.snowtails.layout import BOT_GREEDY, BOT_SEARCH, PH_PLAY
+from simkit.games.snowtails.search import search_play
+
+
+@njit(no_cpython_wrapper=True)
+def choose(cfg, reach, pos, wk, pool, swks):
+    """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``.
+
+    ``pool`` (two positions) and ``swks`` (one work record) are the search's scratch, as
+    arrays the caller owns."""
+    p = pos.to_move
+    kind = cfg.bots[p]
+    if kind == BOT_SEARCH:
+        if pos.phase == PH_PLAY:
+            search_play(cfg, reach, pos, wk, pool, swks[0])
+            return
+        kind = BOT_GREEDY
+    decide(cfg, reach, pos, wk, kind, cfg.weights[p])
