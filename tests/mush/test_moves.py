@@ -2,7 +2,6 @@
 
 import copy
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -11,19 +10,21 @@ from click.testing import CliRunner
 from simkit.cli import main
 from simkit.errors import StateError
 from simkit.games import get
+from tests.golden.kit import ROOT, CliCase
 
 EXAMPLE = Path(__file__).parents[2] / "docs" / "examples" / "state-mush.json"
-GOLDEN = Path(__file__).parent / "golden" / "moves_state_mush.txt"
+MOVES = CliCase(
+    Path(__file__).parent / "golden" / "moves_state_mush.txt",
+    ("moves", str(EXAMPLE.relative_to(ROOT))),
+)
+GOLDEN = [MOVES]  # make golden rewrites it
 
 
-def test_moves_lists_every_path_exactly():
-    """Regenerate after an intended change with ``SIMKIT_REGEN=1``."""
-    res = CliRunner().invoke(main, ["moves", str(EXAMPLE)])
-    assert res.exit_code == 0, res.output
-    if os.environ.get("SIMKIT_REGEN"):
-        GOLDEN.write_text(res.output)
-    assert res.output == GOLDEN.read_text()
-    lines = res.output.splitlines()
+def test_moves_lists_every_path_exactly(monkeypatch):
+    monkeypatch.chdir(ROOT)
+    out = MOVES.render()
+    assert out == MOVES.read()
+    lines = out.splitlines()
     assert lines[0].endswith("7 legal plays") and sum(x.startswith("*") for x in lines) == 1
 
 

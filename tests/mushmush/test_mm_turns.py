@@ -152,19 +152,19 @@ def test_tight_corner_inside_lane_goes_first():
 
 def test_first_round_entry_from_the_start_row():
     # ST2 B: in round 1 a sled starts on any space before the start line, one at a time,
-    # a free one while there is one; sleds may share one when none is free. A sled not on
-    # the board yet is given with space null and comes after every sled on the board.
+    # "so sleds may use the same starting space if they want": taken spaces too. A sled
+    # not on the board yet is given with space null and comes after every sled on it.
     mm1 = load("mm1-old-faithful")
     row = [int(x) for x in mm1.start_row]
     me = sled(None, (2, 2), [1, 2, 3, 4, 4], die=1)
     placed = [sled(s, (2, 2), [1], die=1) for s in row[:3]]
     res = moves(state([*placed, me], turn=3, rnd=1), mm1)
     assert res.race_position == 4
-    assert {pl["enter"] for pl in res.plays} == set(row[3:])  # the free ones only
+    assert {pl["enter"] for pl in res.plays} == set(row)  # shared ones too
     assert all(pl["bonus_offered"] == 1 for pl in res.plays)  # no adjustment in round 1
     full = [sled(s, (2, 2), [1], die=1) for s in row] + [sled(row[0], (2, 2), [1])]
     res = moves(state([*full, me], turn=len(full), rnd=1), mm1)
-    assert {pl["enter"] for pl in res.plays} == set(row)  # none free: any of them
+    assert {pl["enter"] for pl in res.plays} == set(row)
     text = res.text()
     assert "off the board: it enters on a start-row space (ST2 B)" in text
     assert f"1. enter at {row[0]}, 1x1 on left" in text

@@ -22,7 +22,9 @@ from simkit.games.snowtails.layout import (
     FL_DONE,
     MAX_SEATS,
     N_VALUES,
+    PH_CHAPEL,
     PH_PLAY,
+    PL_VALUE,
     PLAY_W,
     POSITION,
     SEAT_FIELDS,
@@ -239,3 +241,24 @@ def test_search_races_are_pure_functions_of_their_keys():
     tr = trace_race(track, variant, bots, (1, 2, 3, 4), int(keys[2]))
     for name in one.seats:
         assert np.array_equal(tr.result.seats[name][0], one.seats[name][2]), name
+
+
+def test_the_chapel_is_a_choice():
+    # R-27 / ST2 F "Chapel": a player "may discard all dent cards": a play, yes or no.
+    rows = np.zeros((64, PLAY_W), dtype=np.int64)
+    bots = ("random",) * 4
+    for key in range(40):
+        for cfga, _, positions, _ in decisions("mushmush", key, bots):
+            if positions[0]["phase"] != PH_CHAPEL:
+                continue
+            seat = int(positions[0]["to_move"])
+            probe = np.zeros(1, dtype=WORK)
+            n = legal_plays(cfga, positions[:1], probe, rows)
+            assert sorted(rows[:n, PL_VALUE]) == [0, 1]
+            dents = int(positions[0]["dents"][seat])
+            assert dents > 0
+            no = after(cfga, positions, rows[list(rows[:n, PL_VALUE]).index(0)])
+            yes = after(cfga, positions, rows[list(rows[:n, PL_VALUE]).index(1)])
+            assert no["dents"][seat] >= dents and yes["dents"][seat] == 0
+            return
+    raise AssertionError("no sled stopped at the chapel with dents in 40 races")

@@ -36,6 +36,7 @@ from simkit.games.snowtails.layout import (
     OUT,
     POSITION,
     RESULT,
+    ROUND_CAP,
     S_CP,
     S_LEFT,
     S_NEXT,
@@ -48,20 +49,38 @@ from simkit.games.snowtails.layout import (
 )
 from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
 from simkit.games.snowtails.position import apply, new, result
+from simkit.games.snowtails.race import count_ranks
 from simkit.tracks.compiled import CompiledTrack
+
+
+# For which variants a column can be non-zero (reports leave it out elsewhere).
+def _trees(v: SnowTailsParams) -> bool:
+    return v.trees
+
+
+def _buildings(v: SnowTailsParams) -> bool:
+    return v.buildings == "effects"
+
 
 SEAT_COLUMNS: dict[str, Column] = {
     **COMMON_SEAT_COLUMNS,
     "dents_taken": Column("int16", "dent cards taken during the race, all causes", "dents"),
     "overspeed_dents": Column(
-        "int16", "dents for crossing corner entry lines above the safety speed (R-15)", "dents"
+        "int16",
+        "dents for crossing corner entry lines above the safety speed (R-15)",
+        "dents",
+        applies=lambda v: v.safety_speeds,
     ),
     "final_dents": Column("int8", "dents in hand when the race ended (or when out)", "dents"),
     "collisions_wall": Column(
         "int16", "moves into the side of the track, a closed space or a building (R-17)"
     ),
     "collisions_sled": Column("int16", "moves into another sled (R-16)"),
-    "bonus_used": Column("int16", "turns on which the balanced-sled bonus was taken (R-14)"),
+    "bonus_used": Column(
+        "int16",
+        "turns on which the balanced-sled bonus was taken (R-14)",
+        applies=lambda v: v.bonus_rule != "none",
+    ),
     "no_canine_turns": Column("int16", "turns begun without a canine card in hand (R-19)"),
     "reshuffles": Column("int8", "times the used cards became a new deck (R-07)"),
     "turns": Column("int16", "turns taken", "turns"),
@@ -69,22 +88,43 @@ SEAT_COLUMNS: dict[str, Column] = {
     "eliminated_round": Column(
         "int16", "round in which a 5th dent took the sled out, 0 if never (R-18)", "round"
     ),
-    "trees_hit": Column("int16", "trees the sled crashed through (R-21)"),
-    "repairs": Column("int8", "fifth dents repaired, sitting out until last (R-25)"),
-    "final_die": Column("int8", "bonus dice showing at the end, 0 if none (R-23)"),
-    "chapel_visits": Column("int8", "turns ended at the chapel with dents to drop (R-27)"),
-    "bothy_visits": Column("int8", "turns ended at the bothy discarding cards (R-27)"),
-    "kennels_fives": Column("int8", "set-aside 5s the kennels added to the deck (R-27)"),
-    "tavern_visits": Column("int8", "turns ended at the tavern, dice +2 (R-27)"),
+    "trees_hit": Column("int16", "trees the sled crashed through (R-21)", applies=_trees),
+    "repairs": Column(
+        "int8",
+        "fifth dents repaired, sitting out until last (R-25)",
+        applies=lambda v: v.fifth_dent == "repair",
+    ),
+    "final_die": Column(
+        "int8",
+        "bonus dice showing at the end, 0 if none (R-23)",
+        applies=lambda v: v.bonus_rule == "dice",
+    ),
+    "chapel_visits": Column(
+        "int8", "turns ended at the chapel dropping dents (R-27)", applies=_buildings
+    ),
+    "bothy_visits": Column(
+        "int8", "turns ended at the bothy discarding cards (R-27)", applies=_buildings
+    ),
+    "kennels_fives": Column(
+        "int8", "set-aside 5s the kennels added to the deck (R-27)", applies=_buildings
+    ),
+    "tavern_visits": Column(
+        "int8", "turns ended at the tavern, dice +2 (R-27)", applies=_buildings
+    ),
     **{
         f"race{r}_finish": Column(
-            "int8", f"finish position in race {r} of a season / tournament, 0 if none"
+            "int8",
+            f"finish position in race {r} of a season / tournament, 0 if none",
+            applies=lambda v, r=r: v.races >= r > 1,
         )
         for r in range(1, MAX_RACES + 1)
     },
     **{
         f"race{r}_points": Column(
-            "int16", f"points scored in race {r} of a season / tournament (R-20, R-28)", "points"
+            "int16",
+            f"points scored in race {r} of a season / tournament (R-20, R-28)",
+            "points",
+            applies=lambda v, r=r: v.races >= r > 1,
         )
         for r in range(1, MAX_RACES + 1)
     },
@@ -95,7 +135,9 @@ RACE_COLUMNS: dict[str, Column] = {
     "leader_after_round1_won": Column("bool", "the leader after round 1 finished first"),
     "timed_out": Column("bool", "the race hit the max_rounds guard before every sled was done"),
     "eliminations": Column("int8", "sleds taken out by a 5th dent (R-18)"),
-    "trees_left": Column("int16", "trees still standing when the (last) race ended (R-21)"),
+    "trees_left": Column(
+        "int16", "trees still standing when the (last) race ended (R-21)", applies=_trees
+    ),
 }
 
 # Table column -> field of ``layout.RESULT``.
@@ -133,9 +175,10 @@ _RACE_SOURCE = {
 
 
 @njit(cache=True, nogil=True)
-def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
-    """Races ``lo..hi-1`` with one position and one work record, adding to ``heat``: every
-    decision taken by its seat's bot. ``positions`` (three) and ``works`` (two) are arrays
+def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
+    """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
+    ``rounds`` (``Batch.round_position``; single races only): every decision taken by its
+    seat's bot. ``positions`` (three) and ``works`` (two) are arrays
     the caller owns (a record taken from an array allocated here would outlive its memory):
     the first of each for the race, the rest for the search bot's scratch."""
     cfg = cfga[0]
@@ -149,15 +192,25 @@ def _block(cfga, reach, keys, lo, hi, results, heat, positions, works):
     for k in range(heat.shape[0]):  # loops: a slice copy costs seconds of compile time
         for s in range(n):
             wk.heat[k, s] = 0
+    for r in range(ROUND_CAP):
+        for p in range(MAX_SEATS):
+            for f in range(MAX_SEATS + 1):
+                wk.round_counts[r, p, f] = 0
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
             choose(cfg, reach, pos, wk, positions[1:], works[1:])
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
+        if cfg.races == 1:
+            count_ranks(pos, wk)
     for k in range(heat.shape[0]):
         for s in range(n):
             heat[k, s] = wk.heat[k, s]
+    for r in range(ROUND_CAP):
+        for p in range(rounds.shape[1]):
+            for f in range(rounds.shape[2]):
+                rounds[r, p, f] = wk.round_counts[r, p, f]
 
 
 def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:
@@ -263,12 +316,14 @@ def run_batch(
     n_blocks = max(1, min(n, 64))
     results = np.zeros(n, dtype=RESULT)
     heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
+    players = len(slots)
+    rounds = np.zeros((n_blocks, ROUND_CAP, players, players + 1), dtype=np.int64)
 
     def play(b: int) -> None:
         lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
         positions = np.empty(3, dtype=POSITION)  # position.new clears every field
         works = np.empty(2, dtype=WORK)
-        _block(cfga, reach, keys, lo, hi, results, heat[b], positions, works)
+        _block(cfga, reach, keys, lo, hi, results, heat[b], rounds[b], positions, works)
 
     workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
     if workers == 1:
@@ -277,7 +332,10 @@ def run_batch(
     else:
         with ThreadPoolExecutor(workers) as pool:
             list(pool.map(play, range(n_blocks)))
-    return to_batch(results, len(slots), heat.sum(axis=0)[:, : tracks[0].n_spaces])
+    batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])
+    if variant.races == 1:  # a season's or tournament's rounds are not counted
+        batch.round_position = rounds.sum(axis=0)
+    return batch
 
 
 def to_batch(results: np.ndarray, players: int, heat: np.ndarray) -> Batch:

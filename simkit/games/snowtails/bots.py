@@ -4,8 +4,9 @@
 where the cards go), then a uniformly random drift pattern (each of the C(speed, drift)
 patterns equally likely), and an available bonus with probability 1/2 (R-14) or a distance
 uniform in 0..dice (R-23); a start-row space uniformly among the free ones; a uniformly
-chosen card to discard; each card at the bothy with probability 1/2; the kennels with
-probability 1/2; a uniformly chosen starting pair.
+chosen card to discard; each card at the bothy with probability 1/2; the chapel and the
+kennels each with probability 1/2; a uniformly chosen starting pair; a start-row space
+uniformly among them all (ST2 B lets sleds share one).
 
 ``greedy`` looks one turn ahead: for every legal play it finds every distinct movement
 outcome (``movement.outcomes``: each end space, collision and bonus choice) and scores the
@@ -18,9 +19,10 @@ Mush! Mush! decisions (ST2): the bonus dice distance is part of the outcome sear
 distance 1..dice, R-23) and scored with the value of a dice kept for later; ending a turn
 on a building's trigger space is scored by what the building gives (R-27); trees cost
 their dents like any other, so a path through a tree is taken only when it scores best.
-Greedy always uses the chapel and tavern, adds a kennels' 5 while one is set aside, and at
-the bothy discards its 0s and any copies beyond two of a value; an experienced sled
-(ST2 A.5) starts on 3s.
+Greedy always uses the chapel (dropping its dents) and adds a kennels' 5 while one is set
+aside; at the bothy it discards its 0s and any copies beyond two of a value; an
+experienced sled (ST2 A.5) starts on 3s. It may share a start-row space in round 1 when
+that scores best (ST2 B).
 
 Bots see only what a player sees: the board, every sled's dogs, brake, dents and bonus
 dice, and their own hand (``position.observe``). Neither looks at any deck's order (their
@@ -54,6 +56,7 @@ from simkit.games.snowtails.layout import (
     O_TD,
     ONE,
     PH_BOTHY,
+    PH_CHAPEL,
     PH_DISCARD,
     PH_KENNELS,
     PH_PAIR,
@@ -676,8 +679,9 @@ def decide(cfg, reach, pos, wk, kind, w):
         _discard(pos, wk, p, kind)
     elif phase == PH_BOTHY:
         _bothy(pos, wk, p, kind)
-    elif phase == PH_KENNELS:
-        wk.play[PL_KIND] = PH_KENNELS
+    elif phase in (PH_KENNELS, PH_CHAPEL):
+        # Greedy always drops its dents at the chapel and adds a kennels' 5 (R-27).
+        wk.play[PL_KIND] = phase
         wk.play[PL_VALUE] = 1 if kind != BOT_RANDOM else coin(pos.rng, bot_stream(p))
     else:
         _pair(cfg, pos, wk, p, kind)

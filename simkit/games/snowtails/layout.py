@@ -101,6 +101,7 @@ PH_DISCARD = np.int64(2)  # one canine card, down to the hand size (ST1 Game Pla
 PH_BOTHY = np.int64(3)  # canine cards to discard at the bothy
 PH_KENNELS = np.int64(4)  # add a set-aside 5 to the draw deck or not
 PH_PAIR = np.int64(5)  # an experienced sled's starting pair (ST2 A.5)
+PH_CHAPEL = np.int64(6)  # drop every dent at the chapel or not
 
 # A play: one int64 row. ``PL_KIND`` is the phase it answers; for PH_BOTHY the counts by
 # value fill columns PL_COUNTS.. (N_VALUES of them).
@@ -136,11 +137,12 @@ FL_STAGE = np.int64(3)  # the end of the current turn, from stage ``pos.stage``
 FL_DONE = np.int64(4)  # the unit is over
 
 # Stages of the end of a turn after movement (R-27 / ST2 F order, then ST1 Game Play 5).
-TS_BOTHY = np.int64(0)
-TS_REFILL = np.int64(1)
-TS_DISCARD = np.int64(2)
-TS_KENNELS = np.int64(3)
-TS_TAVERN = np.int64(4)
+TS_CHAPEL = np.int64(0)
+TS_BOTHY = np.int64(1)
+TS_REFILL = np.int64(2)
+TS_DISCARD = np.int64(3)
+TS_KENNELS = np.int64(4)
+TS_TAVERN = np.int64(5)
 
 # Heat kinds (rows of the heat array).
 HEAT_KINDS = (
@@ -294,6 +296,7 @@ MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 no
 MAX_OUTS = 4096
 MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
 MAX_TOP = 32  # candidate plays bots.top_plays keeps
+ROUND_CAP = 64  # rounds recorded in Batch.round_position (a race on the library tracks: ~15)
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 
 WORK = record_dtype(
@@ -327,8 +330,11 @@ WORK = record_dtype(
         ("nlog", np.int64),  # events logged (past LOG_CAP they are counted, not kept)
         ("log", np.int64, (LOG_CAP, EV_WIDTH)),
         ("halt", np.int64),  # 1: stop advancing when a turn ends (the state oracle)
-        ("heat_on", np.int64),  # 1: count heat
+        ("heat_on", np.int64),  # 1: count heat and who is where after each round
         ("heat", np.int64, (len(HEAT_KINDS), MAX_SPACES)),
+        ("ranks", np.int64, (ROUND_CAP, MAX_SEATS)),  # race position after each round
+        # Batch.round_position: [round - 1, position - 1, finish (0: undecided)]
+        ("round_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS + 1)),
     ]
 )
 

@@ -24,6 +24,7 @@ from simkit.games.snowtails.layout import (
     N_VALUES,
     O_BONUS,
     PH_BOTHY,
+    PH_CHAPEL,
     PH_DISCARD,
     PH_KENNELS,
     PH_NONE,
@@ -280,10 +281,10 @@ def legal_plays(cfg, pos, wk, out):
         return n
     if phase == PH_BOTHY:
         return _bothy_plays(pos, p, out)
-    if phase == PH_KENNELS:
+    if phase in (PH_KENNELS, PH_CHAPEL):
         for yes in range(2):
             out[n, :] = 0
-            out[n, PL_KIND] = PH_KENNELS
+            out[n, PL_KIND] = phase
             out[n, PL_VALUE] = yes
             n += 1
         return n

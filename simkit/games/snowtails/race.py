@@ -42,6 +42,7 @@ from simkit.games.snowtails.layout import (
     RACING,
     RACING_ONLY,
     REPAIR,
+    ROUND_CAP,
     S_PAST,
     T_DONE,
     T_OUT,
@@ -367,6 +368,9 @@ def end_turn(cfg, pos, wk, code):
             if q != p:
                 _rank(cfg, pos, wk, q)
         _rank(cfg, pos, wk, p)
+        if wk.heat_on != 0 and pos.race == 0 and pos.rnd <= ROUND_CAP:
+            for q in range(pos.n_seats):
+                wk.ranks[pos.rnd - 1, q] = pos.finish[q]  # the round ends with the race
         _end_race(cfg, pos, wk)
 
 
@@ -396,6 +400,8 @@ def _end_round(cfg, pos, wk):
                 _rank(cfg, pos, wk, order[i])
             pos.over = 1
     n = race_order(cfg, pos, IN_RACE, order)
+    if wk.heat_on != 0 and pos.race == 0 and pos.rnd <= ROUND_CAP:
+        _record_ranks(pos, wk, order, n)
     if n > 0:
         if pos.rnd == 1:
             pos.leader1 = order[0]
@@ -406,6 +412,40 @@ def _end_round(cfg, pos, wk):
         _end_race(cfg, pos, wk)
     else:
         pos.flow = FL_ROUND
+
+
+@njit(no_cpython_wrapper=True)
+def _record_ranks(pos, wk, order, n):
+    """Race positions at the end of round ``pos.rnd`` (R-03, ``order`` holds the ``n``
+    sleds still in the race); sleds out follow, the last one out first (R-05)."""
+    row = wk.ranks[pos.rnd - 1]
+    for i in range(n):
+        row[order[i]] = i + 1
+    rank = n
+    for seq in range(pos.n_out, 0, -1):
+        for p in range(pos.n_seats):
+            if pos.status[p] == OUT and pos.out_seq[p] == seq:
+                rank += 1
+                row[p] = rank
+
+
+@njit(no_cpython_wrapper=True)
+def count_ranks(pos, wk):
+    """Add a finished single race's positions after each round to ``wk.round_counts``
+    (``Batch.round_position``): by its finish when the race was decided (a single winner
+    who finished), else as finish 0."""
+    n = pos.n_seats
+    winners = 0
+    decided = False
+    for p in range(n):
+        if pos.finish[p] == 1:
+            winners += 1
+            decided = pos.status[p] == FINISHED
+    decided = decided and winners == 1
+    for r in range(min(pos.rnd, ROUND_CAP)):
+        for p in range(n):
+            f = pos.finish[p] if decided else 0
+            wk.round_counts[r, wk.ranks[r, p] - 1, f] += 1
 
 
 @njit(no_cpython_wrapper=True)

@@ -223,18 +223,10 @@ def has_pair(cfg):
 
 @njit(no_cpython_wrapper=True)
 def entry_spaces(cfg, pos, out):
-    """The start-row spaces a sled entering the board may take (ST2 B): a free one while
-    there is one (sleds start one at a time). Returns the count written to ``out``."""
+    """The start-row spaces a sled entering the board may take (ST2 B): any of them,
+    shared or not ("sleds may use the same starting space if they want"). Returns the
+    count written to ``out``."""
     r = pos.race
-    n_row = cfg.n_row[r]
-    n = 0
-    for i in range(n_row):
-        s = cfg.row[r, i]
-        if not sled_at(cfg, pos, s):
-            out[n] = s
-            n += 1
-    if n == 0:
-        for i in range(n_row):
-            out[i] = cfg.row[r, i]
-        n = n_row
-    return n
+    for i in range(cfg.n_row[r]):
+        out[i] = cfg.row[r, i]
+    return cfg.n_row[r]

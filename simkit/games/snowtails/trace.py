@@ -348,6 +348,7 @@ class RaceTrace:
             sleds=sleds,
             paths=[(paths[p], COLOURS[p]) for p in sorted(paths)],
             title=f"{track.title}: race key {self.key}",
+            sled_names=[self.seat_name(p) for p in sorted(final)],
         )
         fig.savefig(path, dpi=110)
 
@@ -434,7 +435,7 @@ def parse_events(events: np.ndarray) -> tuple[list[dict[str, int]], list[Turn]]:
             t.bonus = {"size": a[1], "taken": a[2]}
         elif kind == EV_DENT:
             if a[1] == DENT_OVERSPEED:
-                why = f"corner {a[2]} entered at speed {a[4]} over safety {a[3]} (R-15)"
+                why = f"corner {a[2] + 1} entered at speed {a[4]} over safety {a[3]} (R-15)"
             elif a[1] == DENT_NO_CANINE:
                 why = "no canine cards (R-19)"
             elif a[1] == DENT_TREE:

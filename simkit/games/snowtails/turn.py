@@ -58,6 +58,7 @@ from simkit.games.snowtails.layout import (
     NONE,
     OUT,
     PH_BOTHY,
+    PH_CHAPEL,
     PH_DISCARD,
     PH_KENNELS,
     PL_BITS,
@@ -81,6 +82,7 @@ from simkit.games.snowtails.layout import (
     T_SECOND,
     T_TAVERN,
     TS_BOTHY,
+    TS_CHAPEL,
     TS_DISCARD,
     TS_KENNELS,
     TS_REFILL,
@@ -385,16 +387,12 @@ def resolve_play(cfg, pos, wk, p, play):
     # R-27 / ST2 F: building effects at the end of the turn, in this order: chapel,
     # bothy, the hand's return to size, kennels, tavern.
     trig = cfg.tab[end, S_TRIG]
-    if trig & T_CHAPEL and pos.dents[p] > 0:
-        log(wk, EV_BUILDING, p, T_CHAPEL, pos.dents[p], 0, 0, 0, 0, 0)
-        pos.dents[p] = 0
-        pos.chapel[p] += 1
     pos.t_trig = trig
     pos.t_end = end
     # 5. Return the hand to its size; after hitting a sled ST1 only discards (R-16).
     pos.t_refill = 1 if coll != C_SLED or cfg.sled_collision_refill != 0 else 0
     pos.flow = FL_STAGE
-    pos.stage = TS_BOTHY
+    pos.stage = TS_CHAPEL
     return -1
 
 
@@ -404,7 +402,12 @@ def stage_step(cfg, pos, wk):
     the turn is over, -1 when it stops at a decision (``pos.phase``), -2 to go on."""
     p = pos.to_move
     st = pos.stage
-    if st == TS_BOTHY:
+    if st == TS_CHAPEL:
+        pos.stage = TS_BOTHY
+        if pos.t_trig & T_CHAPEL and pos.dents[p] > 0:
+            pos.phase = PH_CHAPEL  # R-27: "may discard all dent cards"
+            return -1
+    elif st == TS_BOTHY:
         pos.stage = TS_REFILL
         if pos.t_trig & T_BOTHY:
             pos.phase = PH_BOTHY  # R-27: "may discard any number of canine cards"
@@ -435,8 +438,8 @@ def stage_step(cfg, pos, wk):
 
 @njit(no_cpython_wrapper=True)
 def apply_choice(cfg, pos, wk, p, phase, play):
-    """Carry out a decision taken inside a turn or a set-up (``PH_DISCARD``, ``PH_BOTHY``,
-    ``PH_KENNELS``); the flow then goes on where it paused."""
+    """Carry out a decision taken inside a turn or a set-up (``PH_DISCARD``,
+    ``PH_CHAPEL``, ``PH_BOTHY``, ``PH_KENNELS``); the flow then goes on where it paused."""
     if phase == PH_DISCARD:
         discard(pos, wk, p, play[PL_VALUE])
     elif phase == PH_BOTHY:
@@ -449,6 +452,10 @@ def apply_choice(cfg, pos, wk, p, phase, play):
         if n_drop > 0:
             pos.bothy[p] += 1
             log(wk, EV_BUILDING, p, T_BOTHY, n_drop, 0, 0, 0, 0, 0)
+    elif phase == PH_CHAPEL and play[PL_VALUE] != 0:
+        log(wk, EV_BUILDING, p, T_CHAPEL, pos.dents[p], 0, 0, 0, 0, 0)
+        pos.dents[p] = 0
+        pos.chapel[p] += 1
     elif phase == PH_KENNELS and play[PL_VALUE] != 0:
         # A set-aside 5 is shuffled into the draw deck (never a third: ST2 F "Kennels").
         n = pos.deckn[p]
