@@ -133,7 +133,7 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
         )
     cols = [
         c
-        for c in ("cell", "label", "game", "preset", "track", "players", "bots", "slots")
+        for c in ("cell", "label", "game", "preset", "track", "players", "bots", "skill", "slots")
         if c in results.cells.columns
     ]
     cells = results.cells[cols].copy()
