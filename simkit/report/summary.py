@@ -335,6 +335,7 @@ def add_answer(
             "sentence": sentence,
         }
         if skill:
+            line["combination"] = int(combo[r.cell])
             line["across_skill"] = str(says[combo[r.cell]])
             detail += f" · across skill levels: {line['across_skill']}"
         rows.append((r.verdict, sentence, detail))

@@ -17,6 +17,7 @@ import simkit.games
 from simkit.analysis.fairness import fairness
 from simkit.analysis.skill import combinations, fairness_across, sentence
 from simkit.report import build
+from simkit.report.index import study_line
 from simkit.report.summary import SHORT
 from tests.runner.dicerace import GAME
 
@@ -100,6 +101,10 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     assert "with bold (robust)" in compared[0]
     lines = json.loads((out / "summary.json").read_text())["cells"]
     assert [x["across_skill"] for x in lines] == [ROBUST, ROBUST, DEPENDENT, DEPENDENT]
+    assert study_line(json.loads((out / "summary.json").read_text())) == (
+        "unfair",
+        "4 cells: 3 unfair, 1 fair; 1 of 2 verdicts robust across skill levels, 1 skill-dependent.",
+    )
     assert (out / "skill_2.png").is_file() and (out / "fairness_across_skill.csv").is_file()
     assert "skill" in (out / "fairness.csv").read_text().splitlines()[0]
 
