@@ -23,6 +23,22 @@ HEADER = (
 )
 
 
+def fitted_for(path: Path | None, base: str, name: str) -> str | None:
+    """The game an existing ``[base.name]`` of the presets file was fitted for, if any.
+
+    Games that share an engine share its presets file (Snow Tails and Mush! Mush!), so a fit
+    for one must not silently replace the other's.
+    """
+    if path is None or not Path(path).is_file():
+        return None
+    try:
+        doc = tomlkit.parse(Path(path).read_text(encoding="utf-8"))
+    except tomlkit.exceptions.ParseError as exc:
+        raise SimkitError(f"'{path}': {exc}; fix or remove the file, then tune again") from None
+    entry = doc.get(base, {}).get(name)
+    return None if entry is None else str(entry.get("game", ""))
+
+
 def record(path: Path, base: str, name: str, weights: tuple[float, ...], facts: dict[str, Any]):
     """Write ``[base.name]`` into the presets file at ``path``, replacing an earlier fit."""
     path = Path(path)

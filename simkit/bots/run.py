@@ -77,6 +77,7 @@ def provenance(s: tune.Settings, state: tune.State, c: Confirmation) -> dict:
     evaluations = len(state.evaluations)
     races = s.keys_per_rotation * s.players
     facts = {
+        "game": s.game,
         "command": s.command(),
         "seed": s.seed,
         "field": list(s.field),

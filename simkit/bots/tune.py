@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.bots import design
+from simkit.bots import design, presets
 from simkit.errors import RunError, SimkitError
 from simkit.games import get
 from simkit.games.base import TunableBot
@@ -136,6 +136,13 @@ def settings(
     name = s.name
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         raise SimkitError(f"--name must be letters, digits, - or _ (got '{name}')", key="name")
+    other = presets.fitted_for(g.bot_presets_file, s.tunable.base, name)
+    if other not in (None, game):
+        raise SimkitError(
+            f"[{s.tunable.base}.{name}] in {g.bot_presets_file} was fitted for {other}; "
+            f"choose another --name",
+            key="name",
+        )
     if not s.free:
         raise SimkitError(f"{game}: every weight of '{bot}' is fixed (lo == hi)", key="bot")
     # One lineup holds every bot of every rotation: the game checks them and the cell.

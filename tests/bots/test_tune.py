@@ -52,6 +52,7 @@ def test_tuning_finds_the_best_weights_confirms_them_and_records_them(tmp_path):
         "--seed 3 --confirm 2000 --name tuned"
     )
     assert entry["budget"] == "60 evaluations x 600 races"
+    assert entry["game"] == "aimrace"
     assert entry["field"] == ["aim"] and entry["players"] == 3 and entry["preset"] == "aim"
     assert entry["confirmation"]["verdict"] == "better"
     # The preset is a bot the game plays.
@@ -119,6 +120,13 @@ def test_settings_reject_what_cannot_be_tuned():
         tune.settings("aimrace", "aim", field=["aim", "aim:x", "aim"])
     with pytest.raises(SimkitError, match=r"--name must be letters"):
         tune.settings("aimrace", "aim", name="a b")
+
+
+def test_a_preset_fitted_for_another_game_is_not_replaced():
+    presets.record(GAME.bot_presets_file, "aim", "tuned", (0.0, 0.0, 1.0), {"game": "other"})
+    with pytest.raises(SimkitError, match=r"\[aim.tuned\] in .* was fitted for other; choose "):
+        tune.settings("aimrace", "aim")
+    tune.settings("aimrace", "aim", name="mine")
 
 
 def test_recording_keeps_other_presets_and_comments(tmp_path):
