@@ -50,3 +50,15 @@ def test_errors_are_one_line(tmp_path):
     assert res.output == (
         f"Error: '{tmp_path}' holds no tuning (tune.json missing); start one without --resume\n"
     )
+
+
+def test_docs_name_every_option():
+    from pathlib import Path
+
+    from simkit.cli.bots import tune
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
+    for param in tune.params:
+        for opt in param.opts:
+            if opt.startswith("--"):
+                assert opt in doc, f"docs/bots.md does not mention {opt}"
