@@ -28,7 +28,7 @@ from simkit.analysis.fairness import (
 )
 from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
 from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import comparisons_across, fairness_across
+from simkit.analysis.skill import comparisons_across, fairness_across, sentence
 from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
     heat_by_space,
@@ -213,13 +213,25 @@ def _fairness_section(
             f"dashed line ({100 * MIN_DECIDED:g}%) a cell gets no fairness verdict.",
         )
     )
-    if results.cells["players"].duplicated().any():
+    levels = skill_levels(results.cells)
+    pool = ["skill", "players"] if levels else ["players"]
+    if results.cells[pool].duplicated().any():
+        pooled = fairness(results, tolerance=tolerance, by=pool)
+        if levels:
+            says = {
+                n: sentence({lv: SHORT[part.set_index("skill").at[lv, "verdict"]] for lv in levels})
+                for n, part in pooled.groupby("players")
+            }
+            pooled["across_skill"] = pooled["players"].map(says)
         doc.add(
-            Paragraph("Pooled over every cell with the same number of players:"),
+            Paragraph(
+                "Pooled over every cell with the same number of players"
+                + (" at each skill level:" if levels else ":")
+            ),
             Table(
-                fairness(results, tolerance=tolerance, by="players"),
+                pooled,
                 "fairness_by_players.csv",
-                "Verdict per number of players.",
+                "Verdict per number of players" + (" and skill level." if levels else "."),
             ),
         )
     if len(summary) > 1:

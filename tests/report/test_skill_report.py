@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 
+import pandas as pd
 import pytest
 
 import simkit.games
@@ -107,6 +108,9 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     )
     assert (out / "skill_2.png").is_file() and (out / "fairness_across_skill.csv").is_file()
     assert "skill" in (out / "fairness.csv").read_text().splitlines()[0]
+    pooled = pd.read_csv(out / "fairness_by_players.csv")  # per level, not across levels
+    assert list(pooled["skill"]) == ["bold", "steady"]
+    assert list(pooled["across_skill"]) == [ROBUST, ROBUST]
 
 
 def test_without_a_skill_axis_the_report_says_it_was_not_measured(run, tmp_path):
