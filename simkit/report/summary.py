@@ -109,12 +109,19 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
     scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
     stem = Path(scenario).stem
     lines = []
-    for n, part in summary.groupby("players", sort=True):
+    # On a skill axis the fairest cell is sought at each level: a level is who plays, not a
+    # setting a designer can choose.
+    skill = "skill" in summary and summary["skill"].notna().any()
+    keys = ["players", "skill"] if skill else ["players"]
+    groups = sorted(summary.groupby(keys, sort=False), key=lambda g: g[1]["players"].iloc[0])
+    for key, part in groups:  # by players, levels in the study's order
+        n = key[0] if isinstance(key, tuple) else key
+        at = f" at skill level {key[1]}" if skill else ""
         judged = part[part["verdict"] != FEW_DECIDED]
         if len(part) > 1 and not judged.empty:
             best = judged.loc[judged["max_deviation"].abs().idxmin()]
             lines.append(
-                f"Fairest of the {len(part)} cells with {n} players: {best['label']} (cell "
+                f"Fairest of the {len(part)} cells with {n} players{at}: {best['label']} (cell "
                 f"{best['cell']}): slot {best['worst_slot']} is furthest from fair at "
                 f"{_pct(best['worst_rate'])} [{100 * best['worst_low']:.1f}, "
                 f"{100 * best['worst_high']:.1f}] against {100 / n:.3g}% "

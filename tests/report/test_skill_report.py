@@ -89,6 +89,13 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     )
     assert f"- **head_start=[0,0,0,0,0,0]: {ROBUST}.** 2 players" in answer
     assert f"- **head_start=[0,2,0,0,0,0]: {DEPENDENT}.** 2 players" in answer
+    # The fairest cell is sought at each level: who plays is no setting to choose.
+    assert [x.split(" (cell")[0] for x in answer.splitlines() if x.startswith("Try next")] == [
+        "Try next: Fairest of the 2 cells with 2 players at skill level steady: "
+        "head_start=[0,2,0,0,0,0], skill=steady",
+        "Try next: Fairest of the 2 cells with 2 players at skill level bold: "
+        "head_start=[0,2,0,0,0,0], skill=bold",
+    ]
     # Next to each cell's own verdict.
     assert answer.count(f"across skill levels: {ROBUST}") == 2
     assert answer.count(f"across skill levels: {DEPENDENT}") == 2
