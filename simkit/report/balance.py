@@ -453,7 +453,7 @@ def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
     """Each cell against the first with the same game and players (and skill level, on a
     skill axis: variants are compared at each level); None if none pair up."""
     keys = ["game", "players", *(["skill"] if skill_levels(results.cells) else [])]
-    parts = results.cells.groupby(keys, sort=False, dropna=False)
+    parts = results.cells.groupby(keys, sort=True, dropna=False)
     groups = [g for _, g in parts if len(g) > 1]
     if not groups:
         return None
