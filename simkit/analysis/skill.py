@@ -115,6 +115,7 @@ def comparisons_across(table: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame
     ``significant`` as lists in level order, and the largest adjusted p-value.
     """
     combo = combinations(cells).set_index("cell")
+    rank = {level: i for i, level in enumerate(levels(cells))}
     t = table.assign(
         skill=table["cell"].map(combo["skill"]),
         combination=table["cell"].map(combo["combination"]),
@@ -125,6 +126,7 @@ def comparisons_across(table: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame
     )
     rows = []
     keys = ["base_combination", "combination", "metric", "slot_key"]
+    t = t.sort_values("skill", key=lambda s: s.map(rank), kind="stable")
     for _, part in t.groupby(keys, sort=False):
         sig = part["significant"].astype(bool)
         signs = set(part.loc[sig, "diff"].gt(0))

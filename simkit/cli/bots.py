@@ -119,9 +119,9 @@ def tune(
 
     \b
     Examples:
-      simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold
-      simkit bots tune snowtails greedy --races 4000 --budget 600 --name tuned
-      simkit bots tune --resume runs/tune-snowtails-greedy
+      simkit bots tune GAME BOT --field A,B,C --races 4000 --budget 600
+      simkit bots tune GAME BOT --name strong --out runs/strong
+      simkit bots tune --resume runs/tune-GAME-BOT
     """
     from simkit.bots import run
     from simkit.bots import tune as lib
