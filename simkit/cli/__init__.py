@@ -29,6 +29,7 @@ _COMMANDS = [
     ("simkit.cli.report", "report"),
     ("simkit.cli.report", "compare"),
     ("simkit.cli.ladder", "ladder"),
+    ("simkit.cli.bots", "bots"),
 ]
 
 

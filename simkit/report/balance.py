@@ -27,6 +27,9 @@ from simkit.analysis.fairness import (
     slot_finish_counts,
 )
 from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
+from simkit.analysis.skill import combinations as skill_combinations
+from simkit.analysis.skill import comparisons_across, fairness_across, sentence
+from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
@@ -48,7 +51,9 @@ from simkit.report.document import (
     write,
 )
 from simkit.report.games import add_game_section
+from simkit.report.skill import add_skill_section
 from simkit.report.summary import (
+    SHORT,
     add_answer,
     add_header,
     scenario_text,
@@ -133,7 +138,7 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
         )
     cols = [
         c
-        for c in ("cell", "label", "game", "preset", "track", "players", "bots", "slots")
+        for c in ("cell", "label", "game", "preset", "track", "players", "bots", "skill", "slots")
         if c in results.cells.columns
     ]
     cells = results.cells[cols].copy()
@@ -208,13 +213,25 @@ def _fairness_section(
             f"dashed line ({100 * MIN_DECIDED:g}%) a cell gets no fairness verdict.",
         )
     )
-    if results.cells["players"].duplicated().any():
+    levels = skill_levels(results.cells)
+    pool = ["skill", "players"] if levels else ["players"]
+    if results.cells[pool].duplicated().any():
+        pooled = fairness(results, tolerance=tolerance, by=pool)
+        if levels:
+            says = {
+                n: sentence({lv: SHORT[part.set_index("skill").at[lv, "verdict"]] for lv in levels})
+                for n, part in pooled.groupby("players")
+            }
+            pooled["across_skill"] = pooled["players"].map(says)
         doc.add(
-            Paragraph("Pooled over every cell with the same number of players:"),
+            Paragraph(
+                "Pooled over every cell with the same number of players"
+                + (" at each skill level:" if levels else ":")
+            ),
             Table(
-                fairness(results, tolerance=tolerance, by="players"),
+                pooled,
                 "fairness_by_players.csv",
-                "Verdict per number of players.",
+                "Verdict per number of players" + (" and skill level." if levels else "."),
             ),
         )
     if len(summary) > 1:
@@ -433,8 +450,11 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
 
 
 def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
-    """Each cell against the first with the same game and players; None if none pair up."""
-    groups = [g for _, g in results.cells.groupby(["game", "players"], sort=True) if len(g) > 1]
+    """Each cell against the first with the same game and players (and skill level, on a
+    skill axis: variants are compared at each level); None if none pair up."""
+    keys = ["game", "players", *(["skill"] if skill_levels(results.cells) else [])]
+    parts = results.cells.groupby(keys, sort=True, dropna=False)
+    groups = [g for _, g in parts if len(g) > 1]
     if not groups:
         return None
     return pd.concat(
@@ -444,7 +464,12 @@ def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
 
 
 def _comparison_section(
-    doc: Document, results: Any, out: Path, tolerance: float, table: pd.DataFrame | None
+    doc: Document,
+    results: Any,
+    out: Path,
+    tolerance: float,
+    table: pd.DataFrame | None,
+    across: pd.DataFrame | None = None,
 ) -> None:
     doc.add(Heading("Variant comparison"))
     if table is None:
@@ -474,6 +499,20 @@ def _comparison_section(
         )
     )
     doc.add(Table(table, "comparison.csv", "Differences against each group's baseline."))
+    if across is not None:
+        doc.add(
+            Paragraph(
+                "On the skill axis each variant is compared with the baseline at each skill "
+                "level. A difference is robust when it is significant after the correction, "
+                "in the same direction, at every level; skill-dependent when it is "
+                "significant at some levels only or in opposite directions."
+            ),
+            Table(
+                across.assign(robust=across["robust"].map({True: "robust", False: "–"})),
+                "comparison_across_skill.csv",
+                "Each difference at every skill level (lists in level order).",
+            ),
+        )
     _forests(doc, table, out, "compare", tolerance)
 
 
@@ -529,14 +568,27 @@ def build(
     scenario = Path(str(results.manifest.get("scenario_path") or results.dir)).stem
     named, description = scenario_text(results)
     doc = Document(title or named or f"{game} balance report: {scenario}")
-    add_header(doc, results, tolerance)
     summary = fairness(results, tolerance=tolerance)
     compared = comparisons(results, tolerance)
-    lines = add_answer(doc, results, summary, tolerance, compared)
+    across = compared_across = None
+    if skill_levels(results.cells):
+        across = fairness_across(summary, results.cells, SHORT)
+        combo = skill_combinations(results.cells).set_index("cell")
+        says = across.set_index("combination")["across_skill"]
+        summary = summary.assign(
+            skill=summary["cell"].map(combo["skill"]),
+            across_skill=summary["cell"].map(combo["combination"]).map(says),
+        )
+        if compared is not None:
+            compared_across = comparisons_across(compared, results.cells)
+    add_header(doc, results, tolerance, across)
+    lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across)
     _fairness_section(doc, results, out, tolerance, summary)
+    if across is not None:
+        add_skill_section(doc, results, out, tolerance, summary, across)
     _rounds_section(doc, results, out)
     _track_section(doc, results, out)
-    _comparison_section(doc, results, out, tolerance, compared)
+    _comparison_section(doc, results, out, tolerance, compared, compared_across)
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
     _run_facts(doc, results, "", out)

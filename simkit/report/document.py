@@ -128,6 +128,7 @@ ul.verdicts li{margin:.1rem 0;padding:.05rem .5rem;border-left:4px solid #a0aec0
 line-height:1.3}.facts+h2{margin-top:1rem}
 ul.verdicts li.v-fair{border-color:#38a169}ul.verdicts li.v-unfair{border-color:#e53e3e}
 ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-color:#718096}
+ul.verdicts li.v-robust{border-color:#3182ce}ul.verdicts li.v-skill-dependent{border-color:#d69e2e}
 .detail{font-size:.8rem;color:#4a5568}
 """
 

@@ -33,6 +33,14 @@ def study_line(summary: dict) -> tuple[str, str]:
     counts = Counter(c["verdict"] for c in cells)
     worst = "unfair" if counts.get("unfair") else max(counts, key=counts.get, default="")
     tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
+    # On a skill axis every cell repeats its combination's sentence: count combinations.
+    across = {c["combination"]: c["across_skill"] for c in cells if "across_skill" in c}
+    if across:
+        robust = sum(a.startswith("robust") for a in across.values())
+        tally += (
+            f"; {robust} of {len(across)} verdicts robust across skill levels, "
+            f"{len(across) - robust} skill-dependent"
+        )
     return worst, f"{len(cells)} cells: {tally}."
 
 

@@ -379,3 +379,56 @@ def distribution(path: Path, hist: pd.DataFrame, labels: dict, metric: str, titl
             ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
     return save_figure(draw, path, (7.0, 3.4))
+
+
+def skill_deviation(
+    path: Path, rows: pd.DataFrame, levels: list[str], tolerance: float, title: str
+):
+    """How far the worst slot is from fair (pp, 95% interval) at each skill level.
+
+    ``rows``: one per cell with ``label`` (its combination), ``skill``, ``worst_slot``,
+    ``max_deviation``, ``worst_low``, ``worst_high`` and ``fair_rate``. The distance is drawn
+    unsigned, so a slot ahead and a slot behind by the same amount sit at the same height
+    (with two players they are the same fact); each point names its slot and whether it is
+    ahead or behind. One colour per combination, side by side at each level; below the
+    dashed tolerance a slot is within the fair band.
+    """
+
+    def draw(fig):
+        ax = fig.subplots()
+        tol = 100 * tolerance
+        ax.axhspan(0, tol, color="#c6f6d5", label=f"within ± {tol:g} pp of fair")
+        ax.axhline(tol, color="#276749", lw=1, ls="--")
+        combos = list(dict.fromkeys(rows["label"]))
+        width = 0.6 / max(len(combos), 1)
+        for i, (name, part) in enumerate(rows.groupby("label", sort=False)):
+            shift = (i - (len(combos) - 1) / 2) * width
+            x = np.array([levels.index(s) for s in part["skill"]]) + shift
+            fair = part["fair_rate"].to_numpy(float)
+            dev = 100 * part["max_deviation"].to_numpy(float)
+            sign = np.where(dev < 0, -1.0, 1.0)
+            low = 100 * (part["worst_low"].to_numpy(float) - fair) * sign
+            high = 100 * (part["worst_high"].to_numpy(float) - fair) * sign
+            low, high = np.minimum(low, high), np.maximum(low, high)
+            dist = np.abs(dev)
+            err = np.clip([dist - low, high - dist], 0.0, None)
+            line = ax.errorbar(x, dist, yerr=err, fmt="o-", capsize=3, label=str(name)[:40])
+            for xx, yy, slot, sg in zip(x, dist, part["worst_slot"], sign, strict=True):
+                ax.annotate(
+                    f"slot {slot} {'ahead' if sg > 0 else 'behind'}",
+                    (xx, yy),
+                    xytext=(5, 0),
+                    textcoords="offset points",
+                    fontsize=7,
+                    color=line[0].get_color(),
+                    va="center",
+                )
+        ax.set_xticks(range(len(levels)), levels)
+        ax.set_xlim(-0.6, len(levels) - 0.4)
+        ax.set_ylim(bottom=0)
+        ax.set_xlabel("skill level (the bot of every seat)")
+        ax.set_ylabel("worst slot's distance from fair, pp")
+        ax.set_title(title)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+    return save_figure(draw, path, (8.0, 3.8))

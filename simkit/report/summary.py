@@ -18,6 +18,8 @@ from typing import Any
 import pandas as pd
 
 from simkit.analysis.fairness import FAIR, FEW_DECIDED, INCONCLUSIVE, MIN_DECIDED, UNFAIR
+from simkit.analysis.skill import combinations as skill_combinations
+from simkit.analysis.skill import levels as skill_levels
 from simkit.errors import SimkitError
 from simkit.report.document import Document, Heading, Paragraph, Verdicts
 
@@ -107,12 +109,19 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
     scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
     stem = Path(scenario).stem
     lines = []
-    for n, part in summary.groupby("players", sort=True):
+    # On a skill axis the fairest cell is sought at each level: a level is who plays, not a
+    # setting a designer can choose.
+    skill = "skill" in summary and summary["skill"].notna().any()
+    keys = ["players", "skill"] if skill else ["players"]
+    groups = sorted(summary.groupby(keys, sort=False), key=lambda g: g[1]["players"].iloc[0])
+    for key, part in groups:  # by players, levels in the study's order
+        n = key[0] if isinstance(key, tuple) else key
+        at = f" at skill level {key[1]}" if skill else ""
         judged = part[part["verdict"] != FEW_DECIDED]
         if len(part) > 1 and not judged.empty:
             best = judged.loc[judged["max_deviation"].abs().idxmin()]
             lines.append(
-                f"Fairest of the {len(part)} cells with {n} players: {best['label']} (cell "
+                f"Fairest of the {len(part)} cells with {n} players{at}: {best['label']} (cell "
                 f"{best['cell']}): slot {best['worst_slot']} is furthest from fair at "
                 f"{_pct(best['worst_rate'])} [{100 * best['worst_low']:.1f}, "
                 f"{100 * best['worst_high']:.1f}] against {100 / n:.3g}% "
@@ -191,7 +200,66 @@ def comparison_sentences(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def add_header(doc: Document, results: Any, tolerance: float) -> None:
+def skill_facts(results: Any, across: pd.DataFrame | None) -> str:
+    """The header's word on skill: the levels, and how many verdicts hold at all of them."""
+    if across is None or across.empty:
+        return "skill levels: one per cell (robustness across skill levels not measured)"
+    levels = skill_levels(results.cells)
+    robust = int(across["robust"].sum())
+    return (
+        f"skill levels: {', '.join(levels)}: {robust} of {len(across)} fairness verdicts "
+        f"robust, {len(across) - robust} skill-dependent"
+    )
+
+
+def _per_level(r: Any) -> str:
+    """A difference at each level: ``+5.0 pp with steady, not significant with bold``."""
+    parts = []
+    for level, diff, low, high, sig in zip(
+        r.levels, r.diff, r.low, r.high, r.significant, strict=True
+    ):
+        if not sig:
+            parts.append(f"not significant with {level}")
+        elif r.metric == "win":
+            parts.append(f"{100 * diff:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}] with {level}")
+        else:
+            parts.append(f"{diff:+.3g} [{low:+.3g}, {high:+.3g}] with {level}")
+    what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
+    if r.metric == "win":
+        what = f"slot {int(r.slot)} wins"
+    kind = "robust" if r.robust else "skill-dependent"
+    return f"{what} {', '.join(parts)} ({kind})"
+
+
+def across_sentences(table: pd.DataFrame) -> list[str]:
+    """Per compared combination: how many differences are robust, how many skill-dependent."""
+    lines = []
+    if table.empty:
+        return lines
+    for (_, _), part in table.groupby(["baseline_label", "label"], sort=False):
+        robust, dependent = part[part["robust"]], part[part["skill_dependent"]]
+        first = part.iloc[0]
+        head = (
+            f"{first['label']} vs {first['baseline_label']}: {len(robust)} of {len(part)} "
+            "differences robust (significant after correction, in the same direction, at "
+            f"every skill level), {len(dependent)} skill-dependent"
+        )
+        top = [
+            *robust.sort_values("p_adjusted").head(3).itertuples(),
+            *dependent.sort_values("p_adjusted").head(3).itertuples(),
+        ]
+        lines.append(head + (": " + "; ".join(map(_per_level, top)) if top else "") + ".")
+    if len(lines) > MAX_COMPARED:
+        lines = [
+            *lines[:MAX_COMPARED],
+            f"... and {len(lines) - MAX_COMPARED} more (comparison_across_skill.csv).",
+        ]
+    return lines
+
+
+def add_header(
+    doc: Document, results: Any, tolerance: float, across: pd.DataFrame | None = None
+) -> None:
     """Under the title: the scenario's description and one line of what was run."""
     _, description = scenario_text(results)
     if description:
@@ -206,8 +274,26 @@ def add_header(doc: Document, results: Any, tolerance: float) -> None:
     facts.append("Bots: " + ("; ".join(bots) if len(bots) <= 3 else f"{len(bots)} line-ups"))
     facts.append(f"{len(cells)} cell" + ("s" if len(cells) != 1 else ""))
     facts.append(f"tolerance ±{100 * tolerance:g} pp")
-    facts.append("skill levels: one per cell (robustness across skill levels not measured)")
+    facts.append(skill_facts(results, across))
     doc.add(Paragraph(" · ".join(facts) + ".", "facts"))
+
+
+def _across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
+    """Answer first on a skill axis: per combination, does its verdict hold at every level?"""
+    levels = skill_levels(results.cells)
+    robust = int(across["robust"].sum())
+    doc.add(
+        Paragraph(
+            f"Across the {len(levels)} skill levels ({', '.join(levels)}): {robust} of "
+            f"{len(across)} fairness verdicts are robust (the same at every level), "
+            f"{len(across) - robust} skill-dependent."
+        )
+    )
+    rows = tuple(
+        (r.across_skill, f"{r.label}: {r.across_skill}.", f"{r.players} players")
+        for r in across.itertuples()
+    )
+    doc.add(Verdicts(rows))
 
 
 def add_answer(
@@ -216,12 +302,22 @@ def add_answer(
     summary: pd.DataFrame,
     tolerance: float,
     comparison: pd.DataFrame | None = None,
+    across: pd.DataFrame | None = None,
+    compared_across: pd.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
     """The verdict of every cell, what to try next, and what the comparison found.
 
-    Returns the lines for the study index.
+    On a skill axis (``across``: :func:`simkit.analysis.skill.fairness_across`) the answer
+    opens with whether each verdict is robust, and every cell's verdict says it too;
+    ``compared_across`` (:func:`simkit.analysis.skill.comparisons_across`) then replaces the
+    per-cell comparison lines. Returns the lines for the study index.
     """
     doc.add(Heading("Answer"))
+    skill = across is not None and not across.empty
+    if skill:
+        _across_block(doc, results, across)
+        combo = skill_combinations(results.cells).set_index("cell")["combination"]
+        says = across.set_index("combination")["across_skill"]
     counts = Counter(SHORT[v] for v in summary["verdict"])
     tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
     doc.add(
@@ -239,19 +335,26 @@ def add_answer(
         detail = f"decided {_pct(r.decided_rate)} of {r.races:,}"
         if several:
             detail += f" · {bots_text(str(bots[r.cell]))}"
+        line = {
+            "cell": int(r.cell),
+            "label": str(r.label),
+            "verdict": SHORT[r.verdict],
+            "sentence": sentence,
+        }
+        if skill:
+            line["combination"] = int(combo[r.cell])
+            line["across_skill"] = str(says[combo[r.cell]])
+            detail += f" · across skill levels: {line['across_skill']}"
         rows.append((r.verdict, sentence, detail))
-        lines.append(
-            {
-                "cell": int(r.cell),
-                "label": str(r.label),
-                "verdict": SHORT[r.verdict],
-                "sentence": sentence,
-            }
-        )
+        lines.append(line)
     doc.add(Verdicts(tuple(rows)))
     for line in try_next(results, summary, tolerance):
         doc.add(Paragraph("Try next: " + line))
-    for line in comparison_sentences(comparison if comparison is not None else pd.DataFrame()):
+    if compared_across is not None:
+        compared = across_sentences(compared_across)
+    else:
+        compared = comparison_sentences(comparison if comparison is not None else pd.DataFrame())
+    for line in compared:
         doc.add(Paragraph("Compared: " + line))
     return lines
 

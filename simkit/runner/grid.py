@@ -1,8 +1,10 @@
 """Grid expansion: a scenario becomes an ordered list of cells (GLOSSARY: cell).
 
 The cells are the cartesian product of the ``[grid]`` lists in the order the file gives the
-keys, the last key varying fastest (like :func:`itertools.product`). Cell ids are positions
-in that order, so the same file always gives the same ids.
+keys, the last key varying fastest (like :func:`itertools.product`). A ``skill`` list adds
+one more axis after them, fastest of all: every combination is played at each skill level
+in turn, every seat by that level's bot, so one combination's levels sit side by side. Cell
+ids are positions in that order, so the same file always gives the same ids.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from simkit.errors import SimkitError
+from simkit.errors import ScenarioError, SimkitError
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
@@ -28,6 +30,7 @@ class PlannedCell:
     preset: str
     label: str
     cell_key: int  # 0 under common random numbers, else a hash of the cell's content
+    skill: str | None = None  # the skill level (the bot of every seat), on a skill axis
 
     @property
     def slots(self) -> tuple[int, ...]:
@@ -48,7 +51,7 @@ class PlannedCell:
             "bots": list(c.bots),
             "slots": None if c.slots is None else list(c.slots),
             "cell_key": str(self.cell_key),
-        }
+        } | ({"skill": self.skill} if self.skill is not None else {})
 
 
 def _json_params(params: dict[str, Any]) -> dict[str, Any]:
@@ -91,16 +94,27 @@ def combinations(grid: dict[str, list[Any]]) -> list[dict[str, Any]]:
     return [dict(zip(keys, values, strict=True)) for values in itertools.product(*grid.values())]
 
 
+def _swept(scenario: Scenario) -> list[dict[str, Any]]:
+    """Each cell's swept values: the grid's combinations, then each skill level (fastest)."""
+    combos = combinations(scenario.grid)
+    if not scenario.skill:
+        return combos
+    return [{**c, "skill": level} for c in combos for level in scenario.skill]
+
+
 def expand(scenario: Scenario) -> list[PlannedCell]:
     """The scenario's cells, each validated by the game (``ScenarioError`` naming the key)."""
     cells = []
-    for cell_id, swept in enumerate(combinations(scenario.grid)):
+    for cell_id, swept in enumerate(_swept(scenario)):
         axes = {**scenario.axes, **{k: v for k, v in swept.items() if k in AXES}}
+        skill = swept.pop("skill", None)
+        if skill is not None:
+            axes["bots"] = skill  # one bot for every seat (GLOSSARY: skill level)
         if "players" not in axes and isinstance(axes.get("bots"), list):
             axes["players"] = len(axes["bots"])  # one bot per seat says how many seats
         params = {**scenario.overrides, **{k: v for k, v in swept.items() if k not in AXES}}
         preset = axes.get("preset") or get(scenario.game).default_preset
-        label = _label(swept, preset)
+        label = _label(swept if skill is None else {**swept, "skill": skill}, preset)
         try:
             cell = build_cell(
                 scenario.game,
@@ -113,6 +127,10 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 cell_id=cell_id,
             )
         except SimkitError as exc:
+            if skill is not None and exc.key == "bots":
+                raise ScenarioError(
+                    f"{exc} (cell '{label}')", path=scenario.path, key="skill"
+                ) from None
             cell_error(exc, scenario, label, swept)
         cells.append(
             PlannedCell(
@@ -120,6 +138,7 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 preset=preset,
                 label=label,
                 cell_key=0 if scenario.crn else _cell_key(cell),
+                skill=skill,
             )
         )
     return cells

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn
@@ -40,6 +41,7 @@ _TOP_KEYS = (
     "description",
     "game",
     *AXES,
+    "skill",
     "set",
     "grid",
     "races",
@@ -72,6 +74,7 @@ class Scenario:
     axes: dict[str, Any] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
+    skill: list[str] = field(default_factory=list)  # skill levels: one bot for every seat
     races: int = DEFAULT_RACES
     precision: Precision | None = None
     seed: int = 0
@@ -92,6 +95,8 @@ class Scenario:
             out["description"] = self.description
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
+        if self.skill:
+            out["skill"] = list(self.skill)
         if self.precision is None:
             out["races"] = self.races
         else:
@@ -244,6 +249,13 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
     _check_grid_size(grid_in, path)
     grid: dict[str, list[Any]] = {}
     for key, values in grid_in.items():
+        if key == "skill":
+            raise ScenarioError(
+                "skill is a top-level list (skill = [...]): each level is already one cell "
+                "per combination of the grid",
+                path=path,
+                key="grid.skill",
+            )
         if key not in param_names and key not in AXES:
             _unknown(key, [*AXES, *param_names], path, prefix="grid.")
         if key in overrides:
@@ -269,6 +281,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
+    skill = _skill(data, grid, path)
 
     precision = None
     if "precision" in data:
@@ -293,6 +306,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         axes=axes,
         overrides=dict(overrides),
         grid=grid,
+        skill=skill,
         races=races,
         precision=precision,
         seed=_int(data.get("seed", 0), "seed", path, 0, MAX_SEED),
@@ -301,6 +315,43 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         heat=_bool(data.get("heat", True), "heat", path),
         chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1, MAX_CHUNK),
     )
+
+
+def _skill(data: dict[str, Any], grid: dict[str, list[Any]], path: str) -> list[str]:
+    """The skill levels (GLOSSARY: skill level): distinct bot names, none beside ``bots``."""
+    if "skill" not in data:
+        return []
+    levels = data["skill"]
+    if (
+        not isinstance(levels, list)
+        or not levels
+        or not all(isinstance(b, str) and b for b in levels)
+    ):
+        raise ScenarioError(
+            f'must be a list of bot names, one per skill level, e.g. ["greedy", '
+            f'"greedy:tuned"] (got {shown(levels)})',
+            path=path,
+            key="skill",
+        )
+    if len(set(levels)) != len(levels):
+        twice = next(b for b in levels if levels.count(b) > 1)
+        raise ScenarioError(f"level '{twice}' listed twice", path=path, key="skill")
+    if "bots" in data or "bots" in grid:
+        where = "bots" if "bots" in data else "grid.bots"
+        raise ScenarioError(
+            f"give either skill (every seat played by one bot per level) or {where}, not both",
+            path=path,
+            key="skill",
+        )
+    cells = len(levels) * math.prod(len(v) for v in grid.values())
+    if cells > MAX_CELLS:
+        raise ScenarioError(
+            f"{len(levels)} levels x the grid = {cells:,} cells, more than {MAX_CELLS:,}; "
+            "split the study into several scenarios",
+            path=path,
+            key="skill",
+        )
+    return list(levels)
 
 
 def _check_grid_size(grid: dict[str, Any], path: str) -> None:

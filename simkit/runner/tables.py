@@ -310,6 +310,7 @@ def cells_table(cells: Sequence[PlannedCell]) -> pa.Table:
         "slots": [",".join(str(s) for s in pc.slots) for pc in cells],
         "cell_key": [pc.cell_key for pc in cells],
         "label": [pc.label for pc in cells],
+        "skill": [pc.skill for pc in cells],
     }
     types = {
         "cell": pa.int32(),
@@ -321,6 +322,7 @@ def cells_table(cells: Sequence[PlannedCell]) -> pa.Table:
         "slots": pa.string(),
         "cell_key": pa.uint64(),
         "label": pa.string(),
+        "skill": pa.string(),
     }
     arrays = {name: pa.array(values, types[name]) for name, values in rows.items()}
     for name in cells[0].cell.variant.names() if cells else []:

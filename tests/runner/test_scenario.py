@@ -180,7 +180,7 @@ def test_unknown_key_exact_message_suggests_close_match(tmp_path):
     assert str(err) == (
         f"scenario '{tmp_path / 's.toml'}', key 'race': unknown key (did you mean 'races'?); "
         "allowed: bots, chunk_size, crn, description, game, grid, heat, keep, players, precision, "
-        "preset, races, seed, set, slots, title, track"
+        "preset, races, seed, set, skill, slots, title, track"
     )
 
 

@@ -86,6 +86,7 @@ class SnowTailsGame:
         "simkit moves docs/examples/state-snowtails.json",
         "simkit tracks list --family snowtails",
         "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
+        "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
     )
     commands: tuple[str, ...] = ()
     report_section = None

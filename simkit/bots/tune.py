@@ -1,0 +1,346 @@
+"""``simkit bots tune``: fit a heuristic bot's weights with CMA-ES, resumably (docs/bots.md).
+
+The search runs in the unit cube: each free weight (``lo < hi`` in the game's
+:class:`~simkit.games.base.TunableBot`) is scaled to ``[0, 1]`` by its bounds, CMA-ES (the
+``cma`` package) starts at the default weights with a step of a fifth of every range and
+keeps to the bounds. Each generation's candidates are played against the field on one block
+of race keys (:mod:`simkit.bots.design`), and CMA-ES is told the share of head-to-head
+comparisons each won. After the budget, the distribution's mean (not the best single
+evaluation, whose score is the luckiest of many) is the fitted bot.
+
+A tuning directory holds ``tune.json`` (the settings, written once) and ``state.pkl`` (the
+optimizer, its random generator and every evaluation so far, replaced atomically after each
+generation). Killed at any moment, :func:`resume` restarts the generation that was under way
+and ends exactly where an uninterrupted run would have.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pickle
+import shlex
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.bots import design, presets
+from simkit.errors import RunError, SimkitError
+from simkit.games import get
+from simkit.games.base import TunableBot
+from simkit.games.cells import build_cell
+from simkit.runner.backends import chunk_keys
+from simkit.runner.storage import write_atomic
+
+SETTINGS = "tune.json"
+STATE = "state.pkl"
+SIGMA0 = 0.2  # CMA-ES's first step, as a share of every weight's range
+DEFAULT_RACES = 2_000
+DEFAULT_BUDGET = 300
+DEFAULT_CONFIRM = 10_000
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a tuning plays: everything that decides its result, and nothing that does not.
+
+    ``races`` counts the races of one evaluation over all rotations (rounded up to a whole
+    number per rotation); ``budget`` counts evaluations (rounded up to whole generations);
+    ``confirm`` counts confirmation races per lineup.
+    """
+
+    game: str
+    bot: str
+    field: tuple[str, ...]
+    players: int
+    races: int = DEFAULT_RACES
+    budget: int = DEFAULT_BUDGET
+    seed: int = 0
+    preset: str | None = None
+    overrides: dict[str, Any] = field(default_factory=dict)
+    track: str | None = None
+    name: str = "tuned"
+    confirm: int = DEFAULT_CONFIRM
+
+    @property
+    def tunable(self) -> TunableBot:
+        return self.game_obj.tunable[self.bot]
+
+    @property
+    def game_obj(self) -> Any:
+        return get(self.game)
+
+    @property
+    def keys_per_rotation(self) -> int:
+        return math.ceil(self.races / self.players)
+
+    @property
+    def free(self) -> list[int]:
+        """Indices of the weights the search moves (``lo < hi``)."""
+        t = self.tunable
+        return [i for i in range(len(t.names)) if t.lo[i] < t.hi[i]]
+
+    def command(self) -> str:
+        """The command line that plays exactly this tuning (``--out`` and ``--threads`` aside)."""
+        words = ["simkit", "bots", "tune", self.game, self.bot]
+        words += ["--field", ",".join(self.field), "--players", str(self.players)]
+        words += ["--races", str(self.races), "--budget", str(self.budget)]
+        words += ["--seed", str(self.seed), "--confirm", str(self.confirm), "--name", self.name]
+        if self.preset is not None:
+            words += ["--preset", self.preset]
+        if self.track is not None:
+            words += ["--track", self.track]
+        for k, v in self.overrides.items():
+            words += ["--set", f"{k}={json.dumps(v)}"]
+        return shlex.join(words)
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["field"] = list(self.field)
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(**{**data, "field": tuple(data["field"])})
+
+
+def settings(
+    game: str,
+    bot: str,
+    *,
+    field: list[str] | None = None,
+    players: int | None = None,
+    **rest: Any,
+) -> Settings:
+    """Checked settings: a tunable bot, a field the game accepts, a budget of a generation.
+
+    Raises:
+        SimkitError: a game without tunable bots, a bot it cannot tune, a field bot or a
+            cell the game rejects, a name that is no bare word, a budget below one generation.
+    """
+    g = get(game)
+    if bot not in g.tunable:
+        can = ", ".join(g.tunable) or "none"
+        raise SimkitError(f"{game}: bot '{bot}' cannot be tuned (tunable: {can})", key="bot")
+    n = g.default_players if players is None else players
+    s = Settings(game, bot, tuple(field or [bot]), n, **rest)
+    if len(s.field) > n - 1:
+        raise SimkitError(
+            f"--field names {len(s.field)} bots but {n} players leave {n - 1} seats beside "
+            "the tuned bot; name fewer or add --players",
+            key="field",
+        )
+    name = s.name
+    if not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise SimkitError(f"--name must be letters, digits, - or _ (got '{name}')", key="name")
+    other = presets.fitted_for(g.bot_presets_file, s.tunable.base, name)
+    if other not in (None, game):
+        raise SimkitError(
+            f"[{s.tunable.base}.{name}] in {g.bot_presets_file} was fitted for {other}; "
+            f"choose another --name",
+            key="name",
+        )
+    if not s.free:
+        raise SimkitError(f"{game}: every weight of '{bot}' is fixed (lo == hi)", key="bot")
+    # One lineup holds every bot of every rotation: the game checks them and the cell.
+    lineup = design.rotations(s.tunable.spec(s.tunable.default), s.field, n)[0]
+    build_cell(game, preset=s.preset, overrides=s.overrides, track=s.track, players=n, bots=lineup)
+    if s.budget < popsize(s):
+        raise SimkitError(
+            f"--budget {s.budget} is less than one generation of {popsize(s)} evaluations",
+            key="budget",
+        )
+    return s
+
+
+def popsize(s: Settings) -> int:
+    """CMA-ES's default population for this many free weights: 4 + floor(3 ln n)."""
+    return 4 + int(3 * math.log(len(s.free)))
+
+
+def weights(s: Settings, x: np.ndarray) -> tuple[float, ...]:
+    """The weights a point of the unit cube stands for, as the bot name plays them.
+
+    Free weights are ``lo + x * (hi - lo)``, fixed ones their default; every weight is rounded
+    as :meth:`TunableBot.spec` writes it, so the weights recorded are the weights played.
+    """
+    t = s.tunable
+    w = list(t.default)
+    for k, i in enumerate(s.free):
+        w[i] = t.lo[i] + float(np.clip(x[k], 0.0, 1.0)) * (t.hi[i] - t.lo[i])
+    return tuple(float(f"{v:.6g}") for v in w)
+
+
+def start_point(s: Settings) -> np.ndarray:
+    """The default weights in the unit cube."""
+    t = s.tunable
+    return np.array([(t.default[i] - t.lo[i]) / (t.hi[i] - t.lo[i]) for i in s.free]).clip(0, 1)
+
+
+class Normal:
+    """CMA-ES's normal draws from a generator of its own (``cma``'s ``randn`` option).
+
+    Pickled with the optimizer, so a resumed tuning draws what the uninterrupted one would;
+    ``cma``'s default draws from numpy's global generator, which a pickle does not keep.
+    """
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, *shape: int) -> np.ndarray:
+        return self.rng.standard_normal(shape)
+
+
+@dataclass
+class State:
+    """The optimizer and what it has seen: what ``state.pkl`` holds."""
+
+    es: Any
+    evaluations: list[dict[str, Any]] = field(default_factory=list)
+    generations: list[dict[str, Any]] = field(default_factory=list)
+    stop: str = ""  # why CMA-ES stopped before the budget, if it did
+
+    @property
+    def generation(self) -> int:
+        return len(self.generations)
+
+
+def new_state(s: Settings) -> State:
+    import cma
+
+    opts = {
+        "bounds": [0.0, 1.0],
+        "popsize": popsize(s),
+        "randn": Normal(s.seed),
+        "seed": np.nan,
+        "verbose": -9,
+        "verb_log": 0,
+        "verb_disp": 0,
+    }
+    return State(cma.CMAEvolutionStrategy(start_point(s), SIGMA0, opts))
+
+
+def generations(s: Settings) -> int:
+    """Generations the budget pays for, rounded up."""
+    return math.ceil(s.budget / popsize(s))
+
+
+def evaluate(s: Settings, spec: str, keys: np.ndarray, threads: int | None) -> tuple[int, int]:
+    """(comparisons won, lost) by bot ``spec`` against the field, in every rotation on ``keys``."""
+    g = s.game_obj
+    ahead = behind = 0
+    for r, lineup in enumerate(design.rotations(spec, s.field, s.players)):
+        cell = build_cell(
+            s.game,
+            preset=s.preset,
+            overrides=s.overrides,
+            track=s.track,
+            players=s.players,
+            bots=lineup,
+        )
+        batch = g.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
+        rivals = [j for j in range(s.players) if j != r]
+        a, b = design.pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
+        ahead, behind = ahead + int(a.sum()), behind + int(b.sum())
+    return ahead, behind
+
+
+def step(s: Settings, state: State, threads: int | None) -> None:
+    """Play one generation and tell CMA-ES how its candidates did."""
+    gen = state.generation
+    k = s.keys_per_rotation
+    keys = chunk_keys(s.seed, design.TUNE_KEY, gen * k, (gen + 1) * k)
+    xs = state.es.ask()
+    scores = []
+    for c, x in enumerate(xs):
+        w = weights(s, x)
+        ahead, behind = evaluate(s, s.tunable.spec(w), keys, threads)
+        score = design.share(np.array([ahead]), np.array([behind]))
+        scores.append(score)
+        state.evaluations.append(
+            {
+                "generation": gen,
+                "candidate": c,
+                "objective": score,
+                "ahead": ahead,
+                "behind": behind,
+                **dict(zip(s.tunable.names, w, strict=True)),
+            }
+        )
+    # CMA-ES minimises; a candidate with no decided comparison ranks last.
+    state.es.tell(xs, [-v if np.isfinite(v) else 0.0 for v in scores])
+    mean = weights(s, state.es.mean)
+    state.generations.append(
+        {
+            "generation": gen,
+            "races": k * s.players * len(xs),
+            "best": max(scores),
+            "median": float(np.nanmedian(scores)),
+            "sigma": float(state.es.sigma),
+            **dict(zip(s.tunable.names, mean, strict=True)),
+        }
+    )
+
+
+def save(out: Path, state: State) -> None:
+    write_atomic(out / STATE, pickle.dumps(state), f"continue with --resume {out}")
+
+
+def load(out: Path) -> tuple[Settings, State | None]:
+    """The settings of the tuning in ``out`` and its last saved state (None before generation 1)."""
+    path = Path(out) / SETTINGS
+    if not path.is_file():
+        raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    s = Settings.from_json(json.loads(path.read_text(encoding="utf-8")))
+    state_file = Path(out) / STATE
+    if not state_file.is_file():
+        return s, None
+    with state_file.open("rb") as fh:
+        return s, pickle.load(fh)  # the tuner's own file, in a folder the user named
+
+
+def create(s: Settings, out: Path, force: bool = False) -> None:
+    """A new tuning directory holding ``tune.json``; ``--force`` replaces an earlier tuning."""
+    out = Path(out)
+    if (out / SETTINGS).exists() and not force:
+        raise RunError(
+            f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    (out / STATE).unlink(missing_ok=True)
+    data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
+    write_atomic(out / SETTINGS, data, "start the tuning again")
+
+
+def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tuple[Settings, State]:
+    """Run (or continue) the search in ``out`` until its budget or CMA-ES's own stop."""
+    from simkit.runner.progress import bar, compile_notice
+
+    s, state = load(out)
+    state = state or new_state(s)
+    total = generations(s)
+    per = s.keys_per_rotation * s.players * popsize(s)
+    notice = compile_notice(s.game_obj, "simulate") if progress else None
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
+    shown = bar(total * per, state.generation * per, enabled=progress)
+    try:
+        while state.generation < total and not state.stop:
+            step(s, state, threads)
+            stop = {k: v for k, v in state.es.stop().items() if k != "maxfevals"}
+            state.stop = ", ".join(stop)
+            save(out, state)
+            last = state.generations[-1]
+            shown.set_postfix_str(f"gen {last['generation'] + 1}/{total} best {last['best']:.3f}")
+            shown.update(per)
+    finally:
+        shown.close()
+    return s, state
+
+
+def fitted(s: Settings, state: State) -> tuple[float, ...]:
+    """The fitted weights: CMA-ES's mean, which averages out the luck of single evaluations."""
+    return weights(s, state.es.mean)

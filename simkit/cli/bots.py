@@ -1,0 +1,188 @@
+"""``simkit bots``: the game's bots as a product; ``bots tune`` fits weights (docs/bots.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simkit.cli.common import ExamplesCommand, SimkitGroup
+
+
+def _names(ctx, param, value: str | None) -> list[str] | None:
+    if value is None:
+        return None
+    return [b.strip() for b in value.split(",") if b.strip()]
+
+
+@click.group(cls=SimkitGroup)
+def bots() -> None:
+    """Bots: fit a heuristic bot's weights (tune)."""
+
+
+@bots.command(cls=ExamplesCommand)
+@click.argument("game", required=False)
+@click.argument("bot", required=False)
+@click.option(
+    "--field",
+    "-f",
+    callback=_names,
+    metavar="A,B,...",
+    help="The bots the tuned bot plays against, one per other seat, repeated if fewer "
+    "[default: BOT with its default weights].",
+)
+@click.option("--players", "-p", type=click.IntRange(2), help="Seats (default: the game's).")
+@click.option(
+    "--races",
+    "-r",
+    type=click.IntRange(1),
+    help="Races per evaluation of one candidate, over all its seats [default: 2,000].",
+)
+@click.option(
+    "--budget",
+    "-b",
+    type=click.IntRange(1),
+    help="Evaluations in all, rounded up to whole generations [default: 300].",
+)
+@click.option(
+    "--confirm",
+    type=click.IntRange(1),
+    help="Confirmation races per lineup, fitted against default [default: 10,000].",
+)
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Seed [default: 0].")
+@click.option("--preset", help="Rules preset (default: the game's).")
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Override a variant parameter (repeatable), e.g. --set hand_size=6.",
+)
+@click.option("--track", help="Track name or TOML file (games raced on a track).")
+@click.option(
+    "--name",
+    "-n",
+    help="Preset name: the fitted bot is then played as BOT:NAME [default: tuned].",
+)
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Tuning directory (default: runs/tune-GAME-BOT); the report goes to OUT/report.",
+)
+@click.option("--force", is_flag=True, help="Replace a tuning already in the output directory.")
+@click.option(
+    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
+)
+@click.option(
+    "--resume",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    metavar="DIR",
+    help="Continue the tuning in DIR from its last generation (a finished one: record the "
+    "preset and write the report again).",
+)
+def tune(
+    game,
+    bot,
+    field,
+    players,
+    races,
+    budget,
+    confirm,
+    seed,
+    preset,
+    overrides,
+    track,
+    name,
+    out,
+    force,
+    threads,
+    resume,
+) -> None:
+    """Fit BOT's weights for GAME with CMA-ES, confirm them, and record them as BOT:NAME.
+
+    \b
+    How it works (docs/bots.md):
+    - Each candidate weight vector plays one seat against --field in the others, once
+      in every seat, on the same race keys: start slots and luck cancel.
+    - Objective: the share of head-to-head comparisons it wins in decided races (ahead of
+      a field seat: finished and the other did not, or finished earlier).
+    - Every candidate of a generation plays the same races (common random numbers);
+      each generation plays new ones, so no weight is fitted to one set of races.
+    - After --budget evaluations, the fitted weights (CMA-ES's mean) play the default
+      weights head to head on fresh races (--confirm), with a 95% interval.
+    - The weights go into the game's presets file as [BOT.NAME] with the command, seed,
+      field, budget, date and confirmation; OUT/report has the report.
+
+    Progress goes to stderr. Stopped at any moment (Ctrl-C, kill), `--resume OUT` goes
+    on from the last finished generation and ends as an uninterrupted tuning would.
+
+    \b
+    Examples:
+      simkit bots tune GAME BOT --field A,B,C --races 4000 --budget 600
+      simkit bots tune GAME BOT --name strong --out runs/strong
+      simkit bots tune --resume runs/tune-GAME-BOT
+    """
+    from simkit.bots import run
+    from simkit.bots import tune as lib
+    from simkit.cli.common import parse_overrides
+
+    if resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("GAME", game),
+                ("BOT", bot),
+                ("--field", field),
+                ("--players", players),
+                ("--races", races),
+                ("--budget", budget),
+                ("--confirm", confirm),
+                ("--seed", seed),
+                ("--preset", preset),
+                ("--set", overrides or None),
+                ("--track", track),
+                ("--name", name),
+                ("--out", out),
+                ("--force", force or None),
+            )
+            if value is not None
+        ]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} cannot be used with --resume")
+        out = resume
+    else:
+        if game is None or bot is None:
+            raise click.UsageError("give a GAME and a BOT (or --resume DIR)")
+        out = out or Path("runs") / f"tune-{game}-{bot}"
+    try:
+        if resume is not None:
+            done = run.resume(out, threads=threads, progress=True)
+        else:
+            given_rest = {
+                "races": races,
+                "budget": budget,
+                "confirm": confirm,
+                "seed": seed,
+                "preset": preset,
+                "track": track,
+                "name": name,
+            }
+            s = lib.settings(
+                game,
+                bot,
+                field=field,
+                players=players,
+                overrides=parse_overrides(overrides),
+                **{k: v for k, v in given_rest.items() if v is not None},
+            )
+            done = run.start(s, out, force=force, threads=threads, progress=True)
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            f"interrupted; continue with `simkit bots tune --resume {out}`"
+        ) from None
+    t = done.settings.tunable
+    click.echo(f"{done.preset}: {t.spec(done.weights)}")
+    click.echo(done.confirmation.sentence(f"{done.preset} (fitted)", f"{t.base} (default)"))
+    click.echo(f"recorded as [{t.base}.{done.settings.name}] in {done.presets_file}")
+    click.echo(done.report)
