@@ -5,6 +5,10 @@ keys, the last key varying fastest (like :func:`itertools.product`). A ``skill``
 one more axis after them, fastest of all: every combination is played at each skill level
 in turn, every seat by that level's bot, so one combination's levels sit side by side. Cell
 ids are positions in that order, so the same file always gives the same ids.
+
+``track.…`` keys (in ``[set]``, ``[grid]`` or a table of ``grid.set``) change parts of the
+cell's track: the cell races the derived track :func:`simkit.tracks.override.derived_name`
+names, which the manifest records with the changes beside it.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from simkit.errors import ScenarioError, SimkitError
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
-from simkit.runner.scenario import AXES, Scenario, cell_error
+from simkit.runner.scenario import AXES, BUNDLE, Scenario, cell_error
+from simkit.tracks import override
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,17 @@ class PlannedCell:
             "bots": list(c.bots),
             "slots": None if c.slots is None else list(c.slots),
             "cell_key": str(self.cell_key),
-        } | ({"skill": self.skill} if self.skill is not None else {})
+        } | self._extra()
+
+    def _extra(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.skill is not None:
+            out["skill"] = self.skill
+        base, changes = override.split(self.cell.track) if self.cell.track else (None, {})
+        if changes:
+            out["track_base"] = base
+            out["track_overrides"] = changes
+        return out
 
 
 def _json_params(params: dict[str, Any]) -> dict[str, Any]:
@@ -70,9 +85,13 @@ def format_value(value: Any) -> str:
 
 
 def _label(swept: dict[str, Any], preset: str) -> str:
-    if not swept:
+    """The swept values, a table of ``grid.set`` as its own keys; the preset if none."""
+    items = []
+    for k, v in swept.items():
+        items += list(v.items()) if k == BUNDLE else [(k, v)]
+    if not items:
         return preset
-    return ", ".join(f"{k}={format_value(v)}" for k, v in swept.items())
+    return ", ".join(f"{k}={format_value(v)}" for k, v in items)
 
 
 def _cell_key(cell: Cell) -> int:
@@ -102,6 +121,29 @@ def _swept(scenario: Scenario) -> list[dict[str, Any]]:
     return [{**c, "skill": level} for c in combos for level in scenario.skill]
 
 
+def _track(game: str, track: str | None, params: dict[str, Any]) -> tuple[str | None, dict]:
+    """The cell's track, derived from ``track`` (or the game's) by the ``track.…`` keys of
+    ``params``, and the variant parameters that remain."""
+    changes = {k: v for k, v in params.items() if k.startswith(override.PREFIX)}
+    if not changes:
+        return track, params
+    g = get(game)
+    first = next(iter(changes))
+    if not g.uses_track:
+        raise SimkitError(f"{game} is not played on a track; remove {first}", key=first)
+    base = track or g.default_track
+    if base is not None and override.SEP in base:
+        raise SimkitError(
+            f"track '{base}' already has changed parts; give them as track.… keys", key=first
+        )
+    from simkit.tracks import load
+
+    parts = {k.removeprefix(override.PREFIX): v for k, v in changes.items()}
+    name = override.derived_name(str(base), parts)
+    load(name)  # checked against the track: an error names the corner or segment and key
+    return name, {k: v for k, v in params.items() if k not in changes}
+
+
 def expand(scenario: Scenario) -> list[PlannedCell]:
     """The scenario's cells, each validated by the game (``ScenarioError`` naming the key)."""
     cells = []
@@ -112,15 +154,20 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
             axes["bots"] = skill  # one bot for every seat (GLOSSARY: skill level)
         if "players" not in axes and isinstance(axes.get("bots"), list):
             axes["players"] = len(axes["bots"])  # one bot per seat says how many seats
-        params = {**scenario.overrides, **{k: v for k, v in swept.items() if k not in AXES}}
+        params = {
+            **scenario.overrides,
+            **swept.get(BUNDLE, {}),
+            **{k: v for k, v in swept.items() if k not in AXES and k != BUNDLE},
+        }
         preset = axes.get("preset") or get(scenario.game).default_preset
         label = _label(swept if skill is None else {**swept, "skill": skill}, preset)
         try:
+            track, params = _track(scenario.game, axes.get("track"), params)
             cell = build_cell(
                 scenario.game,
                 preset=axes.get("preset"),
                 overrides=params,
-                track=axes.get("track"),
+                track=track,
                 players=axes.get("players"),
                 bots=axes.get("bots"),
                 slots=axes.get("slots"),

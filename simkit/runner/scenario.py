@@ -20,10 +20,12 @@ from typing import Any, NoReturn
 from simkit.errors import ScenarioError, SimkitError
 from simkit.files import read_toml, shown
 from simkit.games import get, names
+from simkit.tracks import override
 
 # Cell axes that are not variant parameters; each may be set at top level or swept in [grid].
 AXES = ("preset", "track", "players", "bots", "slots")
 KEEP = ("races", "aggregates")
+BUNDLE = "set"  # [grid] set = [{...}, ...]: each value a whole [set] table (one cell each)
 DEFAULT_RACES = 10_000
 DEFAULT_CHUNK = 10_000
 DEFAULT_MAX_RACES = 1_000_000
@@ -239,16 +241,18 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
     overrides = data.get("set", {})
     if not isinstance(overrides, dict):
         raise ScenarioError("must be a table of parameter = value", path=path, key="set")
-    for key in overrides:
-        if key not in param_names:
-            _unknown(key, param_names, path, prefix="set.")
+    overrides = _settings(overrides, param_names, path, "set.")
 
     grid_in = data.get("grid", {})
     if not isinstance(grid_in, dict):
         raise ScenarioError("must be a table of key = [values]", path=path, key="grid")
+    grid_in = flat_parts(grid_in)
     _check_grid_size(grid_in, path)
     grid: dict[str, list[Any]] = {}
     for key, values in grid_in.items():
+        if key == BUNDLE:
+            grid[key] = _bundles(values, param_names, overrides, grid_in, path)
+            continue
         if key == "skill":
             raise ScenarioError(
                 "skill is a top-level list (skill = [...]): each level is already one cell "
@@ -256,8 +260,10 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
                 path=path,
                 key="grid.skill",
             )
-        if key not in param_names and key not in AXES:
-            _unknown(key, [*AXES, *param_names], path, prefix="grid.")
+        if key.startswith(override.PREFIX):
+            _track_key(key, path, "grid.")
+        elif key not in param_names and key not in AXES:
+            _unknown(key, [*AXES, BUNDLE, *param_names], path, prefix="grid.")
         if key in overrides:
             raise ScenarioError(
                 "also set in [set]; give a parameter either a fixed value or a grid",
@@ -315,6 +321,76 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         heat=_bool(data.get("heat", True), "heat", path),
         chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1, MAX_CHUNK),
     )
+
+
+def flat_parts(table: dict[str, Any]) -> dict[str, Any]:
+    """``table`` with its ``track`` sub-table (TOML's ``track.corner.1.safety = 6``) written
+    as flat ``track.…`` keys, as the manifest keeps them; a ``track`` that is no table (the
+    track axis) stays as it is."""
+    out = {}
+    for key, value in table.items():
+        if key == "track" and isinstance(value, dict):
+            out.update(_flatten(value, "track"))
+        else:
+            out[key] = value
+    return out
+
+
+def _flatten(table: dict[str, Any], prefix: str) -> dict[str, Any]:
+    out = {}
+    for key, value in table.items():
+        name = f"{prefix}.{key}"
+        out.update(_flatten(value, name) if isinstance(value, dict) else {name: value})
+    return out
+
+
+def _track_key(key: str, path: str, prefix: str) -> None:
+    """A ``track.…`` key must name a part of a track (docs/scenarios.md "Track parts")."""
+    try:
+        override.parse_key(key.removeprefix(override.PREFIX))
+    except SimkitError as exc:
+        raise ScenarioError(str(exc), path=path, key=prefix + key) from None
+
+
+def _settings(table: dict[str, Any], param_names: list[str], path: str, prefix: str) -> dict:
+    """A [set] table (or one value of ``grid.set``): parameters and track parts, flat."""
+    table = flat_parts(table)
+    for key in table:
+        if key.startswith(override.PREFIX):
+            _track_key(key, path, prefix)
+        elif key not in param_names:
+            _unknown(key, param_names, path, prefix=prefix)
+    return table
+
+
+def _bundles(
+    values: list[Any], param_names: list[str], fixed: dict[str, Any], grid: dict, path: str
+) -> list[dict[str, Any]]:
+    """``grid.set``: a list of [set] tables, one cell each (candidates, one-at-a-time
+    changes), keys neither fixed in [set] nor swept elsewhere in the grid."""
+    key = f"grid.{BUNDLE}"
+    out, seen = [], set()
+    for value in values:
+        if not isinstance(value, dict):
+            raise ScenarioError(
+                f"must be a list of tables of parameter = value, e.g. [{{hand_size = 6}}, "
+                f"{{}}] (got {shown(value)})",
+                path=path,
+                key=key,
+            )
+        table = _settings(value, param_names, path, f"{key}.")
+        for name in table:
+            if name in fixed or name in grid:
+                where = "[set]" if name in fixed else f"grid.{name}"
+                raise ScenarioError(
+                    f"'{name}' is also in {where}; give it in one place", path=path, key=key
+                )
+        canonical = json.dumps(table, sort_keys=True, default=repr)
+        if canonical in seen:
+            raise ScenarioError(f"value {shown(value)} listed twice", path=path, key=key)
+        seen.add(canonical)
+        out.append(table)
+    return out
 
 
 def _skill(data: dict[str, Any], grid: dict[str, list[Any]], path: str) -> list[str]:
@@ -405,16 +481,18 @@ def _precision(table: Any, path: str) -> Precision:
 def cell_error(exc: SimkitError, scenario: Scenario, label: str, swept: dict[str, Any]) -> NoReturn:
     """Re-raise a game's rejection of one cell as a ScenarioError at the key to blame.
 
-    ``exc.key`` (set by the variant resolver, ``build_cell`` and the game's ``check_cell``)
-    names the input; it is found in ``[grid]`` (the message then names the cell), in
-    ``[set]`` or among the top-level axes. A player count taken from a list of bots points
-    at ``bots``. An error without a key, or about a value the file did not give, names the
-    cell only.
+    ``exc.key`` (set by the variant resolver, ``build_cell``, the game's ``check_cell`` and
+    the track overrides) names the input; it is found in ``[grid]`` (the message then names
+    the cell; a key from one table of ``grid.set`` points at ``grid.set``), in ``[set]`` or
+    among the top-level axes. A player count taken from a list of bots points at ``bots``.
+    An error without a key, or about a value the file did not give, names the cell only.
     """
     key = exc.key
     if key == "players" and "players" not in swept and "players" not in scenario.axes:
         key = "bots"
     msg = str(exc)
+    if key in swept.get(BUNDLE, {}):
+        raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=f"grid.{BUNDLE}")
     if key in swept:
         raise ScenarioError(f"{msg} (cell '{label}')", path=scenario.path, key=f"grid.{key}")
     if key in scenario.overrides:

@@ -15,10 +15,11 @@ from typing import Any
 
 from simkit.errors import TrackError
 from simkit.files import read_toml
+from simkit.tracks import override
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
 from simkit.tracks.reverse import reverse
-from simkit.tracks.spec import TYPE_KEYS, parse
+from simkit.tracks.spec import TYPE_KEYS, Spec, parse
 
 DATA = Path(__file__).parent / "data"
 TILES_FILE = DATA / "tiles.toml"
@@ -69,6 +70,11 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
     Raises:
         TrackError: one line naming the file, the segment and the fix.
     """
+    return compile_board(_checked(spec, path))
+
+
+def _checked(spec: dict, path: str | None) -> Spec:
+    """The checked spec, its segments taken from the original when it is a reversed track."""
     parsed = parse(spec, path, tiles(), families())
     if parsed.reverse_of:
         base_path = _find(parsed.reverse_of, relative_to=path)
@@ -80,7 +86,13 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
                 path=path,
             )
         parsed = reverse(base, parsed)
-    return compile_board(parsed)
+    return parsed
+
+
+def load_spec(name_or_path: str) -> Spec:
+    """The checked spec of a library track or a track file (what overrides change)."""
+    path = _find(name_or_path)
+    return _checked(_read_toml(Path(path), name_or_path), path)
 
 
 def _find(name_or_path: str, relative_to: str | None = None) -> str:
@@ -133,11 +145,14 @@ def _load_library(path: str) -> CompiledTrack:
 
 
 def load(name_or_path: str) -> CompiledTrack:
-    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``).
+    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``),
+    or either with changed parts (``"nutcracker?corner.1.safety=6"``, :mod:`.override`).
 
     Raises:
         TrackError: unknown name, unreadable file, or an invalid spec.
     """
+    if override.SEP in name_or_path:
+        return override.load(name_or_path)
     known = {info.name: info for info in library()}
     if name_or_path in known:
         return _load_library(known[name_or_path].path)

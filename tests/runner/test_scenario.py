@@ -197,7 +197,7 @@ def test_unknown_grid_key_lists_axes_and_parameters(tmp_path):
     assert str(err) == (
         f"scenario '{tmp_path / 's.toml'}', key 'grid.player': unknown key (did you mean "
         "'grid.players'?); allowed: bonus, bots, faces, head_start, length, max_rounds, "
-        "players, points, preset, slots, track"
+        "players, points, preset, set, slots, track"
     )
 
 
