@@ -56,6 +56,22 @@ class ScenarioError(SimkitError):
         self.reason = message
 
 
+class SpaceError(SimkitError):
+    """A tuning's search space file (``simkit tune --space``) is invalid. Carries the file
+    and the key."""
+
+    def __init__(self, message: str, *, path: str | None = None, key: str | None = None):
+        where = []
+        if path is not None:
+            where.append(f"space '{path}'")
+        if key is not None:
+            where.append(f"key '{key}'")
+        prefix = ", ".join(where)
+        super().__init__(f"{prefix}: {message}" if prefix else message, key=key)
+        self.path = path
+        self.reason = message
+
+
 class StateError(SimkitError):
     """A game-state file (for ``simkit moves``) is invalid."""
 

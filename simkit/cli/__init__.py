@@ -30,6 +30,7 @@ _COMMANDS = [
     ("simkit.cli.report", "compare"),
     ("simkit.cli.ladder", "ladder"),
     ("simkit.cli.bots", "bots"),
+    ("simkit.cli.tune", "tune"),
 ]
 
 

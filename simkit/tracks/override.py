@@ -243,6 +243,30 @@ def apply(
     return out, touched
 
 
+def current(track: str, key: str) -> Any:
+    """The value part ``key`` (without ``track.``) has on ``track``: what a change replaces."""
+    from simkit.tracks.library import load as load_track
+    from simkit.tracks.library import load_spec
+
+    base, changes = split(track)
+    if key in changes:
+        return changes[key]
+    part = parse_key(key)
+    spec = load_spec(base)
+    if part.kind == "track":
+        return spec.segments[0].lanes if part.field == "lanes" else list(range(1, N_SLOTS + 1))
+    g = _segment_of(part, [s.index for s in spec.segments if s.is_corner], spec, base)
+    table = tables(spec)[g]
+    if part.field in table:
+        return table[part.field]
+    if part.field == "continues":
+        return list(range(spec.segments[g].lanes))
+    if part.field == "slots":
+        t = load_track(base)
+        return [[row_of(t, int(s)), int(t.lane[s])] for s in t.start_slots]
+    return []  # trees, closed, buildings: none
+
+
 @functools.lru_cache(maxsize=256)
 def load(name: str) -> CompiledTrack:
     """Compile the derived track ``name`` (:func:`derived_name`); kept, since a tuning asks

@@ -1,0 +1,135 @@
+"""``simkit tune``: search a scenario's rules or track parts for fairness (docs/tuning.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from simkit.tune.study import DEFAULTS, SAMPLERS
+
+
+@click.command()
+@click.argument("target", type=click.Path(path_type=Path))
+@click.option(
+    "--space",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The search space file: the keys to move and their ranges (required to start).",
+)
+@click.option(
+    "--objective",
+    help="What to minimise: fairness (default), COLUMN=TARGET, or a weighted sum such as "
+    "'fairness + 0.5*rounds=12'.",
+)
+@click.option(
+    "--budget",
+    type=click.IntRange(1),
+    help=f"Races the search may play in all [{DEFAULTS['budget']:,}].",
+)
+@click.option(
+    "--min-races",
+    type=click.IntRange(1),
+    help=f"Races per cell of a candidate's first rung [{DEFAULTS['min_races']:,}].",
+)
+@click.option(
+    "--max-races",
+    type=click.IntRange(1),
+    help=f"Races per cell of a full candidate [{DEFAULTS['max_races']:,}].",
+)
+@click.option(
+    "--halving",
+    type=click.IntRange(2),
+    help=f"Keep the best 1/H of each rung, playing H times the races [{DEFAULTS['halving']}].",
+)
+@click.option(
+    "--sampler", type=click.Choice(SAMPLERS), help=f"Optuna's sampler [{DEFAULTS['sampler']}]."
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1),
+    help=f"Best candidates to confirm beside the book's values [{DEFAULTS['top']}].",
+)
+@click.option(
+    "--confirm",
+    type=click.IntRange(1),
+    help=f"Fresh races per cell of the confirmation [{DEFAULTS['confirm']:,}].",
+)
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: the scenario's).")
+@click.option(
+    "--out",
+    "-o",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Tuning folder (default: runs/tune-<scenario name>).",
+)
+@click.option(
+    "--report",
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Report folder (default: <tuning folder>/report).",
+)
+@click.option("--resume", is_flag=True, help="Continue the tuning in the folder TARGET.")
+@click.option("--force", is_flag=True, help="Replace a tuning already in the folder.")
+@click.option(
+    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
+)
+@click.option(
+    "--dask",
+    metavar="ADDR|local",
+    help="One search worker per Dask worker (tcp://host:8786, or a local cluster).",
+)
+def tune(target, space, resume, force, out, report, threads, dask, **opts) -> None:
+    """Search the parameter space of SPACE for the best rules of the scenario TARGET.
+
+    Candidates play the same races (common random numbers); successive halving gives poor
+    ones few races and good ones many; the best few are then confirmed on fresh races
+    against the book's values, with intervals and a verdict, and reported. The study lives
+    in the tuning folder (Optuna's SQLite file): killed at any moment, --resume continues
+    it, losing at most the candidates in flight; several processes (each `simkit tune
+    --resume DIR`) or Dask workers can work on one study.
+
+    \b
+    Examples:
+      simkit tune scenarios/tune-extra-cards.toml --space scenarios/extra-cards-space.toml
+      simkit tune scenarios/tune-s-bends.toml --space scenarios/s-bends-space.toml --budget 50000
+      simkit tune --resume runs/tune-extra-cards
+      simkit tune --resume runs/tune-extra-cards --dask local
+    """
+    from simkit import tune as tuning
+
+    if resume:
+        given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
+        given += [n for n, v in (("--space", space), ("--out", out), ("--force", force)) if v]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} cannot be used with --resume")
+        if not target.is_dir():
+            raise click.UsageError(f"--resume takes a tuning folder (got '{target}')")
+        folder = target
+    else:
+        if space is None:
+            raise click.UsageError("give the search space: --space SPACE.toml")
+        folder = out or Path("runs") / f"tune-{target.stem.removeprefix('tune-')}"
+    try:
+        if resume:
+            done = tuning.resume(folder, report=report, threads=threads, dask=dask, progress=True)
+        else:
+            s = tuning.settings(target, space, **opts)
+            done = tuning.start(
+                s, folder, force=force, report=report, threads=threads, dask=dask, progress=True
+            )
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            f"interrupted; continue with `simkit tune --resume {folder}`"
+        ) from None
+    if done is None:
+        click.echo(
+            f"{folder}: the search's budget is spent; other workers are still playing or "
+            "confirming candidates, and the last of them writes the report"
+        )
+        return
+    v = done.confirmation
+    click.echo(f"{folder}: best {', '.join(f'{k}={v}' for k, v in done.best.items()) or '-'}")
+    for row in v.itertuples():
+        vs = "" if row.candidate == 0 else f", vs the book {row.vs_book:+.2f} ({row.paired})"
+        click.echo(
+            f"  {row.label}: objective {row.objective:.2f} [{row.low:.2f}, {row.high:.2f}]{vs}"
+        )
+    click.echo(f"report: {done.report}")

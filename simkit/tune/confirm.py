@@ -1,0 +1,190 @@
+"""The confirmation of a tuning: the best candidates and the book's values, on fresh races.
+
+The search's own numbers are optimistic (the best is the candidate that did best on the
+races it was scored on), so the verdict comes from a run of its own: a scenario with one
+table of ``grid.set`` per candidate (the book's values first, cell 0, then the search's
+best ``top`` candidates, best first) at ``confirm`` races per cell, run by the ordinary
+runner into ``DIR/confirm`` (resumable, reported like any run) under cell key 0, i.e. on
+races no candidate played during the search. Cells share random numbers, so each candidate
+is compared with the book race by race.
+
+For each candidate: its objective on those races, with a 95% percentile bootstrap interval
+over races, and its difference from the book's, paired (the same resampled races for
+both). ``better`` when the difference's interval lies below zero, ``worse`` above it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simkit.runner.scenario import Scenario, parse
+from simkit.tune import objective
+from simkit.tune.study import Settings, book_values
+
+CONFIRM = "confirm"
+RESAMPLES = 2_000
+
+
+def best_trials(study: Any, s: Settings) -> list[Any]:
+    """The ``top`` complete trials with the smallest objective, one per candidate, not the
+    book's values."""
+    from optuna.trial import TrialState
+
+    sp = s.search_space()
+    book = json.dumps(book_values(s.base(), sp.keys), sort_keys=True)
+    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    out, seen = [], {book}
+    for t in sorted(done, key=lambda t: (t.value, t.number)):
+        key = t.user_attrs["key"]
+        if key not in seen:
+            seen.add(key)
+            out.append(t)
+    return out[: s.top]
+
+
+def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
+    """The confirmation run's scenario: the book's values, then each candidate, one cell
+    each (times the scenario's own grid), ``confirm`` races, per-race rows kept."""
+    data = json.loads(json.dumps(s.scenario))
+    keys = s.search_space().keys
+    book = {k: v for k, v in data.get("set", {}).items() if k in keys}
+    data["set"] = {k: v for k, v in data.get("set", {}).items() if k not in keys}
+    data["grid"] = {"set": [book, *candidates], **data.get("grid", {})}
+    data.pop("precision", None)
+    data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
+    data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
+    return parse(data, s.scenario_path)
+
+
+def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> Path:
+    """Play the confirmation into ``out/confirm`` (or finish it there); return the folder."""
+    from simkit import runner
+    from simkit.runner.storage import RunDir
+
+    folder = Path(out) / CONFIRM
+    sc = scenario(s, candidates)
+    if (folder / "manifest.json").is_file():
+        manifest = RunDir(folder).read_manifest()
+        if manifest["scenario"] == sc.to_json():
+            runner.resume(folder, **kw)
+            return folder
+    runner.start(sc, folder, force=True, **kw)
+    return folder
+
+
+def _per_race(results: Any, terms: tuple[objective.Term, ...]) -> tuple[np.ndarray, list]:
+    """One row per race index, columns for every cell: decided, wins by slot, term columns.
+
+    Returns the matrix and, per cell, (players, decided column, win columns, term columns).
+    """
+    races = results.races
+    blocks, layout, col = [], [], 0
+    for cell, part in races.groupby("cell", sort=True):
+        players = int(results.cells.set_index("cell").at[cell, "players"])
+        by_race = part.groupby("race", sort=True)
+        frame = pd.DataFrame({"decided": by_race["decided"].first().astype(np.float64)})
+        wins = part[part["win"]].groupby(["race", "slot"]).size().unstack(fill_value=0)
+        slots = sorted(part["slot"].unique())
+        for sl in slots:
+            frame[f"w{sl}"] = wins.get(sl, 0)
+        frame = frame.fillna(0.0)
+        seat = _seat_columns(results)
+        for t in terms:
+            if t.target is not None:  # a seat column is summed over the race's seats
+                per_race = by_race[t.name]
+                frame[t.name] = per_race.sum() if t.name in seat else per_race.first()
+        width = frame.shape[1]
+        wcols = list(range(col + 1, col + 1 + len(slots)))
+        layout.append((players, col, wcols, col + 1 + len(slots)))
+        blocks.append(frame.to_numpy(np.float64))
+        col += width
+    return np.hstack(blocks), layout
+
+
+def _seat_columns(results: Any) -> set[str]:
+    from simkit.games import get
+
+    game = get(str(results.cells["game"].iloc[0]))
+    return set(game.seat_columns)
+
+
+def _values(sums: np.ndarray, n: np.ndarray, layout: list, terms, groups: list[list[int]]):
+    """Objective of each candidate (its worst cell) from column sums over ``n`` races."""
+    per_cell = []
+    for players, dcol, wcols, tcol in layout:
+        dec = np.maximum(sums[..., dcol], 1e-12)
+        dev = 100 * np.max(np.abs(sums[..., wcols] / dec[..., None] - 1 / players), axis=-1)
+        total = np.zeros_like(dev)
+        k = tcol
+        for t in terms:
+            if t.target is None:
+                total += t.weight * dev
+            else:
+                total += t.weight * np.abs(sums[..., k] / n - t.target)
+                k += 1
+        per_cell.append(total)
+    cells = np.stack(per_cell, axis=0)
+    return np.stack([cells[g].max(axis=0) for g in groups], axis=0)
+
+
+def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
+    """One row per candidate of the confirmation (cell 0's table first: the book):
+    objective with its interval, paired difference from the book with its interval."""
+    from scipy.stats import bootstrap
+
+    terms = s.terms()
+    x, layout = _per_race(results, terms)
+    n = x.shape[0]
+    per = len(results.cells) // len(_bundles(results))
+    groups = [list(range(i * per, (i + 1) * per)) for i in range(len(_bundles(results)))]
+
+    def stat(idx: np.ndarray, axis: int = -1) -> np.ndarray:
+        idx = np.atleast_2d(idx).astype(np.int64)
+        counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
+        v = _values(counts @ x, float(n), layout, terms, groups)
+        return np.concatenate([v, v[1:] - v[:1]], axis=0)
+
+    est = stat(np.arange(n)[None, :])[:, 0]
+    ci = bootstrap(
+        (np.arange(n),),
+        stat,
+        vectorized=True,
+        batch=50,
+        n_resamples=RESAMPLES,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    ).confidence_interval
+    k = len(groups)
+    rows = []
+    for i, bundle in enumerate(_bundles(results)):
+        row = {
+            "candidate": i,
+            "label": "the book's values" if i == 0 else _label(bundle),
+            "objective": est[i],
+            "low": ci.low[i],
+            "high": ci.high[i],
+        }
+        if i:
+            d, lo, hi = est[k + i - 1], ci.low[k + i - 1], ci.high[k + i - 1]
+            row.update(vs_book=d, vs_book_low=lo, vs_book_high=hi, paired=_paired(lo, hi))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _paired(lo: float, hi: float) -> str:
+    return "better" if hi < 0 else "worse" if lo > 0 else "not separated"
+
+
+def _bundles(results: Any) -> list[dict[str, Any]]:
+    return list(results.manifest["scenario"]["grid"]["set"])
+
+
+def _label(bundle: dict[str, Any]) -> str:
+    from simkit.runner.grid import format_value
+
+    return ", ".join(f"{k}={format_value(v)}" for k, v in bundle.items())

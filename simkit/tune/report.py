@@ -1,0 +1,222 @@
+"""The report of ``simkit tune``: the answer, the confirmation, the search, the settings.
+
+Written with the blocks every simkit report uses (``index.html`` self-contained,
+``report.md``, PNGs and a CSV per table) into the report folder, beside the confirmation
+run's own balance report (``confirmation/``: per-slot fairness of every candidate with
+intervals, paired comparisons with the book's values, each candidate's track drawn).
+``summary.json`` gives the study index (``make reports``) one line: the best candidate's
+verdict.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simkit import __version__
+from simkit.report.document import (
+    Code,
+    Document,
+    Figure,
+    Heading,
+    Paragraph,
+    Table,
+    Verdicts,
+    prepare,
+    write,
+)
+from simkit.report.plots import save_figure
+from simkit.report.summary import write_summary
+from simkit.tune.study import Settings
+
+CONFIRMATION = "confirmation"
+
+
+def history(study: Any) -> pd.DataFrame:
+    """Every trial: its number, state, races, objective at its last rung, candidate."""
+    rows = []
+    for t in study.get_trials(deepcopy=False):
+        steps = t.intermediate_values
+        last = max(steps) if steps else 0
+        rows.append(
+            {
+                "trial": t.number,
+                "state": t.state.name.lower(),
+                "races": int(t.user_attrs.get("races", 0)),
+                "rung_races": last,
+                "objective": t.value if t.value is not None else steps.get(last, np.nan),
+                "same_as": t.user_attrs.get("same_as", np.nan),
+                "stopped": t.user_attrs.get("stopped", ""),
+                "candidate": t.user_attrs.get("key", ""),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def _plot_history(path: Path, h: pd.DataFrame, s: Settings) -> None:
+    def draw(fig):
+        ax = fig.add_subplot(1, 1, 1)
+        played = h[h["same_as"].isna() & h["objective"].notna()]
+        for r in s.rungs:
+            part = played[played["rung_races"] == r]
+            ax.scatter(part["trial"], part["objective"], s=14, label=f"{r:,} races")
+        full = played[played["state"] == "complete"].sort_values("trial")
+        if len(full):
+            best = full["objective"].cummin()
+            label = "best full candidate so far"
+            ax.step(full["trial"], best, where="post", color="k", lw=1, label=label)
+        ax.set_xlabel("trial")
+        ax.set_ylabel("objective at the last rung played")
+        ax.set_title("Search history: each candidate at the races it reached")
+        ax.legend(loc="upper right", fontsize=8)
+
+    save_figure(draw, path, (8.0, 4.0))
+
+
+def best_candidate(v: pd.DataFrame) -> int | None:
+    """The confirmed candidate with the smallest objective on the confirmation races."""
+    cands = v[v["candidate"] > 0]
+    return None if cands.empty else int(cands.sort_values("objective")["candidate"].iloc[0])
+
+
+def _answer(v: pd.DataFrame, fair: pd.DataFrame, s: Settings) -> tuple[str, str, str]:
+    """(verdict, sentence, detail) of the best confirmed candidate."""
+    book, k = v.iloc[0], best_candidate(v)
+    if k is None:
+        return ("no verdict", "The search found no full candidate besides the book's.", "")
+    best = v[v["candidate"] == k].iloc[0]
+    verdict = str(fair.loc[fair["candidate"] == best["candidate"], "verdict"].iloc[0])
+    unit = "pp" if s.objective == "fairness" else "(objective units)"
+    sentence = (
+        f"Best found: {best['label']}: objective {best['objective']:.2f} "
+        f"[{best['low']:.2f}, {best['high']:.2f}] {unit}, against {book['objective']:.2f} "
+        f"[{book['low']:.2f}, {book['high']:.2f}] for the book's values; paired difference "
+        f"{best['vs_book']:+.2f} [{best['vs_book_low']:+.2f}, {best['vs_book_high']:+.2f}]: "
+        f"{best['paired']}. Start slots {verdict} within 2 pp."
+    )
+    detail = f"confirmed on {s.confirm:,} fresh races per cell; objective {s.objective}"
+    return verdict, sentence, detail
+
+
+def build(
+    report: Path, s: Settings, study: Any, v: pd.DataFrame, confirm_dir: Path, title: str
+) -> Path:
+    """Write the tuning's report into ``report``; return its ``index.html``."""
+    from simkit import load
+    from simkit.analysis.fairness import fairness
+    from simkit.report import build as build_balance
+
+    out = Path(report)
+    prepare(out)
+    results = load(confirm_dir)
+    build_balance(results, out / CONFIRMATION)
+    per = len(results.cells) // len(v)
+    fair = fairness(results).assign(candidate=lambda f: f["cell"] // per)
+    fair = fair.groupby("candidate").agg(verdict=("verdict", _worst)).reset_index()
+    doc = Document(f"Tuning: {title}")
+    verdict, sentence, detail = _answer(v, fair, s)
+    doc.add(Heading("Answer"), Verdicts(((verdict, sentence, detail),)))
+    h = history(study)
+    played = h[h["same_as"].isna() & (h["state"] != "fail")]
+    searched, confirmed = int(played["races"].sum()), _races(results)
+    full = int((played["state"] == "complete").sum())
+    rungs = ", ".join(f"{r:,}" for r in s.rungs[:-1]) or "none"
+    doc.add(
+        Paragraph(
+            f"{len(h):,} candidates proposed by Optuna's {s.sampler} sampler, {len(played):,} "
+            f"played: {full:,} to the full {s.max_races:,} races per cell, the rest stopped "
+            f"at a rung of successive halving ({rungs} races) or by the budget. "
+            f"{searched:,} races for the search, {confirmed:,} for the confirmation: "
+            f"{searched + confirmed:,} races in all."
+        )
+    )
+    shown = v.merge(fair, on="candidate")
+    doc.add(Heading("Confirmation"))
+    doc.add(
+        Paragraph(
+            "The book's values and the search's best candidates on fresh races (no candidate "
+            "played them during the search), every candidate on the same races: objective "
+            "with a 95% percentile bootstrap interval over races, and its paired difference "
+            "from the book's (negative: better). 'verdict' is the start-slot fairness verdict "
+            f"at 2 pp (docs/statistics.md); the full report of this run, with every slot's "
+            f"win rate and interval and each candidate's track, is in {CONFIRMATION}/index.html."
+        ),
+        Table(shown, "confirmation.csv", "Candidates on the confirmation races."),
+    )
+    k = best_candidate(v)
+    if k is not None:
+        _slots(doc, results, per, k)
+    doc.add(Heading("Search"))
+    _plot_history(out / "history.png", h, s)
+    doc.add(
+        Figure(
+            "history.png",
+            "Each candidate's objective after the last rung it played (colour: races per "
+            "cell); the line is the best full candidate so far.",
+        ),
+        Table(
+            played.sort_values(["rung_races", "objective"], ascending=[False, True]).head(20),
+            "top_trials.csv",
+            "The 20 best candidates of the search, those that played the most races first, by "
+            "their objective on the search's races (every trial: history.csv).",
+        ),
+    )
+    h.to_csv(out / "history.csv", index=False)
+    if k is not None:
+        _best_track(doc, results, per * k, out)
+    doc.add(Heading("Settings"))
+    facts = pd.DataFrame(
+        [(k, str(val)) for k, val in s.to_json().items() if k not in ("scenario", "space")]
+        + [("rungs", ", ".join(map(str, s.rungs))), ("simkit", __version__)],
+        columns=["item", "value"],
+    )
+    doc.add(Table(facts, "settings.csv", "What the tuning played."))
+    doc.add(Paragraph("To play this tuning again:"), Code(s.command()))
+    index = write(doc, out)
+    line = {"cell": 0, "label": "best found", "verdict": verdict, "sentence": sentence}
+    write_summary(out, doc.title, str(s.scenario.get("description", "")), [line])
+    return index
+
+
+def _worst(verdicts: pd.Series) -> str:
+    order = ["unfair", "inconclusive - need more races", "no verdict - few races decided", "fair"]
+    return min(verdicts, key=lambda x: order.index(x) if x in order else len(order))
+
+
+def _races(results: Any) -> int:
+    return int(results.races.groupby("cell")["race"].nunique().sum())
+
+
+def _slots(doc: Document, results: Any, per: int, k: int) -> None:
+    from simkit.analysis.fairness import fairness_by_slot
+
+    by = fairness_by_slot(results)
+    keep = ["cell", "label", "slot", "decided", "wins", "win_rate", "win_low", "win_high"]
+    first = by[by["cell"] < per][keep]
+    best = by[(by["cell"] >= k * per) & (by["cell"] < (k + 1) * per)][keep]
+    doc.add(
+        Table(
+            pd.concat([first, best]),
+            "slots.csv",
+            "Win rate of every start slot in decided races with its Wilson 95% interval: "
+            "the book's values, then the search's best candidate.",
+        )
+    )
+
+
+def _best_track(doc: Document, results: Any, cell: int, out: Path) -> None:
+    """The best candidate's track (its first cell's), drawn, where the tuning changed it."""
+    from simkit.tracks import load
+    from simkit.tracks.override import split
+    from simkit.tracks.picture import save_png
+
+    if "track" not in results.cells:
+        return
+    name = results.cells.set_index("cell").at[cell, "track"]
+    if not isinstance(name, str) or not split(name)[1]:
+        return
+    save_png(load(name), out / "best_track.png")
+    doc.add(Figure("best_track.png", f"The best candidate's track: {load(name).title}."))

@@ -1,0 +1,505 @@
+"""The search of ``simkit tune``: an Optuna study in the output folder (docs/tuning.md).
+
+A tuning folder holds ``tune.json`` (the settings, written once) and ``study.db``: Optuna's
+SQLite storage, where every candidate (a *trial*) is kept with its scenario values, the
+races it played and its objective after each rung. Nothing else holds state, so:
+
+- **Common random numbers.** Every candidate plays races ``0, 1, 2, ...`` of the tuning's
+  own key (:data:`TUNE_KEY`) in every cell: the same deals, dice and start slots, so
+  candidates are compared on the same races, and a candidate's first rung is a prefix of
+  its later ones.
+- **Successive halving.** A candidate plays ``min_races`` races per cell, then, if it is
+  among the best ``1/halving`` of those that reached that rung (Optuna's
+  ``SuccessiveHalvingPruner``), ``halving`` times as many, and so on up to ``max_races``.
+  Poor candidates cost a few races, good ones many; only full candidates compete for best.
+- **Budget.** A rung is played only if the races of every candidate finished or under way
+  (not those lost to a kill) plus the rung's stay within ``budget``.
+- **Resuming.** A trial whose process is gone (same machine, pid not alive; elsewhere, no
+  sign of life for :data:`STALE_SECONDS`) is marked failed and not counted; its candidate
+  is proposed again. The sampler of each trial is seeded from the tuning's seed and the
+  number of trials finished and under way, so one process resumed after ``kill -9`` asks
+  exactly the questions an uninterrupted one would have asked, and ends with the same best.
+- **Several workers.** Any number of processes (``simkit tune --resume DIR`` in several
+  shells, or Dask workers) may work on one study at once; they share the SQLite file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import socket
+import sys
+import time
+import warnings
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simkit.errors import RunError, SimkitError, SpaceError
+from simkit.games import get
+from simkit.runner.backends import chunk_keys
+from simkit.runner.grid import PlannedCell, expand
+from simkit.runner.scenario import Scenario, parse
+from simkit.runner.storage import write_atomic
+from simkit.tracks import override
+from simkit.tune import objective, space
+
+SETTINGS = "tune.json"
+STUDY = "study.db"
+STUDY_NAME = "tune"
+# Cell key of the races candidates play (race_key(seed, TUNE_KEY, i)): no run (cell key 0
+# under crn) and no bot tuning plays these races.
+TUNE_KEY = np.uint64(0x7475_6E65_5F72_756C)  # "tune_rul"
+STALE_SECONDS = 600  # a trial on another machine with no sign of life this long is lost
+UNCLAIMED_SECONDS = 5  # a trial no worker has claimed this long after it began is lost
+MAX_REPEATS = 30  # the sampler proposing only candidates already played this often: done
+SAMPLERS = ("tpe", "random", "cmaes")
+DEFAULTS = {
+    "budget": 100_000,
+    "min_races": 1_000,
+    "max_races": 9_000,
+    "halving": 3,
+    "sampler": "tpe",
+    "top": 3,
+    "confirm": 20_000,
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that decides a tuning's result (``tune.json``)."""
+
+    scenario: dict[str, Any]  # the scenario as its manifest keeps it
+    scenario_path: str
+    space: dict[str, Any]  # the space file's content
+    space_path: str
+    objective: str = objective.FAIRNESS
+    budget: int = DEFAULTS["budget"]
+    min_races: int = DEFAULTS["min_races"]
+    max_races: int = DEFAULTS["max_races"]
+    halving: int = DEFAULTS["halving"]
+    sampler: str = DEFAULTS["sampler"]
+    top: int = DEFAULTS["top"]
+    confirm: int = DEFAULTS["confirm"]
+    seed: int = 0
+
+    @property
+    def rungs(self) -> list[int]:
+        """Races per cell after each rung: min_races, x halving, ..., max_races."""
+        out = [self.min_races]
+        while out[-1] * self.halving < self.max_races:
+            out.append(out[-1] * self.halving)
+        return [*out, self.max_races] if out[-1] < self.max_races else out
+
+    def base(self) -> Scenario:
+        return parse(self.scenario, self.scenario_path)
+
+    def search_space(self) -> space.Space:
+        """The space, checked against the scenario (list entries completed)."""
+        sc = self.base()
+        sp = space.parse(self.space, self.space_path)
+        return space.check(sp, book_values(sc, sp.keys), get(sc.game).params.names())
+
+    def terms(self) -> tuple[objective.Term, ...]:
+        g = get(self.scenario["game"])
+        return objective.parse(self.objective, g.seat_columns, g.race_columns)
+
+    def command(self) -> str:
+        """The command line that plays this tuning (``--out`` and workers aside)."""
+        words = ["simkit", "tune", self.scenario_path, "--space", self.space_path]
+        for k in ("objective", "budget", "min_races", "max_races", "halving", "sampler"):
+            words += [f"--{k.replace('_', '-')}", str(getattr(self, k))]
+        words += ["--top", str(self.top), "--confirm", str(self.confirm), "--seed", str(self.seed)]
+        return shlex.join(words)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def book_values(sc: Scenario, keys: list[str]) -> dict[str, Any]:
+    """The scenario's own value of each key: the book's rules and track, plus its [set]."""
+    cell = expand(sc)[0].cell
+    params = cell.variant.as_dict()
+    out = {}
+    for key in keys:
+        if key in sc.overrides:
+            out[key] = sc.overrides[key]
+        elif key.startswith(override.PREFIX):
+            out[key] = override.current(str(cell.track), key.removeprefix(override.PREFIX))
+        elif key in params:
+            value = params[key]
+            out[key] = list(value) if isinstance(value, tuple) else value
+    return out
+
+
+def cells(s: Settings, values: dict[str, Any]) -> list[PlannedCell]:
+    """The cells a candidate plays: the scenario's, with the candidate's values set."""
+    sc = s.base()
+    return expand(replace(sc, overrides={**sc.overrides, **values}))
+
+
+def play(
+    s: Settings, values: dict[str, Any], lo: int, hi: int, threads: int | None = None
+) -> list[objective.Counts]:
+    """Races ``lo..hi-1`` of every cell of candidate ``values``, counted for the objective."""
+    sc = s.base()
+    g = get(sc.game)
+    cols = objective.columns(s.terms())
+    out = []
+    for pc in cells(s, values):
+        counts = objective.Counts(pc.cell.players)
+        for a in range(lo, hi, sc.chunk_size):
+            b = min(a + sc.chunk_size, hi)
+            keys = chunk_keys(s.seed, TUNE_KEY, a, b)
+            counts.add(g.simulate(pc.cell, keys, threads, race_indices=np.arange(a, b)), cols)
+        out.append(counts)
+    return out
+
+
+def add(a: list[objective.Counts], b: list[objective.Counts]) -> list[objective.Counts]:
+    """The counts of two blocks of races of the same cells."""
+    out = []
+    for x, y in zip(a, b, strict=True):
+        wins = {k: x.wins.get(k, 0) + y.wins.get(k, 0) for k in {*x.wins, *y.wins}}
+        sums = {k: x.sums.get(k, 0.0) + y.sums.get(k, 0.0) for k in {*x.sums, *y.sums}}
+        out.append(
+            objective.Counts(x.players, x.races + y.races, x.decided + y.decided, wins, sums)
+        )
+    return out
+
+
+def settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> Settings:
+    """Checked settings: the scenario, the space against it, the objective, the budget.
+
+    Raises:
+        SimkitError: a scenario or space mistake (naming the file and key), an objective
+            that names no column, rungs or a budget that cannot work.
+    """
+    from simkit.runner import load_scenario
+
+    sc = load_scenario(scenario_path)
+    sp = space.load(space_path)
+    opts = {k: v for k, v in opts.items() if v is not None}
+    opts.setdefault("objective", sp.objective or objective.FAIRNESS)
+    opts.setdefault("seed", sc.seed)
+    s = Settings(sc.to_json(), str(scenario_path), sp.to_json(), str(space_path), **opts)
+    for key in sp.keys:
+        if key in sc.grid:
+            raise SpaceError(
+                f"the scenario sweeps {key} in its [grid]; search it or sweep it, not both",
+                path=sp.path,
+                key=key,
+            )
+    if sc.grid.get("set"):
+        raise SpaceError("the scenario's grid lists set tables; tune one of them", path=sp.path)
+    checked = s.search_space()
+    s.terms()
+    _check_numbers(s, len(expand(sc)))
+    base = book_values(sc, checked.keys)
+    for values in [base, *checked.corners(base)]:
+        try:
+            cells(s, values)
+        except SimkitError as exc:
+            key = next((k for k in checked.keys if str(exc.key or "").endswith(k)), None)
+            raise SpaceError(
+                f"the scenario rejects a candidate: {getattr(exc, 'reason', exc)}",
+                path=sp.path,
+                key=key,
+            ) from None
+    return s
+
+
+def _check_numbers(s: Settings, n_cells: int) -> None:
+    if s.sampler not in SAMPLERS:
+        raise SimkitError(f"--sampler must be one of {', '.join(SAMPLERS)}", key="sampler")
+    if not 1 <= s.min_races <= s.max_races:
+        raise SimkitError("--min-races must be from 1 to --max-races", key="min_races")
+    if s.halving < 2:
+        raise SimkitError("--halving must be at least 2", key="halving")
+    full = s.max_races * n_cells
+    if s.budget < full:
+        raise SimkitError(
+            f"--budget {s.budget:,} cannot pay for one full candidate ({s.max_races:,} races "
+            f"x {n_cells} cell{'s' if n_cells > 1 else ''} = {full:,})",
+            key="budget",
+        )
+    if s.top < 1 or s.confirm < 1:
+        raise SimkitError("--top and --confirm must be at least 1", key="top")
+
+
+# --- the study on disk -------------------------------------------------------------------
+
+
+def _quiet() -> None:
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+
+
+def storage(out: Path) -> Any:
+    """Optuna's SQLite storage in ``out``; writers wait for each other up to a minute."""
+    import optuna
+
+    _quiet()
+    url = f"sqlite:///{(Path(out) / STUDY).resolve()}"
+    return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}})
+
+
+def pruner(s: Settings) -> Any:
+    """Optuna's successive halving, among the trials that count (:class:`_Counted`)."""
+    import optuna
+
+    halving = optuna.pruners.SuccessiveHalvingPruner(
+        min_resource=s.min_races, reduction_factor=s.halving, min_early_stopping_rate=0
+    )
+
+    class Counted(optuna.pruners.BasePruner):
+        def prune(self, study: Any, trial: Any) -> bool:
+            return halving.prune(_Counted(study), trial)
+
+    return Counted()
+
+
+class _Counted:
+    """The study as successive halving sees it: without failed trials, so a candidate lost
+    to a kill competes in no rung (and a resumed tuning prunes as an uninterrupted one)."""
+
+    def __init__(self, study: Any):
+        self._study = study
+        self._storage = study._storage  # the pruner records each trial's rung values there
+        self.direction = study.direction
+
+    def get_trials(self, deepcopy: bool = True, states: Any = None) -> list[Any]:
+        from optuna.trial import TrialState
+
+        trials = self._study.get_trials(deepcopy=deepcopy, states=states)
+        return [t for t in trials if t.state != TrialState.FAIL]
+
+
+def open_study(out: Path, s: Settings) -> Any:
+    import optuna
+
+    return optuna.load_study(study_name=STUDY_NAME, storage=storage(out), pruner=pruner(s))
+
+
+def create(s: Settings, out: Path, force: bool = False) -> None:
+    """A new tuning folder: ``tune.json``, then the study with the book's values first."""
+    import optuna
+
+    out = Path(out)
+    if (out / SETTINGS).exists() and not force:
+        raise RunError(
+            f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
+        )
+    out.mkdir(parents=True, exist_ok=True)
+    for name in (STUDY, SETTINGS):
+        (out / name).unlink(missing_ok=True)
+    data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
+    write_atomic(out / SETTINGS, data, "start the tuning again")
+    study = optuna.create_study(
+        study_name=STUDY_NAME, storage=storage(out), direction="minimize", pruner=pruner(s)
+    )
+    params = book_params(s)
+    if params is not None:  # the book's values are the first candidate the search plays
+        study.enqueue_trial(params, user_attrs={"book": True})
+
+
+def book_params(s: Settings) -> dict[str, Any] | None:
+    """The Optuna parameters of the book's values, or None if the space cannot propose them."""
+    sp = s.search_space()
+    base = book_values(s.base(), sp.keys)
+    return sp.params(base, base)
+
+
+def load_settings(out: Path) -> Settings:
+    path = Path(out) / SETTINGS
+    if not path.is_file() or not (Path(out) / STUDY).is_file():
+        raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    return Settings(**json.loads(path.read_text(encoding="utf-8")))
+
+
+# --- workers -------------------------------------------------------------------------------
+
+
+def _worker() -> str:
+    """This process, as trials record who plays them."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def fail_lost(study: Any, book: dict[str, Any] | None = None) -> list[int]:
+    """Mark failed the trials whose worker is gone (the book's values, ``book``, are queued
+    again if they were among them); return their numbers."""
+    from optuna.trial import TrialState
+
+    host, now, lost = socket.gethostname(), time.time(), []
+    for t in study.get_trials(deepcopy=False, states=(TrialState.RUNNING,)):
+        worker = t.user_attrs.get("worker")
+        if worker is None:
+            gone = now - t.datetime_start.timestamp() > UNCLAIMED_SECONDS
+        else:
+            where, _, pid = worker.rpartition(":")
+            if where == host:
+                gone = pid != str(os.getpid()) and not alive(int(pid))
+            else:
+                gone = now - t.user_attrs.get("alive_at", 0) > STALE_SECONDS
+        if gone:
+            study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
+            lost.append(t.number)
+            if t.user_attrs.get("book") and book is not None:
+                study.enqueue_trial(book, user_attrs={"book": True})
+    return lost
+
+
+def in_flight(out: Path) -> int:
+    """Candidates other workers are playing now (after marking lost ones failed)."""
+    from optuna.trial import TrialState
+
+    s = load_settings(out)
+    st = open_study(out, s)
+    fail_lost(st, book_params(s))
+    return len(st.get_trials(deepcopy=False, states=(TrialState.RUNNING,)))
+
+
+def spent(study: Any) -> int:
+    """Races played by every trial finished or under way (failed ones are played again)."""
+    from optuna.trial import TrialState
+
+    return sum(
+        int(t.user_attrs.get("races", 0))
+        for t in study.get_trials(deepcopy=False)
+        if t.state != TrialState.FAIL
+    )
+
+
+def _sampler(s: Settings, study: Any) -> Any:
+    """A sampler seeded by the tuning's seed and the trials finished and under way, so a
+    resumed tuning proposes what an uninterrupted one would have."""
+    import optuna
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False)
+    done = sum(t.state in (TrialState.COMPLETE, TrialState.PRUNED) for t in trials)
+    running = sum(t.state == TrialState.RUNNING for t in trials)
+    seed = int(np.random.SeedSequence([s.seed, done, running]).generate_state(1)[0])
+    if s.sampler == "random":
+        return optuna.samplers.RandomSampler(seed=seed)
+    if s.sampler == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, constant_liar=True)
+
+
+def _same(study: Any, key: str, number: int) -> Any:
+    """A finished trial of the same candidate, if any."""
+    from optuna.trial import TrialState
+
+    for t in study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)):
+        if t.user_attrs.get("key") == key and t.number != number:
+            return t
+    return None
+
+
+def _copy(study: Any, trial: Any, same: Any) -> None:
+    """Finish ``trial`` as the trial ``same`` of the same candidate finished: no races."""
+    from optuna.trial import TrialState
+
+    trial.set_user_attr("same_as", same.number)
+    for step, v in sorted(same.intermediate_values.items()):
+        trial.report(v, step)
+    if same.state == TrialState.COMPLETE:
+        study.tell(trial, same.value)
+    else:
+        study.tell(trial, state=TrialState.PRUNED)
+
+
+def _evaluate(s: Settings, study: Any, trial: Any, values: dict, threads: int | None, bar) -> None:
+    """Play the candidate rung by rung until it is pruned, stopped by the budget, or full."""
+    from optuna.trial import TrialState
+
+    terms, rungs = s.terms(), s.rungs
+    n_cells = len(cells(s, values))
+    counts: list[objective.Counts] | None = None
+    played = 0
+    for k, r in enumerate(rungs):
+        prev = rungs[k - 1] if k else 0
+        need = (r - prev) * n_cells
+        if spent(study) + need > s.budget:
+            trial.set_user_attr("stopped", "budget")
+            study.tell(trial, state=TrialState.PRUNED)
+            return
+        block = play(s, values, prev, r, threads)
+        counts = block if counts is None else add(counts, block)
+        played += need
+        trial.set_user_attr("races", played)
+        trial.set_user_attr("alive_at", time.time())
+        v = objective.value(terms, counts)
+        trial.report(v, r)
+        bar.update(need)
+        if k < len(rungs) - 1 and trial.should_prune():
+            study.tell(trial, state=TrialState.PRUNED)
+            return
+    trial.set_user_attr("counts", [c.to_json() for c in counts or []])
+    study.tell(trial, v)
+
+
+def search(out: str | Path, *, threads: int | None = None, progress: bool = False) -> int:
+    """Work on the study in ``out`` until its budget is spent; return the trials this
+    worker finished. Safe to run in several processes at once."""
+    from simkit.runner.progress import bar, compile_notice
+
+    out = Path(out)
+    s = load_settings(out)
+    study = open_study(out, s)
+    fail_lost(study, book_params(s))
+    sp = s.search_space()
+    base = book_values(s.base(), sp.keys)
+    notice = compile_notice(get(s.scenario["game"]), "simulate") if progress else None
+    if notice:
+        print(notice, file=sys.stderr, flush=True)
+    shown = bar(s.budget, min(spent(study), s.budget), enabled=progress)
+    first = s.rungs[0] * len(cells(s, base))
+    finished = repeats = 0
+    try:
+        while spent(study) + first <= s.budget and repeats < MAX_REPEATS:
+            study.sampler = _sampler(s, study)
+            trial = study.ask()
+            trial.set_user_attr("worker", _worker())
+            values = sp.candidate(sp.suggest(trial), base)
+            key = json.dumps(values, sort_keys=True)
+            trial.set_user_attr("candidate", values)
+            trial.set_user_attr("key", key)
+            same = _same(study, key, trial.number)
+            if same is not None:
+                _copy(study, trial, same)
+                repeats += 1
+            else:
+                _evaluate(s, study, trial, values, threads, shown)
+                repeats = 0
+            finished += 1
+            best = _best_value(study)
+            shown.set_postfix_str(f"trial {trial.number} best {best:.2f}")
+    finally:
+        shown.close()
+    return finished
+
+
+def _best_value(study: Any) -> float:
+    try:
+        return float(study.best_value)
+    except ValueError:
+        return math.nan

@@ -1,0 +1,158 @@
+"""simkit tune on the slot race, whose fair compensation is known (tests/tune/slotrace.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from simkit import tune
+from simkit.tune import study
+from tests.tune.slotrace import FAIR
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIO = """
+title = "Slot race compensation"
+game = "slotrace"
+players = 3
+bots = "any"
+seed = 5
+"""
+SPACE = """
+[comp]
+elements = [2, 3]
+low = 0
+high = 10
+order = "non-decreasing"
+"""
+SMALL = {"budget": 60_000, "min_races": 500, "max_races": 4_500, "confirm": 20_000}
+
+
+def _files(tmp_path: Path, scenario: str = SCENARIO, space: str = SPACE) -> tuple[Path, Path]:
+    (tmp_path / "s.toml").write_text(scenario)
+    (tmp_path / "space.toml").write_text(space)
+    return tmp_path / "s.toml", tmp_path / "space.toml"
+
+
+def _trials(out: Path) -> list[tuple]:
+    """What the study decided, trial by trial, leaving out trials lost to a kill."""
+    s = study.load_settings(out)
+    st = study.open_study(out, s)
+    return [
+        (t.user_attrs["key"], t.state.name, t.value, dict(t.intermediate_values))
+        for t in st.get_trials()
+        if t.state.name != "FAIL"
+    ]
+
+
+def test_tune_finds_the_fair_table_within_its_budget(tmp_path):
+    s = tune.settings(*_files(tmp_path), **SMALL)
+    done = tune.start(s, tmp_path / "out")
+    assert done.best == {"comp": [*FAIR, 0]}
+    v = done.confirmation
+    assert v["label"].iloc[0] == "the book's values"  # cell 0 of the confirmation
+    best = v[v["label"] == "comp=[0,3,6,0]"].iloc[0]
+    assert best["paired"] == "better" and best["high"] < 2.0  # within 2 pp of fair, surely
+    assert study.spent(study.open_study(tmp_path / "out", s)) <= SMALL["budget"]
+    html = done.report.read_text()
+    assert "Best found: comp=[0,3,6,0]" in html
+    for name in ("history.png", "history.csv", "confirmation.csv", "summary.json"):
+        assert (done.report.parent / name).is_file()
+    assert (done.report.parent / "confirmation" / "index.html").is_file()
+    line = json.loads((done.report.parent / "summary.json").read_text())["cells"][0]
+    assert line["verdict"] == "fair"
+
+
+def test_the_book_is_played_first_and_poor_candidates_stop_early(tmp_path):
+    s = tune.settings(*_files(tmp_path), budget=20_000, min_races=500, max_races=4_500)
+    study.create(s, tmp_path / "out")
+    study.search(tmp_path / "out")
+    trials = _trials(tmp_path / "out")
+    assert json.loads(trials[0][0]) == {"comp": [0, 0, 0, 0]}  # the book's table
+    assert trials[0][1] == "COMPLETE" and sorted(trials[0][3]) == [500, 1_500, 4_500]
+    rungs = {len(t[3]) for t in trials if t[1] == "PRUNED"}
+    assert 1 in rungs  # some candidates played only the first rung
+
+
+def test_a_target_race_length(tmp_path):
+    space = "[course]\nlow = 2\nhigh = 25\n"
+    s = tune.settings(
+        *_files(tmp_path, space=space),
+        objective="rounds=12",
+        budget=20_000,
+        min_races=300,
+        max_races=2_700,
+        confirm=3_000,
+        top=2,
+    )
+    assert tune.start(s, tmp_path / "out").best == {"course": 11}
+
+
+def test_a_kill_9_in_the_middle_resumes_to_the_same_study(tmp_path):
+    """One worker killed mid-candidate and resumed decides exactly what one uninterrupted
+    worker decides: same candidates, same rungs, same objective values, same best."""
+    s = tune.settings(*_files(tmp_path), budget=30_000, min_races=500, max_races=4_500)
+    study.create(s, tmp_path / "whole")
+    study.search(tmp_path / "whole")
+    study.create(s, tmp_path / "killed")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    cmd = [sys.executable, "-m", "tests.tune.killable", str(tmp_path / "killed")]
+    child = subprocess.Popen(cmd, cwd=ROOT, env=env)
+    st = study.open_study(tmp_path / "killed", s)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and child.poll() is None:
+            trials = st.get_trials(deepcopy=False)
+            done = sum(t.state.name in ("COMPLETE", "PRUNED") for t in trials)
+            last = trials[-1] if trials else None
+            # a candidate that has played a rung and is playing the next one
+            if done >= 3 and last.state.name == "RUNNING" and last.user_attrs.get("races"):
+                break
+            time.sleep(0.02)
+        assert child.poll() is None, "the worker ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+    finally:
+        child.wait(30)
+    lost = [t for t in st.get_trials() if t.state.name == "RUNNING"]
+    assert lost, "the kill should land in the middle of a candidate"
+    study.search(tmp_path / "killed")
+    got = study.open_study(tmp_path / "killed", s).get_trials()
+    assert [t.number for t in got if t.state.name == "FAIL"] == [lost[0].number]
+    assert _trials(tmp_path / "killed") == _trials(tmp_path / "whole")
+    a, b = (study.open_study(tmp_path / d, s).best_trial for d in ("whole", "killed"))
+    assert a.user_attrs["key"] == b.user_attrs["key"]
+
+
+def test_the_same_candidate_is_played_once(tmp_path):
+    space = "[course]\nvalues = [5, 6]\n"
+    s = tune.settings(*_files(tmp_path, space=space), budget=50_000, min_races=100, max_races=900)
+    study.create(s, tmp_path / "out")
+    study.search(tmp_path / "out")
+    st = study.open_study(tmp_path / "out", s)
+    played = [t for t in st.get_trials() if "same_as" not in t.user_attrs]
+    assert len({t.user_attrs["key"] for t in played}) == len(played) <= 3  # book, 5, 6
+    assert study.spent(st) == 900 * len(played)  # repeats cost nothing; the search stops
+
+
+@pytest.mark.parametrize(
+    ("space", "opts", "says"),
+    [
+        ("[comp]\nlow = 0\nhigh = 11\n", {}, "comp must be between 0 and 10"),
+        ("[compp]\nlow = 0\nhigh = 1\n", {}, "space '"),
+        ("[course]\nlow = 1\nhigh = 3\n", {"objective": "dents=3"}, "neither fairness"),
+        ("[course]\nlow = 1\nhigh = 3\n", {"budget": 100}, "cannot pay for one full"),
+        ("[course]\nlow = 1\nhigh = 3\norder = 'non-decreasing'\n", {}, "applies to lists"),
+    ],
+)
+def test_mistakes_are_one_line_naming_the_key(tmp_path, space, opts, says):
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError) as err:
+        tune.settings(*_files(tmp_path, space=space), **opts)
+    assert says in str(err.value) and "\n" not in str(err.value)
