@@ -57,13 +57,13 @@ def _time_factor(pos, bot):
     return min(1.0, left / bot.endgame)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _sale(k, m, prm, sv):
     """What selling all ``m`` mushrooms of kind ``k`` is worth (half below ``min_sell``)."""
     return prm.sell_sticks[k] * m * sv * (1.0 if m >= prm.min_sell else 0.5)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def _ready(me, k, prm, sv):
     """The dish a complete set of kind ``k`` makes, if cooking beats selling it; else 0."""
     m = mushrooms(me, k, prm)
