@@ -111,8 +111,8 @@ def _win_share(a, b, n):
 
 
 def test_search_beats_greedy_and_lookahead():
-    # measured on these seeds: search:16 beats greedy in 95% of games, search:32 lookahead
-    # in about 58%
+    # measured on these seeds: search:16 beats greedy in 95% of games, search:32 beats
+    # lookahead in 57% (1,000 games: about 1.6 points of standard error)
     assert _win_share("search:16", "greedy", 200) > 0.85
     assert _win_share("search:32", "lookahead", 500) > 0.53
 

@@ -38,7 +38,7 @@ from simkit.games.mushroomwalk.records import (
 
 BOTS = ("random", "greedy", "lookahead", "search")
 _KIND = dict(zip(BOTS, (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH), strict=True))
-DEFAULT_BUDGET = 64  # rollouts per decision of ``search`` (docs/rules-mushroomwalk.md "Bots")
+DEFAULT_BUDGET = 128  # rollouts per decision of ``search`` (docs/rules-mushroomwalk.md "Bots")
 MAX_BUDGET = 4096
 # name: (lowest, highest) allowed; every field of records.BOT but ``kind`` and ``budget``
 PARAMS = {
