@@ -44,6 +44,7 @@ from simkit.rng import STREAM_BOT, next_u64, stream_key
 WIDTH = 4  # rollouts of the budget per candidate play: N // WIDTH candidates
 _SAMPLES = np.int64(STREAM_BOT)  # the samples' keys: sub-streams of the decision's draw
 _SAMPLE, _PLAYED = np.int64(0), np.int64(1)  # pool slots: the sample, the rollout
+_SCALE = 5.0  # points of evaluation margin at the horizon that make odds of e:1
 
 
 @njit(no_cpython_wrapper=True)
@@ -84,7 +85,7 @@ def _rollout(pool, prm, bot, seat, tmp, ev, evc):
         left -= 1
     if pos.ended == 0:
         diff = evaluate(pos, seat, prm, bot) - evaluate(pos, 1 - seat, prm, bot)
-        return 1.0 / (1.0 + np.exp(-diff / 5.0)) + bot.margin * diff
+        return 1.0 / (1.0 + np.exp(-diff / _SCALE)) + bot.margin * diff
     w = winner(pos)
     u = 0.5 if w < 0 else (1.0 if w == seat else 0.0)
     return u + bot.margin * (pos.seats[seat].score - pos.seats[1 - seat].score)
