@@ -42,7 +42,8 @@ import numpy as np
 from numba import njit
 
 from simkit.games.mush.heuristic import heuristic
-from simkit.games.mush.position import apply, determinize, is_over, legal_plays, to_move
+from simkit.games.mush.plays import counted_plays
+from simkit.games.mush.position import apply, determinize, is_over, to_move
 from simkit.games.mush.records import I_BOT, MAX_ARMS, PH_BID, PH_REST, PH_TRAIN, PLAY_WIDTH
 from simkit.rng import GOLDEN, mix64, next_u64
 
@@ -78,7 +79,7 @@ def search(bp, pos, prm, cell, rt, seat, work, play):
         b = max(1, int(bp.budget) // (rounds * (alive + 1)))
         for i in range(b):
             key = _key(base, used + i)
-            u0 = _rollout(bp, pos, prm, cell, rt, seat, key, 0, work)
+            u0 = _rollout(bp, pos, prm, cell, rt, seat, key, np.int64(0), work)
             for a in range(1, k):
                 if work.alive[a]:
                     d = _rollout(bp, pos, prm, cell, rt, seat, key, a, work) - u0
@@ -109,13 +110,14 @@ def _key(base, i):
 @njit(no_cpython_wrapper=True)
 def _arms(bp, pos, prm, cell, rt, seat, base, work):
     """Fill ``work.arms`` with the candidate plays and return how many: the seat's legal
-    plays (the same on every determinization: its own plays depend on nothing hidden),
+    plays (``legal_plays``' own list of them; the same on every determinization: its own
+    plays depend on nothing hidden),
     greedy's first, so a search that cannot tell them apart plays greedy. Bids stop at one
     more than the richest rival holds (a higher bid wins nothing more, R-47), and at
     ``MAX_ARMS`` plays (bids of 0 .. 7 tokens on the standard route)."""
-    determinize(pos, seat, _key(base, -1), work.sim)
+    determinize(pos, seat, _key(base, np.int64(-1)), work.sim)
     heuristic(bp, work.sim[0], prm, cell, rt, seat, work, work.step)
-    n = min(legal_plays(work.sim[0], prm, rt, work.arms), MAX_ARMS)
+    n = min(counted_plays(work.sim[0], prm, rt, work.arms), MAX_ARMS)
     if work.sim[0].phase == PH_BID:
         most = 0
         for o in range(work.sim[0].n):
