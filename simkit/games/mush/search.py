@@ -19,10 +19,11 @@ full place worse (docs/rules-mush.md, Bots). Anchored on greedy, it leaves greed
 only where a rollout says clearly that another is better (resting with an option greedy
 undervalues is the common case).
 
-Utility: the seat's finish position scaled to 1 (first) .. 0 (last), not a win: the ladder
-rates whole finish orders (Plackett-Luce), and a rank scores every rollout, where a win
-says nothing in the three in four races a seat loses. A rollout stopped at its horizon is
-ranked as the book ranks a race stopped early: by moves still to go.
+Utility: the seat's finish position scaled to 1 (first) .. 0 (last), not a win. A win is
+what the ladder counts in MUSH (only the winner finishes), but it says nothing in the three
+rollouts in four a seat loses, while the rank scores every rollout and is highest for the
+winner. A rollout stopped at its horizon is ranked as the book ranks a race stopped early:
+by moves still to go.
 
 What it searches (``searched``): the training (R-44, once a race), the bid (R-47) and
 resting or racing in a town, with the rest option (text, Repos; R-45). Everything else
