@@ -1,17 +1,20 @@
 """``make bench``: throughput of every registered game on this machine.
 
-The runner's overhead first (on the game whose ``BenchSpec`` says ``runner=True``), then one
+Snow Tails end to end against the speed yardstick first (``bench/yardstick.py``), then the
+runner's overhead (on the game whose ``BenchSpec`` says ``runner=True``), then one
 block per game from its ``Game.bench``: races per second with numba at 1 and 2 threads, the
 ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
+Last, each game's cold compile (``bench/compile.py``).
 """
 
 from __future__ import annotations
 
 import sys
 
-from bench import runner
+from bench import compile as cold
+from bench import runner, yardstick
 from bench.common import game_rows
 
 
@@ -19,6 +22,7 @@ def main() -> int:
     from simkit.games import games
 
     benched = [g for g in games() if g.bench is not None]
+    yardstick.main()
     runner.main(next((g for g in benched if g.bench.runner), None))
     per_turn = {}
     for game in benched:
@@ -29,6 +33,7 @@ def main() -> int:
         fastest = max(per_turn.values())
         each = ", ".join(f"{n} {r:,.0f}/s ({fastest / r:.2f}x)" for n, r in per_turn.items())
         print(f"per seat-turn at 1 thread (x: slower than the fastest): {each}")
+    cold.main(benched)
     return 0
 
 

@@ -22,6 +22,8 @@ import numpy as np
 
 from simkit.games.base import Game
 
+EXTRA_SECONDS = 8.0  # each extra row (a slower bot) is timed on about this much work
+
 _CHILD = """
 import json, sys, time
 t0 = time.perf_counter()
@@ -112,8 +114,15 @@ def game_rows(game: Game) -> float | None:
     races = int(os.environ.get(f"SIMKIT_BENCH_{game.name.upper()}_RACES", spec.races))
     engine_rows(game.name, races, spec.nojit_races, spec.title, spec.unit, **spec.cell)
     for title, cell in spec.extra.items():
-        r, _ = rate(game.name, 1, max(races // 5, 1), **cell)
-        print(f"  {title}, threads=1: {r:10,.0f} {spec.unit}/s")
+        rate(game.name, 1, 2, **cell)  # compile outside the timings
+        probe, _ = rate(game.name, 1, 4, **cell)
+        n = int(min(max(probe * EXTRA_SECONDS, 8), max(races // 5, 8)))  # about 8 s a row
+        one, _ = rate(game.name, 1, n, **cell)
+        two, _ = rate(game.name, 2, n, **cell)
+        print(
+            f"  {title}: {one:10,.1f} {spec.unit}/s at 1 thread, {two:,.1f} at 2 "
+            f"({two / one:.2f}x; {n:,} {spec.unit})"
+        )
     if "turns" not in game.seat_columns:
         return None
     per_turn = turn_rate(game.name, races, **spec.cell)

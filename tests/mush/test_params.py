@@ -101,7 +101,7 @@ def test_mush_has_no_track_and_no_slot_choice():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("smart", "mush: unknown bot 'smart' (known: random, greedy)"),
+        ("smart", "mush: unknown bot 'smart' (known: random, greedy, search)"),
         ("greedy:reserv=3", "mush: bot 'greedy:reserv=3': expected key=value with key one of"),
         ("greedy:reserve=x", "mush: bot 'greedy:reserve=x': reserve must be a number (got 'x')"),
         (

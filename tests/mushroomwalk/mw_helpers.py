@@ -7,13 +7,13 @@ from hypothesis import strategies as st
 
 from simkit import rng
 from simkit.games.mushroomwalk.bots import parse_bots
+from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.policy import choose
 from simkit.games.mushroomwalk.position import apply, legal_plays, max_plays, new
-from simkit.games.mushroomwalk.records import EVENT, PLAY, POSITION, as_records
+from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION, as_records
 from simkit.games.mushroomwalk.state import state_from_json
 
-BOTS = st.sampled_from(["random", "greedy", "lookahead"])
+BOTS = st.sampled_from(["random", "greedy", "lookahead", "search:4"])
 NO_EV = np.zeros(1, dtype=EVENT)
 EVC = np.zeros(1, dtype=np.int64)
 
@@ -51,7 +51,11 @@ class Game:
         self.positions = np.zeros(1, dtype=POSITION)
         self.plays = np.zeros(max_plays(self.prm), dtype=PLAY)
         self.pool = np.zeros(3, dtype=POSITION)
-        self.tmp = np.zeros(1, dtype=PLAY)
+        # choose's scratch plays and search arms
+        self.scratch = (
+            np.zeros(max_plays(self.prm), dtype=PLAY),
+            np.zeros(max_plays(self.prm), dtype=ARM),
+        )
         new(self.pos, self.prm, np.uint64(key), np.int64(race_index), NO_EV, EVC)
 
     @property
@@ -65,7 +69,7 @@ class Game:
     def choice(self) -> int:
         """Index in ``legal()`` of the play the seat to move's bot makes (draws its stream)."""
         return int(
-            choose(self.pos, self.prm, self.bots, self.plays, self.pool, self.tmp, NO_EV, EVC)
+            choose(self.pos, self.prm, self.bots, self.plays, self.pool, *self.scratch, NO_EV, EVC)
         )
 
     def apply(self, play) -> None:

@@ -11,7 +11,7 @@ from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.rng import race_keys
 
-CASES = ((("random", "greedy"), 3), (("lookahead", "random"), 1))
+CASES = ((("random", "greedy"), 3), (("lookahead", "random"), 1), (("search:2", "greedy"), 1))
 
 SCRIPT = """
 import json, sys

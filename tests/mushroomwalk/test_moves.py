@@ -131,6 +131,11 @@ def test_moves_cli_text(tmp_path):
         ),
         ({"players": [{"pans": 14}, {}]}, "key 'players[0].pans': 15 cards 'pan'"),
         ({"draw_pile": ["basket"] * 5}, "key 'draw_pile': 6 cards 'basket' where the decks"),
+        (
+            {"draw_pile": 70},  # every hand card was drawn from the forest deck
+            "key 'draw_pile': 89 forest-deck cards in the forest, decay pile, draw pile and "
+            "hands where the deck holds 81",
+        ),
         # ... and hands over their limits
         (
             {"players": [{"hand": ["2", "3", "4", "5", "6", "7", "butter", "cider", "pan"]}, {}]},

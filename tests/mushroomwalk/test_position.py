@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.games.mushroomwalk.cards import CARD_UNKNOWN
+from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.game import _SEAT_FIELDS
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.policy import choose
 from simkit.games.mushroomwalk.position import copy, determinize, max_plays, observe
 from simkit.games.mushroomwalk.records import N_RNG, POSITION, R_BOT
 from tests.mushroomwalk.mw_helpers import BOTS, EVC, NO_EV, Game, key_of, midgame, play_out
@@ -118,9 +118,9 @@ def test_a_bots_choice_does_not_change_when_hidden_parts_are_dealt_again(seed, b
         seat = np.int64(g.pos["mover"])
         determinize(g.pos, seat, np.uint64(k), other[0])
         real = one(g.pos)
-        a = choose(real[0], g.prm, g.bots, g.plays, g.pool, g.tmp, NO_EV, EVC)
+        a = choose(real[0], g.prm, g.bots, g.plays, g.pool, *g.scratch, NO_EV, EVC)
         play_a = g.plays[a].copy()
-        b = choose(other[0], g.prm, g.bots, g.plays, g.pool, g.tmp, NO_EV, EVC)
+        b = choose(other[0], g.prm, g.bots, g.plays, g.pool, *g.scratch, NO_EV, EVC)
         assert a == b and play_a == g.plays[b]
         g.step()
 

@@ -1,9 +1,12 @@
-"""MUSH bot specs: ``random`` and ``greedy``, with parameters, as one record per seat.
+"""MUSH bot specs: ``random``, ``greedy`` and ``search``, with parameters, as one record per
+seat.
 
 A spec is ``name`` or ``name:key=value:...`` (e.g. ``greedy:reserve=8:train=cold``; colons
-because the CLI splits seats on commas). ``bot_row`` turns it into a ``BOT`` record whose
-fields are ``kind`` and every name of ``BOT_PARAMS``; the kernels read them by name
-(``bp.reserve``). What each bot does with them is in ``policy.py`` and ``choose.py``.
+because the CLI splits seats on commas); ``search`` may take its budget first,
+``search:64``. ``bot_row`` turns it into a ``BOT`` record whose fields are ``kind``,
+``budget`` and every name of ``BOT_PARAMS``; the kernels read them by name
+(``bp.reserve``). What each bot does with them is in ``policy.py``, ``heuristic.py`` and
+``search.py``; a search bot plays greedy, with its parameters, where it does not search.
 """
 
 from __future__ import annotations
@@ -12,8 +15,12 @@ import numpy as np
 
 from simkit.errors import SimkitError
 
-BOT_KINDS = ("random", "greedy")
-RANDOM, GREEDY = 0, 1
+BOT_KINDS = ("random", "greedy", "search")
+RANDOM, GREEDY, SEARCH = 0, 1, 2
+# Rollouts per searched decision of ``search`` without a budget: search:32 and search:64
+# are not separated on the ladder at 2,000 races a lineup (docs/rules-mush.md, Bots).
+DEFAULT_BUDGET = 32
+MAX_BUDGET = 4096
 
 # name: (random default, greedy default, doc)
 BOT_PARAMS: dict[str, tuple[float, float, str]] = {
@@ -40,13 +47,22 @@ BOT_PARAMS: dict[str, tuple[float, float, str]] = {
     "p_rest": (0.3, 0.0, "random: chance of resting when in a town"),
     "stranded": (0.0, 3.0, "spaces lost per space a move's end lies beyond its dogs' reach"),
 }
-_FIELDS = [("kind", np.float64)] + [(k, np.float64) for k in BOT_PARAMS]
+# search's own parameters besides its budget, name: (default, doc); elsewhere it takes
+# greedy's defaults above. Both defaults measured (docs/rules-mush.md, Bots).
+SEARCH_PARAMS: dict[str, tuple[float, str]] = {
+    "margin": (2.0, "standard errors a play must gain over greedy's to replace it"),
+    "horizon": (12.0, "rounds a rollout plays before it is ranked (0: to the end)"),
+}
+_FIELDS = [("kind", np.float64), ("budget", np.float64)] + [
+    (k, np.float64) for k in (*BOT_PARAMS, *SEARCH_PARAMS)
+]
 BOT = np.dtype((np.record, np.dtype(_FIELDS, align=True)))  # see records.record
 _TRAIN_NAMES = {"warm": 0.0, "mild": 1.0, "cold": 2.0, "best": -1.0}
 
 
 def bot_row(spec: str) -> np.ndarray:
-    """The ``BOT`` record (a 0-d array) of a spec such as ``greedy:reserve=8:train=cold``."""
+    """The ``BOT`` record (a 0-d array) of a spec such as ``greedy:reserve=8:train=cold`` or
+    ``search:64``."""
     name, *pairs = spec.split(":")
     if name not in BOT_KINDS:
         raise SimkitError(f"mush: unknown bot '{name}' (known: {', '.join(BOT_KINDS)})", key="bots")
@@ -54,13 +70,21 @@ def bot_row(spec: str) -> np.ndarray:
     row = np.zeros((), dtype=BOT)
     row["kind"] = kind
     for key, (rnd, grd, _doc) in BOT_PARAMS.items():
-        row[key] = grd if kind == GREEDY else rnd
+        row[key] = rnd if kind == RANDOM else grd
+    known = dict(BOT_PARAMS)
+    if kind == SEARCH:
+        known.update(SEARCH_PARAMS)
+        for key, (default, _doc) in SEARCH_PARAMS.items():
+            row[key] = default
+        row["budget"] = DEFAULT_BUDGET
+        if pairs and "=" not in pairs[0]:
+            row["budget"] = _budget(spec, pairs.pop(0))
     for pair in pairs:
         key, eq, raw = pair.partition("=")
-        if not eq or key not in BOT_PARAMS:
-            known = ", ".join(BOT_PARAMS)
+        if not eq or key not in known:
+            names = ", ".join(known)
             raise SimkitError(
-                f"mush: bot '{spec}': expected key=value with key one of {known}", key="bots"
+                f"mush: bot '{spec}': expected key=value with key one of {names}", key="bots"
             )
         if key == "train":
             if raw not in _TRAIN_NAMES:
@@ -79,3 +103,14 @@ def bot_row(spec: str) -> np.ndarray:
             raise SimkitError(f"mush: bot '{spec}': {key} must be >= 0 (got {raw})", key="bots")
         row[key] = value
     return row
+
+
+def _budget(spec: str, raw: str) -> int:
+    """The rollouts per decision of ``search:N``, checked."""
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_BUDGET:
+        raise SimkitError(
+            f"mush: bot '{spec}': the budget must be a whole number of rollouts from 1 to "
+            f"{MAX_BUDGET} (e.g. search:{DEFAULT_BUDGET})",
+            key="bots",
+        )
+    return int(raw)

@@ -112,6 +112,13 @@ class MushGame:
         races=20_000,
         nojit_races=4,
         unit="games",
+        # About 20 games per CPU second: this row's 4,000 games take a few minutes.
+        extra={
+            "search (default budget) and 3 greedy bots": {
+                "players": 4,
+                "bots": ["search", "greedy", "greedy", "greedy"],
+            }
+        },
     )
     tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
     bot_presets_file = None

@@ -1,8 +1,8 @@
 """MUSH bots' leaf decisions: the ``random`` baseline and the ``greedy`` musher.
 
 Each function answers one question for one bot (``bp``, a ``BOT`` record) from numbers
-``choose.py`` reads off the position. Random bots draw from their seat's stream
-(``states[bi]``); greedy bots need no randomness.
+``heuristic.py`` reads off the position. Random bots draw from their seat's stream
+(``states[bi]``); greedy bots need no randomness (a search bot is greedy here).
 
 greedy, in short: picks the training with the best expected dice along the route; rests
 in a town when its dogs are tired (``rest_at``) or the next town looks out of reach with
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simkit.games.mush.bots import GREEDY, RANDOM
+from simkit.games.mush.bots import RANDOM
 from simkit.rng import below, uniform
 
 
@@ -192,7 +192,7 @@ def dice_to_remove(bp, states, bi, tokens, cost, room, harass):
     """How many of an opponent's dice to remove before the roll (text, "Réduire les dés")."""
     if not harass or (bp.kind == RANDOM and not chance(bp, states, bi)):
         return 0
-    afford = spare(bp, tokens) // cost if bp.kind == GREEDY else tokens // cost
+    afford = tokens // cost if bp.kind == RANDOM else spare(bp, tokens) // cost
     return max(0, min(room, int(bp.harass_dice), afford))
 
 

@@ -42,6 +42,7 @@ MAX_MARKERS = _hi("avalanche_markers")
 # The longest move: a dog face on every die, the best bonus face and the bid's extra space.
 MAX_PATH = _hi("dogs") + _hi("bonus_table") + _hi("bid_extra")
 PLAN_CAP = 1024  # greedy's frontier entries per plan; the standard route needs under 100
+MAX_ARMS = 8  # a search's candidate plays per decision (search.py says which)
 
 # Random streams of a race, one uint64 state each (simkit.rng): the dice of each seat
 # (dog dice, bonus die, rough and avalanche rolls), each seat's bot, the weather dice and
@@ -190,18 +191,6 @@ POSITION = record(
     ],
 )
 
-# Greedy's planning scratch: one frontier entry per (space, paid) state and step.
-WORK = record(
-    [
-        ("e_sp", np.int64, (PLAN_CAP,)),
-        ("e_paid", np.int64, (PLAN_CAP,)),
-        ("e_parent", np.int64, (PLAN_CAP,)),
-        ("e_line", np.int64, (PLAN_CAP,)),
-        ("e_step", np.int64, (PLAN_CAP,)),
-        ("e_blocked", np.int64, (PLAN_CAP,)),
-        ("e_val", np.float64, (PLAN_CAP,)),
-    ],
-)
 
 PHASES = (
     # decisions
@@ -290,6 +279,31 @@ PLAY_KINDS = (
 PLAY_PATH = 3
 PLAY_WIDTH = PLAY_PATH + MAX_PATH
 PLAY = record([("row", np.int64, (PLAY_WIDTH,))])  # one play, as a record
+
+# A bot's scratch, one per block of races, so no decision allocates: greedy's plan (one
+# frontier entry per (space, paid) state and step) and training limits; a search's
+# candidate plays (``arms``), their utility sums, the position a rollout plays on, the
+# rollout's plays and a recorder whose counts nobody reads (search.py).
+WORK = record(
+    [
+        ("e_sp", np.int64, (PLAN_CAP,)),
+        ("e_paid", np.int64, (PLAN_CAP,)),
+        ("e_parent", np.int64, (PLAN_CAP,)),
+        ("e_line", np.int64, (PLAN_CAP,)),
+        ("e_step", np.int64, (PLAN_CAP,)),
+        ("e_blocked", np.int64, (PLAN_CAP,)),
+        ("e_val", np.float64, (PLAN_CAP,)),
+        ("taken", np.int64, (3,)),
+        ("allowed", np.int64, (3,)),
+        ("arms", np.int64, (MAX_ARMS, PLAY_WIDTH)),
+        ("sums", np.float64, (MAX_ARMS,)),
+        ("squares", np.float64, (MAX_ARMS,)),
+        ("alive", np.int64, (MAX_ARMS,)),
+        ("sim", POSITION, (1,)),
+        ("step", PLAY),
+        ("rec", RECORDER),
+    ],
+)
 
 # Event log rows (round, event, seat, a, b, c, d, e) of a traced race; trace.py reads them.
 EVENTS = (

@@ -21,19 +21,20 @@ import numba
 import numpy as np
 from numba import njit
 
-from simkit.games.mushroomwalk.policy import choose
+from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, result
-from simkit.games.mushroomwalk.records import EVENT, PLAY, POSITION
+from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION
 
 
 @njit(cache=True)
 def play_game(pos, prm, bots, key, race_index, scratch, ev, evc):
     """Play the game with root ``key`` to its end in ``pos``; trace events if ``ev`` has
-    room. ``scratch`` = (plays buffer, 3 scratch positions, 1 scratch play, 1-row ev)."""
-    plays, pool, tmp, noev = scratch
+    room. ``scratch`` = (plays buffer, 3 scratch positions, scratch plays, search arms,
+    1-row ev), the buffers ``max_plays(prm)`` rows each."""
+    plays, pool, tmp, arms, noev = scratch
     new(pos, prm, key, race_index, ev, evc)
     while not is_over(pos):
-        i = choose(pos, prm, bots, plays, pool, tmp, noev, evc)
+        i = choose(pos, prm, bots, plays, pool, tmp, arms, noev, evc)
         apply(pos, prm, plays[i], ev, evc)
 
 
@@ -52,7 +53,8 @@ def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, ev, evc, las
     scratch = (
         np.empty(max_plays(prm), PLAY),
         np.empty(3, POSITION),
-        np.empty(1, PLAY),
+        np.empty(max_plays(prm), PLAY),
+        np.empty(max_plays(prm), ARM),
         np.empty(1, EVENT),
     )
     for g in range(keys.shape[0]):

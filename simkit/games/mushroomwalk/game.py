@@ -95,7 +95,7 @@ class MushroomWalk:
     examples = (
         "simkit race --game mushroomwalk --seed 7 --bots greedy,lookahead",
         "simkit variants mushroomwalk --preset morels",
-        "simkit ladder mushroomwalk --bots random,greedy,lookahead --races 5000",
+        "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
     )
     commands: tuple[str, ...] = ()
     report_section = "simkit.games.mushroomwalk.report:section"
@@ -105,7 +105,10 @@ class MushroomWalk:
         races=50_000,
         nojit_races=10,
         unit="games",
-        extra={"lookahead vs greedy": {"bots": ["lookahead", "greedy"]}},
+        extra={
+            "lookahead vs greedy": {"bots": ["lookahead", "greedy"]},
+            "search (default budget) vs greedy": {"bots": ["search", "greedy"]},
+        },
     )
     tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
     bot_presets_file = None

@@ -1,12 +1,14 @@
-"""The bots: ``random``, ``greedy`` (rules of thumb) and ``lookahead`` (one ply + evaluation).
+"""The heuristic bots: ``greedy`` (rules of thumb) and ``lookahead`` (one ply + evaluation).
 
-Each bot chooses among the plays ``position.legal_plays`` lists, so it sees every choice
-the book gives a player. Bots read only what their seat may see (``position.observe``):
-their own hand and display, the face-up forest, decay and discard piles, the opponent's
-display, sticks, hand size and the cards it saw the opponent take. ``lookahead`` plays
-every play on samples of the hidden cards drawn by ``position.determinize``, so it never
-learns the real draw pile, night pile or opponent's hand. Bot parameters are a
-``records.BOT`` record, set from a bot spec such as ``greedy:cook_at=3`` (:mod:`.bots`).
+:mod:`.choose` gives each decision to its seat's bot; :mod:`.search` builds on ``greedy``,
+which plays its rollouts, and on ``evaluate``. Each bot chooses among the plays
+``position.legal_plays`` lists, so it sees every choice the book gives a player. Bots read
+only what their seat may see (``position.observe``): their own hand and display, the
+face-up forest, decay and discard piles, the opponent's display, sticks, hand size and the
+cards it saw the opponent take. ``lookahead`` plays every play on samples of the hidden
+cards drawn by ``position.determinize``, so it never learns the real draw pile, night pile
+or opponent's hand. Bot parameters are a ``records.BOT`` record, set from a bot spec such
+as ``greedy:cook_at=3`` (:mod:`.bots`).
 """
 
 from __future__ import annotations
@@ -24,10 +26,8 @@ from simkit.games.mushroomwalk.cards import (
     N_KINDS,
     NIGHT_BASE,
 )
-from simkit.games.mushroomwalk.position import apply, determinize, legal_plays
+from simkit.games.mushroomwalk.position import apply, determinize
 from simkit.games.mushroomwalk.records import (
-    BOT_GREEDY,
-    BOT_RANDOM,
     COOK,
     DECAY,
     DISCARD,
@@ -44,7 +44,7 @@ from simkit.games.mushroomwalk.rules import (
     night_left,
     winner,
 )
-from simkit.rng import STREAM_BOT, below, next_u64, stream_key
+from simkit.rng import STREAM_BOT, next_u64, stream_key
 
 # lookahead's scratch positions: the common sample, the one played out, another sample
 _COMMON, _EXTRA = np.int64(0), np.int64(2)
@@ -57,27 +57,42 @@ def _time_factor(pos, bot):
     return min(1.0, left / bot.endgame)
 
 
+@njit(no_cpython_wrapper=True)
+def _sale(k, m, prm, sv):
+    """What selling all ``m`` mushrooms of kind ``k`` is worth (half below ``min_sell``)."""
+    return prm.sell_sticks[k] * m * sv * (1.0 if m >= prm.min_sell else 0.5)
+
+
+@njit(no_cpython_wrapper=True)
+def _ready(me, k, prm, sv):
+    """The dish a complete set of kind ``k`` makes, if cooking beats selling it; else 0."""
+    m = mushrooms(me, k, prm)
+    if m == 0 or m < prm.min_cook:
+        return 0.0
+    cookv = float(prm.cook_points[k] * m)
+    return cookv if cookv > _sale(k, m, prm, sv) else 0.0
+
+
 @njit(cache=True)
 def evaluate(pos, p, prm, bot):
-    """Points now plus what the holdings are likely worth before the forest runs out."""
+    """Points now plus what the holdings are likely worth before the forest runs out.
+
+    Allocates nothing: the search bot's rollouts call it (through ``best_discard``)."""
     me = pos.seats[p]
     tf = _time_factor(pos, bot)
     sv = bot.stick * tf
     pans = me.pans + me.hand[CARD_PAN]
     v = float(me.score)
     biggest = 0
-    ready = np.zeros(N_KINDS)  # dish value of each complete set; each needs a pan
-    n_ready = 0
+    n_ready = 0  # complete sets worth cooking; each needs a pan
     for k in range(N_KINDS):
         m = mushrooms(me, k, prm)
         if m == 0:
             continue
         biggest = max(biggest, m)
-        sell = prm.sell_sticks[k] * m * sv * (1.0 if m >= prm.min_sell else 0.5)
+        sell = _sale(k, m, prm, sv)
         if m >= prm.min_cook:
-            cookv = prm.cook_points[k] * m
-            if cookv > sell:
-                ready[k] = cookv
+            if _ready(me, k, prm, sv) > 0:
                 n_ready += 1
                 continue
             v += sell
@@ -86,12 +101,14 @@ def evaluate(pos, p, prm, bot):
     # the best complete sets get the pans held; a set kept uncooked is worth a little less
     # than the dish (it can still grow, but poison or a full hand can cost it)
     for k in range(N_KINDS):
-        if ready[k] > 0:
+        dish = _ready(me, k, prm, sv)
+        if dish > 0:
             rank = 0  # complete sets worth more, ties by kind
             for j in range(N_KINDS):
-                if ready[j] > ready[k] or (ready[j] == ready[k] and j < k):
+                other = _ready(me, j, prm, sv)
+                if other > dish or (other == dish and j < k):
                     rank += 1
-            v += ready[k] * (bot.hold if rank < pans else 0.6 * tf)
+            v += dish * (bot.hold if rank < pans else 0.6 * tf)
     full_b = 1.0 if biggest >= prm.butter_per else 0.4 * tf
     full_c = 1.0 if biggest >= prm.cider_per else 0.3 * tf
     v += me.hand[CARD_BUTTER] * prm.butter_points * full_b * 0.8
@@ -144,7 +161,7 @@ def _kept(k, m, prm, bot):
 
 
 @njit(cache=True)
-def _greedy_score(pos, p, play, prm, bot):
+def greedy_score(pos, p, play, prm, bot):
     me = pos.seats[p]
     tf = _time_factor(pos, bot)
     room = hand_limit(me, prm) - hand_size(me)
@@ -257,7 +274,7 @@ def _look(pool, sample, seat, prm, bot, play, tmp, ev, evc):
 
 
 @njit(cache=True)
-def _lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc):
+def lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc):
     """The play worth most one ply ahead, on samples of what ``seat`` cannot see.
 
     Every play is tried on one common sample; a play bringing a night card is averaged
@@ -288,26 +305,19 @@ def _lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc):
 
 
 @njit(cache=True)
-def choose(pos, prm, bots, plays, pool, tmp, ev, evc):
-    """Index in ``plays`` (filled here by ``legal_plays``) of the play the bot of the seat
-    to move makes. ``pool`` holds 3 scratch positions, ``tmp`` 1 scratch play."""
-    seat = np.int64(pos.mover)
-    bot = bots[seat]
-    n = legal_plays(pos, prm, plays)
-    if bot.kind == BOT_RANDOM:
-        return below(pos.rng, R_BOT + seat, n)
-    if plays[0].kind == DISCARD:  # greedy and lookahead discard alike
+def greedy(pos, seat, prm, bot, plays, n):
+    """Index of greedy's play among ``plays[:n]`` (the legal plays of ``seat``, to move):
+    its best discard to a poison, else the play its rules of thumb score highest."""
+    if plays[0].kind == DISCARD:
         c = best_discard(pos, seat, prm, bot)
         for i in range(n):
             if plays[i].arg == c:
                 return i
-    if bot.kind == BOT_GREEDY:
-        best_i = 0
-        best_v = -1e300
-        for i in range(n):
-            v = _greedy_score(pos, seat, plays[i], prm, bot)
-            if v > best_v:
-                best_v = v
-                best_i = i
-        return best_i
-    return _lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc)
+    best_i = 0
+    best_v = -1e300
+    for i in range(n):
+        v = greedy_score(pos, seat, plays[i], prm, bot)
+        if v > best_v:
+            best_v = v
+            best_i = i
+    return best_i

@@ -440,28 +440,33 @@ def determinize(pos, seat, key, out):
     """
     copy(out, pos)
     opp = out.seats[1 - seat]
-    unseen = np.zeros(N_SLOTS, np.int64)
-    for i in range(pos.draw_top, pos.draw_end):
-        unseen[pos.draw[i]] += 1
+    top = np.int64(out.draw_top)
+    end = np.int64(out.draw_end)
+    # Nothing is allocated (the search bot calls this per rollout): the unseen cards are
+    # counted in the opponent's hand, laid out in a canonical order in ``out.draw`` ending
+    # at the draw pile's end, where the opponent's unseen cards take the places of cards
+    # drawn before the pile's top (every hand card was drawn from the deck, and
+    # ``state_from_json`` keeps that true), and shuffled there.
+    for i in range(top, end):
+        opp.hand[out.draw[i]] += 1
+    lo = end
     for c in range(N_SLOTS):
-        unseen[c] += opp.hand[c] - opp.seen[c]
-        opp.hand[c] = opp.seen[c]
-    cards = np.empty(unseen.sum(), np.int8)
-    i = 0
+        lo -= opp.hand[c] - opp.seen[c]
+    i = lo
     for c in range(N_SLOTS):
-        for _ in range(unseen[c]):
-            cards[i] = c
+        for _ in range(opp.hand[c] - opp.seen[c]):
+            out.draw[i] = c
             i += 1
+        opp.hand[c] = opp.seen[c]
     for r in range(N_RNG):
         if r != R_BOT + seat:
             out.rng[r] = stream_key(key, STREAMS[r, 0], STREAMS[r, 1])
-    shuffle(out.rng, R_DECK, cards, np.int64(0), np.int64(cards.shape[0]))
-    # the opponent's unseen cards are the first ones, the draw pile the rest
-    n_opp = cards.shape[0] - (out.draw_end - out.draw_top)
-    for j in range(n_opp):
-        opp.hand[cards[j]] += 1
-    for j in range(out.draw_end - out.draw_top):
-        out.draw[out.draw_top + j] = cards[n_opp + j]
+    shuffle(out.rng, R_DECK, out.draw, lo, end)
+    # the opponent's unseen cards are the first ones, the draw pile the rest; the places
+    # they took get their drawn cards back
+    for j in range(lo, top):
+        opp.hand[out.draw[j]] += 1
+        out.draw[j] = pos.draw[j]
     # the night pile's remaining cards are known, not their order: rank order, shuffled
     i = out.night_top
     for c in range(NIGHT_BASE, N_SLOTS):  # night cards, then unknown ones

@@ -131,16 +131,20 @@ _RACE = np.dtype(
 RACE = _record(_RACE)
 
 # Bot parameters (see :mod:`.bots` for their meaning); ``kind`` is one of BOT_*.
+_BOT_PARAMS = ("stick", "pan", "cook_at", "endgame", "opp", "incomplete", "hold", "samples")
 _BOT = np.dtype(
-    [("kind", np.int64)]
-    + [
-        (name, np.float64)
-        for name in ("stick", "pan", "cook_at", "endgame", "opp", "incomplete", "hold", "samples")
-    ],
+    [("kind", np.int64), ("budget", np.int64), ("horizon", np.int64)]
+    + [(name, np.float64) for name in (*_BOT_PARAMS, "margin")],
     align=True,
 )
 BOT = _record(_BOT)
-BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD = (np.int64(k) for k in range(3))
+BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH = (np.int64(k) for k in range(4))
+
+# The search bot's root plays (:mod:`.search`): the play's index in the list of legal
+# plays, greedy's score of it (the order candidates are kept in) and the sum of the
+# rollouts' utilities.
+_ARM = np.dtype([("play", np.int64), ("prior", np.float64), ("total", np.float64)], align=True)
+ARM = _record(_ARM)
 
 # Trace events: a snapshot of the public position after each.
 _EVENT = np.dtype(

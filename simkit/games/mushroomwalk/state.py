@@ -171,6 +171,16 @@ def state_from_json(d: Mapping[str, Any]) -> tuple[MushroomWalkParams, np.ndarra
     shown = 0
     for p, pd in enumerate(players):
         shown += _player(pos["seats"][p], p, pd, v, census, p == mover)
+    # every hand card was drawn from the forest deck (so determinize finds room for the
+    # opponent's hidden cards before the draw pile's top)
+    drawn = len(forest) + len(decay) + len(draw)
+    drawn += sum(int(s["hand"][:NIGHT_BASE].sum()) for s in pos["seats"])
+    if drawn > v.deck_size():
+        raise _bad(
+            "draw_pile",
+            f"{drawn} forest-deck cards in the forest, decay pile, draw pile and hands where "
+            f"the deck holds {v.deck_size()}; no game can reach this",
+        )
     night = _pile(d, "night_pile", _NIGHT_OK, max(0, sum(v.night_cards) - shown))
     if len(night) > N_KINDS:
         raise _bad("night_pile", f"at most {N_KINDS} cards")

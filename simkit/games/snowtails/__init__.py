@@ -95,6 +95,14 @@ class SnowTailsGame:
         {"players": 4, "bots": "greedy", "track": "nutcracker"},
         races=20_000,
         nojit_races=3,
+        extra={
+            "4 search:32 bots (the default budget)": {
+                "players": 4,
+                "bots": "search:32",
+                "track": "nutcracker",
+            },
+            "4 greedy:tuned bots": {"players": 4, "bots": "greedy:tuned", "track": "nutcracker"},
+        },
         runner=True,
     )
 

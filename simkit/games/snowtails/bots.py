@@ -138,7 +138,7 @@ TUNABLE = TunableBot(
 PRESETS_FILE = Path(__file__).with_name("bots.toml")  # fitted presets ("greedy:tuned")
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy", "search")
-SEARCH_BUDGET = 32  # rollouts per card play of ``search`` (docs/bots.md: how it was chosen)
+SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
 MAX_BUDGET = 100_000
 ELIMINATED = -1.0e6
 REACH = 17  # moves covered by the reach table: speed (at most 10) plus bonus (at most 6)
@@ -201,21 +201,31 @@ def parse_bot(spec: str) -> tuple[int, tuple[float, ...], int]:
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
     rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``), whose prior, rollouts and
-    other decisions are greedy's. ``SimkitError`` (key ``bots``) otherwise."""
+    other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the one named
+    after ``@`` (``search:32@greedy:bold``). ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets()
     if spec in presets:
         return BOT_GREEDY, presets[spec], 0
-    if spec == "search" or spec.startswith("search:"):
-        budget = spec.partition(":")[2] or str(SEARCH_BUDGET)
+    if spec == "search" or spec.startswith(("search:", "search@")):
+        head, _, policy = spec.partition("@")
+        budget = head.partition(":")[2] or str(SEARCH_BUDGET)
         if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
             raise SimkitError(
                 f"snowtails: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET})",
                 key="bots",
             )
-        return BOT_SEARCH, presets["greedy"], int(budget)
+        # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
+        policy = policy or ("greedy:tuned" if "greedy:tuned" in presets else "greedy")
+        kind, weights, _ = parse_bot(policy)
+        if kind != BOT_GREEDY:
+            raise SimkitError(
+                f"snowtails: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
+                key="bots",
+            )
+        return BOT_SEARCH, weights, int(budget)
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FL_DONE, PLAY_W
+from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.turn import bot_stream
 from simkit.rng import next_u64, stream_key
@@ -36,13 +36,19 @@ STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3,
 
 @njit(no_cpython_wrapper=True)
 def _rollout(cfg, reach, pool, swk, seat, race, w):
-    """Play ``pool[1]`` on to the end of race ``race`` with greedy (weights ``w``) for every
-    sled; the seat's rank utility in it."""
+    """Play ``pool[1]`` on with greedy (weights ``w``) for every sled until the seat's place
+    in race ``race`` is settled; the seat's rank utility in it.
+
+    A sled's place is settled when it finishes (R-05: at the end of the round it crossed
+    in, ranked after the earlier rounds' finishers), so the rollout stops there: the
+    other sleds' play after it cannot change the result."""
     pos = pool[1]
-    while pos.flow != FL_DONE and pos.race == race:
+    while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         decide(cfg, reach, pos, swk, BOT_GREEDY, w)
         apply(cfg, pos, swk)
     n = pos.n_seats
+    if pos.flow != FL_DONE and pos.race == race:
+        return (n - pos.finish[seat]) / (n - 1)
     return (n - pos.race_fin[seat, race]) / (n - 1)
 
 
