@@ -30,6 +30,7 @@ import math
 import os
 import shlex
 import socket
+import sqlite3
 import sys
 import time
 import warnings
@@ -241,13 +242,26 @@ def _quiet() -> None:
     warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
 
 
+class _Unsynced(sqlite3.Connection):
+    """A connection that hands its writes to the operating system without waiting for the
+    disk (``PRAGMA synchronous = OFF``): a study survives any kill of its workers, only an
+    operating-system crash during a write could damage it, and a candidate's dozen commits
+    cost microseconds instead of a disk flush each (on this machine ~10 ms, as much as a
+    thousand Snow Tails races)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.execute("PRAGMA synchronous = OFF")
+
+
 def storage(out: Path) -> Any:
     """Optuna's SQLite storage in ``out``; writers wait for each other up to a minute."""
     import optuna
 
     _quiet()
     url = f"sqlite:///{(Path(out) / STUDY).resolve()}"
-    return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": {"timeout": 60}})
+    connect = {"timeout": 60, "factory": _Unsynced}
+    return optuna.storages.RDBStorage(url, engine_kwargs={"connect_args": connect})
 
 
 def pruner(s: Settings) -> Any:

@@ -10,10 +10,12 @@ import sys
 import time
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from simkit import tune
 from simkit.tune import study
+from tests.tune import killable
 from tests.tune.slotrace import FAIR
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,53 +82,38 @@ def test_the_book_is_played_first_and_poor_candidates_stop_early(tmp_path):
     assert 1 in rungs  # some candidates played only the first rung
 
 
-def test_a_target_race_length(tmp_path):
-    space = "[course]\nlow = 2\nhigh = 25\n"
-    s = tune.settings(
-        *_files(tmp_path, space=space),
-        objective="rounds=12",
-        budget=20_000,
-        min_races=300,
-        max_races=2_700,
-        confirm=3_000,
-        top=2,
-    )
-    assert tune.start(s, tmp_path / "out").best == {"course": 11}
-
-
 def test_a_kill_9_in_the_middle_resumes_to_the_same_study(tmp_path):
-    """One worker killed mid-candidate and resumed decides exactly what one uninterrupted
-    worker decides: same candidates, same rungs, same objective values, same best."""
-    s = tune.settings(*_files(tmp_path), budget=30_000, min_races=500, max_races=4_500)
-    study.create(s, tmp_path / "whole")
-    study.search(tmp_path / "whole")
+    """One worker killed mid-candidate and resumed (`simkit tune --resume`) decides exactly
+    what one uninterrupted worker decides: same candidates, same rungs, same objective
+    values, and it ends with the same best candidate."""
+    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
+    s = tune.settings(*_files(tmp_path), **opts)
+    whole = tune.start(s, tmp_path / "whole")
     study.create(s, tmp_path / "killed")
+    marker = tmp_path / "killed" / killable.MARKER
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "tests.tune.killable", str(tmp_path / "killed")]
     child = subprocess.Popen(cmd, cwd=ROOT, env=env)
-    st = study.open_study(tmp_path / "killed", s)
     try:
         deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and child.poll() is None:
-            trials = st.get_trials(deepcopy=False)
-            done = sum(t.state.name in ("COMPLETE", "PRUNED") for t in trials)
-            last = trials[-1] if trials else None
-            # a candidate that has played a rung and is playing the next one
-            if done >= 3 and last.state.name == "RUNNING" and last.user_attrs.get("races"):
-                break
+        while not marker.exists() and child.poll() is None and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert child.poll() is None, "the worker ended before it could be killed"
+        assert marker.exists(), "the worker never reached the middle of a candidate"
         child.send_signal(signal.SIGKILL)
     finally:
         child.wait(30)
+    assert child.returncode == -signal.SIGKILL
+    st = study.open_study(tmp_path / "killed", s)
     lost = [t for t in st.get_trials() if t.state.name == "RUNNING"]
-    assert lost, "the kill should land in the middle of a candidate"
-    study.search(tmp_path / "killed")
+    assert len(lost) == 1 and lost[0].user_attrs["races"] > 0  # played a rung, not all
+    before = len([t for t in st.get_trials() if t.state.name != "RUNNING"])
+    assert killable.AFTER - 1 <= before < len(_trials(tmp_path / "whole"))
+    resumed = tune.resume(tmp_path / "killed")
     got = study.open_study(tmp_path / "killed", s).get_trials()
     assert [t.number for t in got if t.state.name == "FAIL"] == [lost[0].number]
     assert _trials(tmp_path / "killed") == _trials(tmp_path / "whole")
-    a, b = (study.open_study(tmp_path / d, s).best_trial for d in ("whole", "killed"))
-    assert a.user_attrs["key"] == b.user_attrs["key"]
+    assert resumed.best == whole.best
+    pd.testing.assert_frame_equal(resumed.confirmation, whole.confirmation)
 
 
 def test_the_same_candidate_is_played_once(tmp_path):
