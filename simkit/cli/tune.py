@@ -84,7 +84,22 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
     against the book's values, with intervals and a verdict, and reported. The study lives
     in the tuning folder (Optuna's SQLite file): killed at any moment, --resume continues
     it, losing at most the candidates in flight; several processes (each `simkit tune
-    --resume DIR`) or Dask workers can work on one study.
+    --resume DIR`) or Dask workers can work on one study. Every candidate is played by the
+    scenario's bots (or each of its skill levels, its worst counting), so name the level of
+    play the rule is for, e.g. bots = "greedy:tuned".
+
+    \b
+    A space file has a table per key to move (docs/tuning.md):
+      [extra_cards]                  # slots 2-5: 0 to 5 extra cards each,
+      elements = [2, 3, 4, 5]        #   never fewer for a slot further back
+      low = 0
+      high = 5
+      order = "non-decreasing"
+      [track.corner.1.safety]        # a track part: values 2, 3, ..., 7
+      low = 2
+      high = 7
+      [[reference]]                  # a table to confirm beside the book's
+      extra_cards = [0, 1, 1, 2, 2]
 
     \b
     Examples:
@@ -129,6 +144,8 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
     click.echo(f"{folder}: best {', '.join(f'{k}={v}' for k, v in done.best.items()) or '-'}")
     for row in v.itertuples():
         vs = "" if row.candidate == 0 else f", vs the book {row.vs_book:+.2f} ({row.paired})"
+        if row.role == "found" and "vs_reference" in v:
+            vs += f", vs the best reference {row.vs_reference:+.2f} ({row.against})"
         click.echo(
             f"  {row.label}: objective {row.objective:.2f} [{row.low:.2f}, {row.high:.2f}]{vs}"
         )

@@ -152,5 +152,6 @@ def finish(
     v = confirm.verdicts(load(folder), s, s.seed)
     title = str(s.scenario.get("title") or Path(s.scenario_path).stem)
     index = build(Path(report or out / "report"), s, st, v, folder, title)
-    k = best_candidate(v)
-    return Outcome(s, {} if k is None else candidates[k - 1], v, index)
+    k = best_candidate(v)  # rows: the book, the references, then the candidates found
+    best = {} if k is None else candidates[k - int((v["role"] != "found").sum())]
+    return Outcome(s, best, v, index)

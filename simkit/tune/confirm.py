@@ -2,15 +2,19 @@
 
 The search's own numbers are optimistic (the best is the candidate that did best on the
 races it was scored on), so the verdict comes from a run of its own: a scenario with one
-table of ``grid.set`` per candidate (the book's values first, cell 0, then the search's
-best ``top`` candidates, best first) at ``confirm`` races per cell, run by the ordinary
-runner into ``DIR/confirm`` (resumable, reported like any run) under cell key 0, i.e. on
-races no candidate played during the search. Cells share random numbers, so each candidate
-is compared with the book race by race.
+table of ``grid.set`` per candidate (the book's values first, cell 0, then the space's
+references, e.g. the best of a hand-picked grid, then the search's best ``top`` candidates,
+best first) at ``confirm`` races per cell, run by the ordinary runner into ``DIR/confirm``
+(resumable, reported like any run) under cell key 0, i.e. on races no candidate played
+during the search. Cells share random numbers, so candidates are compared race by race.
 
 For each candidate: its objective on those races, with a 95% percentile bootstrap interval
 over races, and its difference from the book's, paired (the same resampled races for
-both). ``better`` when the difference's interval lies below zero, ``worse`` above it.
+both); for each found candidate also its paired difference from the best reference (the
+reference with the smallest objective on these races, so the comparison favours the
+reference). ``better`` when the difference's interval lies below zero, ``worse`` above it.
+Each interval holds for one comparison on its own; with several candidates, one of them
+may look better by chance (docs/tuning.md).
 """
 
 from __future__ import annotations
@@ -24,21 +28,21 @@ import pandas as pd
 
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune import objective
-from simkit.tune.study import Settings, book_values
+from simkit.tune.study import Settings, book_values, references
 
 CONFIRM = "confirm"
 RESAMPLES = 2_000
 
 
 def best_trials(study: Any, s: Settings) -> list[Any]:
-    """The ``top`` complete trials with the smallest objective, one per candidate, not the
-    book's values."""
+    """The ``top`` complete trials with the smallest objective, one per candidate, neither
+    the book's values nor a reference."""
     from optuna.trial import TrialState
 
     sp = s.search_space()
-    book = json.dumps(book_values(s.base(), sp.keys), sort_keys=True)
+    named = [book_values(s.base(), sp.keys), *references(s)]
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
-    out, seen = [], {book}
+    out, seen = [], {json.dumps(v, sort_keys=True) for v in named}
     for t in sorted(done, key=lambda t: (t.value, t.number)):
         key = t.user_attrs["key"]
         if key not in seen:
@@ -48,13 +52,15 @@ def best_trials(study: Any, s: Settings) -> list[Any]:
 
 
 def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
-    """The confirmation run's scenario: the book's values, then each candidate, one cell
-    each (times the scenario's own grid), ``confirm`` races, per-race rows kept."""
+    """The confirmation run's scenario: the book's values, the references, then each
+    candidate, one cell each (times the scenario's own grid), ``confirm`` races, per-race
+    rows kept."""
     data = json.loads(json.dumps(s.scenario))
     keys = s.search_space().keys
     book = {k: v for k, v in data.get("set", {}).items() if k in keys}
     data["set"] = {k: v for k, v in data.get("set", {}).items() if k not in keys}
-    data["grid"] = {"set": [book, *candidates], **data.get("grid", {})}
+    refs = [{**book, **ref} for ref in s.search_space().references]
+    data["grid"] = {"set": [book, *refs, *candidates], **data.get("grid", {})}
     data.pop("precision", None)
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
@@ -133,21 +139,29 @@ def _values(sums: np.ndarray, n: np.ndarray, layout: list, terms, groups: list[l
 
 
 def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
-    """One row per candidate of the confirmation (cell 0's table first: the book):
-    objective with its interval, paired difference from the book with its interval."""
+    """One row per candidate of the confirmation, in its order (``role``: the book, the
+    references, then those the search found): objective with its interval, paired
+    difference from the book's and, for found candidates, from the best reference."""
     from scipy.stats import bootstrap
 
     terms = s.terms()
     x, layout = _per_race(results, terms)
     n = x.shape[0]
-    per = len(results.cells) // len(_bundles(results))
-    groups = [list(range(i * per, (i + 1) * per)) for i in range(len(_bundles(results)))]
+    bundles = _bundles(results)
+    per = len(results.cells) // len(bundles)
+    groups = [list(range(i * per, (i + 1) * per)) for i in range(len(bundles))]
+    n_refs = len(s.search_space().references)
+
+    def values(idx: np.ndarray) -> np.ndarray:
+        counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
+        return _values(counts @ x, float(n), layout, terms, groups)
+
+    point = values(np.arange(n)[None, :])[:, 0]
+    ref = 1 + int(np.argmin(point[1 : 1 + n_refs])) if n_refs else 0
 
     def stat(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        idx = np.atleast_2d(idx).astype(np.int64)
-        counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
-        v = _values(counts @ x, float(n), layout, terms, groups)
-        return np.concatenate([v, v[1:] - v[:1]], axis=0)
+        v = values(np.atleast_2d(idx).astype(np.int64))
+        return np.concatenate([v, v - v[:1], v - v[ref : ref + 1]], axis=0)
 
     est = stat(np.arange(n)[None, :])[:, 0]
     ci = bootstrap(
@@ -161,17 +175,24 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
     ).confidence_interval
     k = len(groups)
     rows = []
-    for i, bundle in enumerate(_bundles(results)):
+    for i, bundle in enumerate(bundles):
+        role = "book" if i == 0 else "reference" if i <= n_refs else "found"
         row = {
             "candidate": i,
+            "role": role,
             "label": "the book's values" if i == 0 else _label(bundle),
             "objective": est[i],
             "low": ci.low[i],
             "high": ci.high[i],
         }
         if i:
-            d, lo, hi = est[k + i - 1], ci.low[k + i - 1], ci.high[k + i - 1]
+            d, lo, hi = est[k + i], ci.low[k + i], ci.high[k + i]
             row.update(vs_book=d, vs_book_low=lo, vs_book_high=hi, paired=_paired(lo, hi))
+        if role == "found" and n_refs:
+            d, lo, hi = est[2 * k + i], ci.low[2 * k + i], ci.high[2 * k + i]
+            row.update(
+                vs_reference=d, vs_reference_low=lo, vs_reference_high=hi, against=_paired(lo, hi)
+            )
         rows.append(row)
     return pd.DataFrame(rows)
 

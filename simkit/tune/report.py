@@ -77,8 +77,8 @@ def _plot_history(path: Path, h: pd.DataFrame, s: Settings) -> None:
 
 
 def best_candidate(v: pd.DataFrame) -> int | None:
-    """The confirmed candidate with the smallest objective on the confirmation races."""
-    cands = v[v["candidate"] > 0]
+    """The found candidate with the smallest objective on the confirmation races."""
+    cands = v[v["role"] == "found"]
     return None if cands.empty else int(cands.sort_values("objective")["candidate"].iloc[0])
 
 
@@ -95,8 +95,17 @@ def _answer(v: pd.DataFrame, fair: pd.DataFrame, s: Settings) -> tuple[str, str,
         f"[{best['low']:.2f}, {best['high']:.2f}] {unit}, against {book['objective']:.2f} "
         f"[{book['low']:.2f}, {book['high']:.2f}] for the book's values; paired difference "
         f"{best['vs_book']:+.2f} [{best['vs_book_low']:+.2f}, {best['vs_book_high']:+.2f}]: "
-        f"{best['paired']}. Start slots {verdict} within 2 pp."
+        f"{best['paired']}."
     )
+    if "vs_reference" in v and not np.isnan(best["vs_reference"]):
+        ref = v[(v["role"] == "reference")].sort_values("objective").iloc[0]
+        sentence += (
+            f" Against the best reference, {ref['label']} ({ref['objective']:.2f} "
+            f"[{ref['low']:.2f}, {ref['high']:.2f}]): {best['vs_reference']:+.2f} "
+            f"[{best['vs_reference_low']:+.2f}, {best['vs_reference_high']:+.2f}], "
+            f"{best['against']}."
+        )
+    sentence += f" Start slots {verdict} within 2 pp."
     detail = f"confirmed on {s.confirm:,} fresh races per cell; objective {s.objective}"
     return verdict, sentence, detail
 
@@ -137,10 +146,11 @@ def build(
     doc.add(Heading("Confirmation"))
     doc.add(
         Paragraph(
-            "The book's values and the search's best candidates on fresh races (no candidate "
-            "played them during the search), every candidate on the same races: objective "
-            "with a 95% percentile bootstrap interval over races, and its paired difference "
-            "from the book's (negative: better). 'verdict' is the start-slot fairness verdict "
+            "The book's values, the space's references and the search's best candidates on "
+            "fresh races (no candidate played them during the search), every candidate on the "
+            "same races: objective with a 95% percentile bootstrap interval over races, and "
+            "its paired difference from the book's and from the best reference (negative: "
+            "better). 'verdict' is the start-slot fairness verdict "
             f"at 2 pp (docs/statistics.md); the full report of this run, with every slot's "
             f"win rate and interval and each candidate's track, is in {CONFIRMATION}/index.html."
         ),

@@ -18,6 +18,13 @@ parameter (``[extra_cards]``) or a track part (``[track.corner.1.safety]``)::
     [bonus_rule]
     values = ["position", "none"] # a choice among listed values
 
+    [[reference]]                 # a candidate to confirm beside the book's values (and to
+    extra_cards = [0, 1, 1, 2, 2] # play first): e.g. the best of a hand-picked grid
+
+    [search]                      # optional: how much to play (command-line options win)
+    budget = 85_000
+    top = 2
+
 Each moving value is one Optuna parameter (``extra_cards[2]``, ``track.corner.1.safety``).
 An ``order`` constraint is kept by sorting the moving entries of a candidate, so every
 point the sampler proposes is a legal candidate (two points may then be one candidate; the
@@ -38,7 +45,8 @@ from simkit.tracks import override
 
 ENTRY_KEYS = ("low", "high", "step", "values", "elements", "order")
 ORDERS = ("non-decreasing", "non-increasing")
-TOP_KEYS = ("title", "objective")
+SEARCH_KEYS = ("budget", "min_races", "max_races", "halving", "sampler", "top", "confirm")
+TOP_KEYS = ("title", "objective", "reference", "search")
 
 
 @dataclass(frozen=True)
@@ -105,6 +113,8 @@ class Space:
     entries: tuple[Entry, ...]
     title: str = ""
     objective: str | None = None
+    references: tuple[dict[str, Any], ...] = ()  # candidates named by the user, partial
+    search: tuple[tuple[str, Any], ...] = ()  # [search]: the tuning's options, as (key, value)
 
     @property
     def keys(self) -> list[str]:
@@ -178,6 +188,10 @@ class Space:
             data["title"] = self.title
         if self.objective is not None:
             data["objective"] = self.objective
+        if self.references:
+            data["reference"] = [dict(r) for r in self.references]
+        if self.search:
+            data["search"] = dict(self.search)
         for e in self.entries:
             table = {k: getattr(e, k) for k in ENTRY_KEYS if getattr(e, k) is not None}
             for k in ("values", "elements"):
@@ -233,7 +247,55 @@ def parse(data: dict[str, Any], path: str) -> Space:
             "names no key to search: add a table such as [extra_cards] low = 0 high = 5",
             path=path,
         )
-    return Space(path, tuple(entries), title, objective)
+    keys = [e.key for e in entries]
+    refs = _references(data, keys, path)
+    return Space(path, tuple(entries), title, objective, refs, _search(data, path))
+
+
+def _search(data: dict[str, Any], path: str) -> tuple[tuple[str, Any], ...]:
+    """The ``[search]`` table: options of ``simkit tune`` kept with the space."""
+    table = data.get("search", {})
+    if not isinstance(table, dict):
+        raise SpaceError("must be a table, e.g. [search] budget = 50000", path=path, key="search")
+    for k, v in table.items():
+        if k not in SEARCH_KEYS:
+            raise SpaceError(
+                f"unknown key; [search] takes {', '.join(SEARCH_KEYS)}",
+                path=path,
+                key=f"search.{k}",
+            )
+        if k == "sampler" and not isinstance(v, str):
+            raise SpaceError(f"must be a string (got {shown(v)})", path=path, key=f"search.{k}")
+        if k != "sampler" and (type(v) is not int or v < 1):
+            raise SpaceError(
+                f"must be a whole number from 1 (got {shown(v)})", path=path, key=f"search.{k}"
+            )
+    return tuple(table.items())
+
+
+def _references(data: dict[str, Any], keys: list[str], path: str) -> tuple[dict, ...]:
+    """``[[reference]]`` tables: values of the space's keys (the others the book's)."""
+    from simkit.runner.scenario import flat_parts
+
+    refs = data.get("reference", [])
+    if not isinstance(refs, list) or not all(isinstance(r, dict) and r for r in refs):
+        raise SpaceError(
+            "must be a list of tables, e.g. [[reference]] extra_cards = [0, 1, 1, 2, 2]",
+            path=path,
+            key="reference",
+        )
+    out = []
+    for ref in refs:
+        table = flat_parts(ref)
+        for key in table:
+            if key not in keys:
+                raise SpaceError(
+                    f"'{key}' is no key of the space ({', '.join(keys)})",
+                    path=path,
+                    key="reference",
+                )
+        out.append(table)
+    return tuple(out)
 
 
 def _number(value: Any, key: str, path: str) -> float:
@@ -338,4 +400,6 @@ def check(space: Space, base: dict[str, Any], param_names: list[str]) -> Space:
                 "an order needs at least two moving entries", path=space.path, key=f"{e.key}.order"
             )
         entries.append(e)
-    return Space(space.path, tuple(entries), space.title, space.objective)
+    return Space(
+        space.path, tuple(entries), space.title, space.objective, space.references, space.search
+    )

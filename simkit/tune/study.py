@@ -184,7 +184,7 @@ def settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> 
 
     sc = load_scenario(scenario_path)
     sp = space.load(space_path)
-    opts = {k: v for k, v in opts.items() if v is not None}
+    opts = {**dict(sp.search), **{k: v for k, v in opts.items() if v is not None}}
     opts.setdefault("objective", sp.objective or objective.FAIRNESS)
     opts.setdefault("seed", sc.seed)
     s = Settings(sc.to_json(), str(scenario_path), sp.to_json(), str(space_path), **opts)
@@ -201,13 +201,17 @@ def settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> 
     s.terms()
     _check_numbers(s, len(expand(sc)))
     base = book_values(sc, checked.keys)
-    for values in [base, *checked.corners(base)]:
+    tried = [("a candidate", None, v) for v in [base, *checked.corners(base)]]
+    tried += [
+        (f"reference {i}", "reference", {**base, **r}) for i, r in enumerate(sp.references, 1)
+    ]
+    for what, where, values in tried:
         try:
             cells(s, values)
         except SimkitError as exc:
-            key = next((k for k in checked.keys if str(exc.key or "").endswith(k)), None)
+            key = where or next((k for k in checked.keys if str(exc.key or "").endswith(k)), None)
             raise SpaceError(
-                f"the scenario rejects a candidate: {getattr(exc, 'reason', exc)}",
+                f"the scenario rejects {what}: {getattr(exc, 'reason', exc)}",
                 path=sp.path,
                 key=key,
             ) from None
@@ -321,6 +325,12 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     params = book_params(s)
     if params is not None:  # the book's values are the first candidate the search plays
         study.enqueue_trial(params, user_attrs={"book": True})
+    sp = s.search_space()
+    base = book_values(s.base(), sp.keys)
+    for ref in references(s):  # then the user's references, where the space holds them
+        p = sp.params(ref, base)
+        if p is not None:
+            study.enqueue_trial(p, user_attrs={"reference": True})
 
 
 def book_params(s: Settings) -> dict[str, Any] | None:
@@ -328,6 +338,13 @@ def book_params(s: Settings) -> dict[str, Any] | None:
     sp = s.search_space()
     base = book_values(s.base(), sp.keys)
     return sp.params(base, base)
+
+
+def references(s: Settings) -> list[dict[str, Any]]:
+    """The space's references as whole candidates (every key; the book's where not given)."""
+    sp = s.search_space()
+    base = book_values(s.base(), sp.keys)
+    return [{**base, **ref} for ref in sp.references]
 
 
 def load_settings(out: Path) -> Settings:
@@ -356,9 +373,9 @@ def alive(pid: int) -> bool:
     return True
 
 
-def fail_lost(study: Any, book: dict[str, Any] | None = None) -> list[int]:
-    """Mark failed the trials whose worker is gone (the book's values, ``book``, are queued
-    again if they were among them); return their numbers."""
+def fail_lost(study: Any) -> list[int]:
+    """Mark failed the trials whose worker is gone, queue again those that were queued (the
+    book's values, the references), and return their numbers."""
     from optuna.trial import TrialState
 
     host, now, lost = socket.gethostname(), time.time(), []
@@ -375,8 +392,10 @@ def fail_lost(study: Any, book: dict[str, Any] | None = None) -> list[int]:
         if gone:
             study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
             lost.append(t.number)
-            if t.user_attrs.get("book") and book is not None:
-                study.enqueue_trial(book, user_attrs={"book": True})
+            queued = t.system_attrs.get("fixed_params")
+            if queued is not None:
+                attrs = {k: v for k, v in t.user_attrs.items() if k in ("book", "reference")}
+                study.enqueue_trial(queued, user_attrs=attrs)
     return lost
 
 
@@ -386,7 +405,7 @@ def in_flight(out: Path) -> int:
 
     s = load_settings(out)
     st = open_study(out, s)
-    fail_lost(st, book_params(s))
+    fail_lost(st)
     return len(st.get_trials(deepcopy=False, states=(TrialState.RUNNING,)))
 
 
@@ -479,7 +498,7 @@ def search(out: str | Path, *, threads: int | None = None, progress: bool = Fals
     out = Path(out)
     s = load_settings(out)
     study = open_study(out, s)
-    fail_lost(study, book_params(s))
+    fail_lost(study)
     sp = s.search_space()
     base = book_values(s.base(), sp.keys)
     notice = compile_notice(get(s.scenario["game"]), "simulate") if progress else None

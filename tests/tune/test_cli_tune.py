@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 from click.testing import CliRunner
 
 from simkit.cli import main
 from tests.tune.test_tune import SCENARIO, _files
 
-SPACE = "[course]\nvalues = [5, 11]\n"
+SPACE = "[course]\nvalues = [5, 11]\n\n[[reference]]\ncourse = 9\n"
 
 
 def test_tune_prints_the_best_and_every_confirmed_candidate(tmp_path):
@@ -22,7 +24,14 @@ def test_tune_prints_the_best_and_every_confirmed_candidate(tmp_path):
     assert lines[0] == f"{out}: best course=11"
     book = lines[1].removeprefix("  the book's values: objective ")
     assert abs(float(book.split()[0]) - 3) < 0.1  # course 8: 9 rounds a race, 3 from 12
-    assert lines[2].startswith("  course=11: objective 0.0") and "(better)" in lines[2]
+    ref = re.fullmatch(r"  course=9: objective (\S+) .*, vs the book (\S+) \(better\)", lines[2])
+    assert ref and abs(float(ref[1]) - 2) < 0.1 and abs(float(ref[2]) + 1) < 0.1  # 10 rounds
+    found = re.fullmatch(
+        r"  course=11: objective 0\.0.*, vs the book (\S+) \(better\), "
+        r"vs the best reference (\S+) \(better\)",
+        lines[3],
+    )
+    assert found and abs(float(found[1]) + 3) < 0.1 and abs(float(found[2]) + 2) < 0.1
     assert lines[-1] == f"report: {out / 'report' / 'index.html'}"
     again = CliRunner().invoke(main, ["tune", "--resume", str(out)])
     assert again.exit_code == 0 and again.stdout.splitlines()[0] == lines[0]

@@ -135,6 +135,20 @@ def test_the_same_candidate_is_played_once(tmp_path):
         ("[course]\nlow = 1\nhigh = 3\n", {"objective": "dents=3"}, "neither fairness"),
         ("[course]\nlow = 1\nhigh = 3\n", {"budget": 100}, "cannot pay for one full"),
         ("[course]\nlow = 1\nhigh = 3\norder = 'non-decreasing'\n", {}, "applies to lists"),
+        (
+            "[course]\nlow = 1\nhigh = 3\n[[reference]]\ncomp = [0, 1, 2, 0]\n",
+            {},
+            "key 'reference': 'comp' is no key of the space (course)",
+        ),
+        (
+            "[course]\nlow = 1\nhigh = 3\n[[reference]]\ncourse = 99\n",
+            {},
+            "key 'reference': the scenario rejects reference 1: slotrace.course must be",
+        ),
+        ("reference = 4\n[course]\nlow = 1\nhigh = 3\n", {}, "must be a list of tables"),
+        ("[course]\nlow = 1\nhigh = 3\n[search]\nbudgett = 9\n", {}, "key 'search.budgett'"),
+        ("[course]\nlow = 1\nhigh = 3\n[search]\ntop = 0\n", {}, "whole number from 1"),
+        ("[course]\nlow = 1\nhigh = 3\n[search]\nbudget = 100\n", {}, "cannot pay for one"),
     ],
 )
 def test_mistakes_are_one_line_naming_the_key(tmp_path, space, opts, says):
@@ -143,3 +157,32 @@ def test_mistakes_are_one_line_naming_the_key(tmp_path, space, opts, says):
     with pytest.raises(SimkitError) as err:
         tune.settings(*_files(tmp_path, space=space), **opts)
     assert says in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_space_file_sets_the_search_and_the_command_line_wins(tmp_path):
+    space = "[course]\nlow = 1\nhigh = 3\n[search]\nbudget = 12345\ntop = 2\n"
+    s = tune.settings(*_files(tmp_path, space=space), top=4)
+    assert (s.budget, s.top, s.confirm) == (12_345, 4, study.DEFAULTS["confirm"])
+    assert "--budget 12345" in s.command() and "--top 4" in s.command()
+
+
+def test_references_are_played_first_and_confirmed_beside_the_book(tmp_path):
+    space = "[course]\nlow = 2\nhigh = 25\n\n[[reference]]\ncourse = 9\n"
+    s = tune.settings(
+        *_files(tmp_path, space=space),
+        objective="rounds=12",
+        budget=20_000,
+        min_races=300,
+        max_races=2_700,
+        confirm=3_000,
+        top=1,
+    )
+    done = tune.start(s, tmp_path / "out")
+    trials = _trials(tmp_path / "out")
+    assert [json.loads(t[0])["course"] for t in trials[:2]] == [8, 9]  # the book, the reference
+    v = done.confirmation
+    assert list(v["role"]) == ["book", "reference", "found"]
+    found = v.iloc[2]
+    assert found["label"] == "course=11" and found["against"] == "better"
+    assert abs(found["vs_reference"] - (-2.0)) < 0.1  # |10 - 12| = 2 for course 9, 0 for 11
+    assert "Against the best reference, course=9" in done.report.read_text()
