@@ -31,6 +31,7 @@ class PlannedCell:
     label: str
     cell_key: int  # 0 under common random numbers, else a hash of the cell's content
     skill: str | None = None  # the skill level (the bot of every seat), on a skill axis
+    races: int | None = None  # the level's own races per cell, else the scenario's
 
     @property
     def slots(self) -> tuple[int, ...]:
@@ -41,17 +42,21 @@ class PlannedCell:
     def spec(self) -> dict[str, Any]:
         """JSON the manifest keeps so that any race can be replayed (``simkit race --replay``)."""
         c = self.cell
-        return {
-            "cell": c.cell_id,
-            "label": self.label,
-            "preset": self.preset,
-            "params": _json_params(c.variant.as_dict()),
-            "track": c.track,
-            "players": c.players,
-            "bots": list(c.bots),
-            "slots": None if c.slots is None else list(c.slots),
-            "cell_key": str(self.cell_key),
-        } | ({"skill": self.skill} if self.skill is not None else {})
+        return (
+            {
+                "cell": c.cell_id,
+                "label": self.label,
+                "preset": self.preset,
+                "params": _json_params(c.variant.as_dict()),
+                "track": c.track,
+                "players": c.players,
+                "bots": list(c.bots),
+                "slots": None if c.slots is None else list(c.slots),
+                "cell_key": str(self.cell_key),
+            }
+            | ({"skill": self.skill} if self.skill is not None else {})
+            | ({"races": self.races} if self.races is not None else {})
+        )
 
 
 def _json_params(params: dict[str, Any]) -> dict[str, Any]:
@@ -139,6 +144,7 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 label=label,
                 cell_key=0 if scenario.crn else _cell_key(cell),
                 skill=skill,
+                races=scenario.level_races(skill),
             )
         )
     return cells
