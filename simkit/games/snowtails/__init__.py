@@ -110,7 +110,7 @@ class SnowTailsGame:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
         g = self.name
         for b in cell.bots:
-            parse_bot(b)
+            parse_bot(b, g)
         if cell.track is None:
             raise SimkitError(f"{g} needs a track (e.g. --track {self.default_track})")
         slots = cell_slots(cell)
