@@ -11,16 +11,20 @@ from simkit.runner.scenario import MAX_CHUNK, MAX_RACES
 
 def _describe(scenario, cells) -> str:
     """One line: game, cells, races per cell and in all."""
+    from simkit.runner.driver import cap
+
     n = len(cells)
+    own = "".join(f" ({b}: {r:,})" for b, r in scenario.skill_races.items() if b in scenario.skill)
+    races = sum(cap(scenario, pc) for pc in cells)
     if scenario.precision is None:
-        per = f"{scenario.races:,} races per cell"
-        total = f"{scenario.races * n:,} races in all"
+        per = f"{scenario.races:,} races per cell{own}"
+        total = f"{races:,} races in all"
     else:
         per = (
-            f"up to {scenario.max_races:,} races per cell, until every start slot's "
+            f"up to {scenario.max_races:,} races per cell{own}, until every start slot's "
             f"win-rate 95% interval is narrower than {scenario.precision.width:g}"
         )
-        total = f"at most {scenario.max_races * n:,} races in all"
+        total = f"at most {races:,} races in all"
     return f"game {scenario.game}, {n:,} cell{'s' if n != 1 else ''}, {per}, {total}"
 
 

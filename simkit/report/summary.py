@@ -108,7 +108,8 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
     """What to do next: the fairest cell of a sweep, or the command that would find out."""
     scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
     stem = Path(scenario).stem
-    lines = []
+    lines: list[str] = []
+    sweep: dict[str, tuple[int, list[str]]] = {}  # advice -> its line and the cells it fits
     # On a skill axis the fairest cell is sought at each level: a level is who plays, not a
     # setting a designer can choose.
     skill = "skill" in summary and summary["skill"].notna().any()
@@ -149,16 +150,21 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 if names
                 else f"a variant parameter (`simkit variants {game}` lists them)"
             )
-            lines.append(
-                f"{r['label']}: to find a fairer setting, sweep {what} in a [grid] of "
-                f"{scenario} and run `{cmd} --out runs/{stem}-sweep`; its report names the "
-                "fairest cell."
+            advice = (
+                f"to find a fairer setting, sweep {what} in a [grid] of {scenario} and run "
+                f"`{cmd} --out runs/{stem}-sweep`; its report names the fairest cell."
             )
+            if advice not in sweep:  # the same advice for several levels or cells: one line
+                sweep[advice] = (len(lines), [])
+                lines.append("")
+            sweep[advice][1].append(str(r["label"]))
         else:
             lines.append(
                 f"{r['label']}: nothing to fix at ±{100 * tolerance:g} pp; "
                 "`simkit report RUN --tolerance 0.01` asks for more."
             )
+    for advice, (i, labels) in sweep.items():
+        lines[i] = f"{', '.join(labels)}: {advice}"
     return lines
 
 

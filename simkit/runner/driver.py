@@ -64,6 +64,11 @@ def chunks_per_cell(races: int, chunk_size: int) -> int:
     return math.ceil(races / chunk_size)
 
 
+def cap(scenario: Scenario, pc: PlannedCell) -> int:
+    """Races cell ``pc`` plays at most: its skill level's own count, else the scenario's."""
+    return pc.races if pc.races is not None else scenario.max_races
+
+
 class _WinCounts:
     """Per-cell start-slot win counts, for the precision target."""
 
@@ -90,7 +95,7 @@ def _backend(dask: str | None, threads: int | None) -> LocalBackend | DaskBacken
 
 
 def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
-    per_cell = chunks_per_cell(scenario.max_races, scenario.chunk_size)
+    chunks = sum(chunks_per_cell(cap(scenario, pc), scenario.chunk_size) for pc in cells)
     return {
         "simkit_version": __version__,
         "scenario": scenario.to_json(),
@@ -99,7 +104,7 @@ def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
         "seed": scenario.seed,
         "crn": scenario.crn,
         "chunk_size": scenario.chunk_size,
-        "chunks_total": per_cell * len(cells),
+        "chunks_total": chunks,
         "chunks_done": [],
         "races_per_cell": scenario.max_races,
         "precision": None
@@ -196,7 +201,7 @@ def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> 
         bad |= {(i, c) for i, c in manifest["chunks_done"] if any(i == j and c > k for j, k in bad)}
     for cell, chunk in bad:
         manifest["chunks_done"].remove([cell, chunk])
-        manifest["races_done"][cell] -= chunk_races(manifest, chunk)
+        manifest["races_done"][cell] -= chunk_races(manifest, cell, chunk)
         for table in ("races", "heat", "agg"):
             entry = f"{table}/{part_name(cell, chunk)}"
             manifest["files"].pop(entry, None)
@@ -214,8 +219,8 @@ def _execute(
 ) -> RunSummary:
     game = get(scenario.game)
     size = scenario.chunk_size
-    max_races = scenario.max_races
-    per_cell = chunks_per_cell(max_races, size)
+    caps = [cap(scenario, pc) for pc in cells]
+    per_cell = max(chunks_per_cell(c, size) for c in caps)
     done = {(i, c) for i, c in manifest["chunks_done"]}
     races_done = list(manifest["races_done"])
     wins = [_WinCounts(pc.slots) for pc in cells]
@@ -236,14 +241,14 @@ def _execute(
         for c in range(per_cell):
             for pc in cells:
                 i = pc.cell.cell_id
-                if not stopped[i] and (i, c) not in skip:
-                    lo = c * size
-                    yield ChunkTask(pc, c, lo, min(lo + size, max_races))
+                lo = c * size
+                if not stopped[i] and (i, c) not in skip and lo < caps[i]:
+                    yield ChunkTask(pc, c, lo, min(lo + size, caps[i]))
 
     notice = compile_notice(game, "simulate") if show else None
     if notice:
         print(notice, file=sys.stderr, flush=True)
-    shown = bar(max_races * len(cells), sum(races_done), enabled=show)
+    shown = bar(sum(caps), sum(races_done), enabled=show)
     writer = _Writer(run, manifest, done, races_done)
     new_races = 0
     try:
@@ -258,7 +263,7 @@ def _execute(
                 wins[i].add(res.slot_finish)
                 if wins[i].narrower_than(scenario.precision.width):
                     stopped[i] = True
-                    shown.total -= max_races - res.task.hi
+                    shown.total -= caps[i] - res.task.hi
             shown.update(n)
         writer.drain()
     finally:

@@ -36,6 +36,7 @@ class PlannedCell:
     label: str
     cell_key: int  # 0 under common random numbers, else a hash of the cell's content
     skill: str | None = None  # the skill level (the bot of every seat), on a skill axis
+    races: int | None = None  # the level's own races per cell, else the scenario's
 
     @property
     def slots(self) -> tuple[int, ...]:
@@ -62,6 +63,8 @@ class PlannedCell:
         out: dict[str, Any] = {}
         if self.skill is not None:
             out["skill"] = self.skill
+        if self.races is not None:
+            out["races"] = self.races
         base, changes = override.split(self.cell.track) if self.cell.track else (None, {})
         if changes:
             out["track_base"] = base
@@ -186,6 +189,7 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 label=label,
                 cell_key=0 if scenario.crn else _cell_key(cell),
                 skill=skill,
+                races=scenario.level_races(skill),
             )
         )
     return cells

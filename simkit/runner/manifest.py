@@ -72,9 +72,14 @@ def file_entry(data: bytes, rows: int) -> dict[str, Any]:
     return {"sha256": hashlib.sha256(data).hexdigest(), "rows": rows, "bytes": len(data)}
 
 
-def chunk_races(manifest: dict[str, Any], chunk: int) -> int:
-    """Races in chunk ``chunk`` of any cell."""
-    size, total = manifest["chunk_size"], manifest["races_per_cell"]
+def cell_races(manifest: dict[str, Any], cell: int) -> int:
+    """Races cell ``cell`` plays at most: its skill level's own count, or the run's."""
+    return manifest["cells"][cell].get("races", manifest["races_per_cell"])
+
+
+def chunk_races(manifest: dict[str, Any], cell: int, chunk: int) -> int:
+    """Races in chunk ``chunk`` of cell ``cell``."""
+    size, total = manifest["chunk_size"], cell_races(manifest, cell)
     return max(0, min(size, total - chunk * size))
 
 
@@ -115,20 +120,25 @@ def _inconsistency(m: dict[str, Any]) -> str | None:
     n, size, total = len(m["cells"]), m["chunk_size"], m["races_per_cell"]
     if size < 1 or total < 1 or len(m["races_done"]) != n:
         return "chunk size, races per cell or races done per cell"
-    per_cell = math.ceil(total / size)
+    if not all(isinstance(c, dict) for c in m["cells"]):
+        return "cells"
+    totals = [cell_races(m, i) for i in range(n)]
+    if not all(isinstance(t, int) and not isinstance(t, bool) and t >= 1 for t in totals):
+        return "races per cell"
+    per_cell = [math.ceil(t / size) for t in totals]
     done: dict[tuple[int, int], None] = {}
     for pair in m["chunks_done"]:
         if (
             not isinstance(pair, list)
             or len(pair) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool) for x in pair)
-            or not (0 <= pair[0] < n and 0 <= pair[1] < per_cell)
+            or not (0 <= pair[0] < n and 0 <= pair[1] < per_cell[pair[0]])
             or tuple(pair) in done
         ):
             return f"chunk {shown(pair)}"
         done[(pair[0], pair[1])] = None
     for cell in range(n):
-        races = sum(chunk_races(m, c) for i, c in done if i == cell)
+        races = sum(chunk_races(m, cell, c) for i, c in done if i == cell)
         if m["races_done"][cell] != races:
             return f"cell {cell} has {shown(m['races_done'][cell])} races done, its chunks {races}"
     want = (
@@ -149,6 +159,6 @@ def _inconsistency(m: dict[str, Any]) -> str | None:
         listed.setdefault(key, set()).add(match.group(1))
     if set(listed) != set(done) or any(tables != want for tables in listed.values()):
         return "the files listed are not those of the chunks done"
-    if m["status"] == "complete" and m["precision"] is None and len(done) != n * per_cell:
-        return f"complete with {len(done)} of {n * per_cell} chunks"
+    if m["status"] == "complete" and m["precision"] is None and len(done) != sum(per_cell):
+        return f"complete with {len(done)} of {sum(per_cell)} chunks"
     return None

@@ -10,6 +10,7 @@ from simkit.errors import RunError
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
 from simkit.rng import race_key
+from simkit.runner.manifest import cell_races
 from simkit.runner.storage import RunDir
 
 
@@ -19,12 +20,10 @@ def replay_cell(run_dir: str | Path, cell: int, race: int) -> tuple[Cell, int]:
     specs = manifest["cells"]
     if not 0 <= cell < len(specs):
         raise RunError(f"'{run_dir}' has cells 0 to {len(specs) - 1} (got --cell {cell})")
-    if not 0 <= race < manifest["races_per_cell"]:
-        raise RunError(
-            f"'{run_dir}' has races 0 to {manifest['races_per_cell'] - 1} per cell "
-            f"(got --race {race})"
-        )
     spec = specs[cell]
+    total = cell_races(manifest, cell)
+    if not 0 <= race < total:
+        raise RunError(f"'{run_dir}' has races 0 to {total - 1} in cell {cell} (got --race {race})")
     built = build_cell(
         manifest["game"],
         preset=spec["preset"],

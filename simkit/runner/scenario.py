@@ -77,6 +77,7 @@ class Scenario:
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
     skill: list[str] = field(default_factory=list)  # skill levels: one bot for every seat
+    skill_races: dict[str, int] = field(default_factory=dict)  # a level's own races per cell
     races: int = DEFAULT_RACES
     precision: Precision | None = None
     seed: int = 0
@@ -90,6 +91,10 @@ class Scenario:
         """Races per cell if no precision target stops a cell earlier."""
         return self.precision.max_races if self.precision else self.races
 
+    def level_races(self, level: str | None) -> int | None:
+        """A skill level's own races per cell (``{bot = ..., races = N}``), or None."""
+        return None if level is None else self.skill_races.get(level)
+
     def to_json(self) -> dict[str, Any]:
         """The resolved scenario in the file's own schema (``parse`` reads it back)."""
         out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
@@ -98,7 +103,10 @@ class Scenario:
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
         if self.skill:
-            out["skill"] = list(self.skill)
+            out["skill"] = [
+                {"bot": b, "races": self.skill_races[b]} if b in self.skill_races else b
+                for b in self.skill
+            ]
         if self.precision is None:
             out["races"] = self.races
         else:
@@ -116,6 +124,9 @@ class Scenario:
         if races is not None:
             data.pop("precision", None)
             data["races"] = races
+            for level in data.get("skill", []):  # --races caps a level's own count too
+                if isinstance(level, dict):
+                    level["races"] = min(level["races"], races)
         if seed is not None:
             data["seed"] = seed
         if chunk_size is not None:
@@ -287,7 +298,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
-    skill = _skill(data, grid, path)
+    skill, skill_races = _skill(data, grid, path)
 
     precision = None
     if "precision" in data:
@@ -313,6 +324,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         overrides=dict(overrides),
         grid=grid,
         skill=skill,
+        skill_races=skill_races,
         races=races,
         precision=precision,
         seed=_int(data.get("seed", 0), "seed", path, 0, MAX_SEED),
@@ -393,22 +405,35 @@ def _bundles(
     return out
 
 
-def _skill(data: dict[str, Any], grid: dict[str, list[Any]], path: str) -> list[str]:
-    """The skill levels (GLOSSARY: skill level): distinct bot names, none beside ``bots``."""
+def _skill(
+    data: dict[str, Any], grid: dict[str, list[Any]], path: str
+) -> tuple[list[str], dict[str, int]]:
+    """The skill levels (GLOSSARY: skill level): distinct bot names, none beside ``bots``,
+    and the races per cell of the levels that give their own (``{bot = "search", races =
+    2000}``: a costly bot plays fewer races than the scenario's ``races``)."""
     if "skill" not in data:
-        return []
-    levels = data["skill"]
-    if (
-        not isinstance(levels, list)
-        or not levels
-        or not all(isinstance(b, str) and b for b in levels)
-    ):
-        raise ScenarioError(
-            f'must be a list of bot names, one per skill level, e.g. ["greedy", '
-            f'"greedy:tuned"] (got {shown(levels)})',
-            path=path,
-            key="skill",
-        )
+        return [], {}
+    entries = data["skill"]
+    if not isinstance(entries, list) or not entries:
+        entries = [None]
+    levels: list[str] = []
+    own: dict[str, int] = {}
+    for entry in entries:
+        if isinstance(entry, dict) and set(entry) <= {"bot", "races"} and "bot" in entry:
+            bot = entry["bot"]
+            if "races" in entry and isinstance(bot, str):
+                own[bot] = _int(entry["races"], f"skill.{bot}.races", path, 1, MAX_RACES)
+        else:
+            bot = entry
+        if not isinstance(bot, str) or not bot:
+            raise ScenarioError(
+                f'must be a list of bot names, one per skill level, e.g. ["greedy", '
+                f'"greedy:tuned", {{bot = "search", races = 2000}}] (a table gives a level '
+                f"its own races per cell; got {shown(data['skill'])})",
+                path=path,
+                key="skill",
+            )
+        levels.append(bot)
     if len(set(levels)) != len(levels):
         twice = next(b for b in levels if levels.count(b) > 1)
         raise ScenarioError(f"level '{twice}' listed twice", path=path, key="skill")
@@ -427,7 +452,7 @@ def _skill(data: dict[str, Any], grid: dict[str, list[Any]], path: str) -> list[
             path=path,
             key="skill",
         )
-    return list(levels)
+    return levels, own
 
 
 def _check_grid_size(grid: dict[str, Any], path: str) -> None:

@@ -19,3 +19,31 @@ def test_snowtails_evaluations_do_not_depend_on_threads(tmp_path):
     scores = [e["objective"] for e in runs[0].evaluations]
     assert len(scores) == 10 and len(set(scores)) > 1  # candidates differ, and it shows
     assert all(e["ahead"] + e["behind"] > 0 for e in runs[0].evaluations)
+
+
+def test_fitted_presets_are_per_game(tmp_path, monkeypatch):
+    """A fit belongs to the game it was fitted on: Snow Tails' greedy:tuned is not
+    Mush! Mush!'s (each reads simkit/games/<game>/bots.toml), and a game without a fit of
+    that name refuses it, naming the command that fits one."""
+    import pytest
+
+    from simkit.errors import SimkitError
+    from simkit.games.snowtails import bots
+
+    root = tmp_path / "games"
+    for game, w in (("snowtails", 2.0), ("mushmush", None)):
+        (root / game).mkdir(parents=True)
+        if w is not None:
+            weights = ", ".join(str(x) for x in (1.0, w, *(0.0,) * 8))
+            (root / game / "bots.toml").write_text(f"[greedy.tuned]\nweights = [{weights}]\n")
+    monkeypatch.setattr(bots, "PRESETS_FILE", root / "snowtails" / "bots.toml")
+    bots.greedy_presets.cache_clear()
+    try:
+        assert bots.parse_bot("greedy:tuned", "snowtails")[1][:2] == (1.0, 2.0)
+        with pytest.raises(SimkitError, match="simkit bots tune mushmush greedy --name tuned"):
+            bots.parse_bot("greedy:tuned", "mushmush")
+        # search plays out with the game's own fit, or with greedy where there is none
+        assert bots.parse_bot("search:8", "snowtails")[1][:2] == (1.0, 2.0)
+        assert bots.parse_bot("search:8", "mushmush")[1] == bots.GREEDY_PRESETS["greedy"]
+    finally:
+        bots.greedy_presets.cache_clear()

@@ -99,7 +99,7 @@ def test_replay_prints_the_race_of_the_run(tmp_path):
     ("args", "message"),
     [
         (["--cell", 9, "--race", 0], "has cells 0 to 3 (got --cell 9)"),
-        (["--cell", 0, "--race", 50], "has races 0 to 49 per cell (got --race 50)"),
+        (["--cell", 0, "--race", 50], "has races 0 to 49 in cell 0 (got --race 50)"),
     ],
 )
 def test_replay_out_of_range(tmp_path, args, message):

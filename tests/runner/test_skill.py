@@ -52,6 +52,29 @@ def test_the_resolved_scenario_keeps_its_levels(tmp_path):
     assert [pc.spec() for pc in expand(again)] == [pc.spec() for pc in expand(sc)]
 
 
+def test_a_level_with_its_own_races_plays_a_prefix_of_the_others(tmp_path):
+    """``{bot = ..., races = N}``: a costly level plays N races per cell; under common random
+    numbers they are the first N races of the same cell at the scenario's count."""
+    from simkit.runner import resume
+
+    head = 'game = "dicerace"\nraces = 25\nchunk_size = 10\n'
+    res = run(tmp_path, head + 'skill = ["steady", {bot = "bold", races = 12}]\n', "own")
+    per_cell = res.races.groupby("cell")["race"].nunique()
+    assert list(per_cell) == [25, 12]
+    assert res.manifest["races_done"] == [25, 12]
+    assert res.manifest["chunks_total"] == 3 + 2
+    assert res.manifest["cells"][1]["races"] == 12 and "races" not in res.manifest["cells"][0]
+    full = run(tmp_path, head + 'skill = ["steady", "bold"]\n', "full")
+    a = res.races[res.races["cell"] == 1].reset_index(drop=True)
+    b = full.races[(full.races["cell"] == 1) & (full.races["race"] < 12)].reset_index(drop=True)
+    assert a.equals(b)
+    assert resume(tmp_path / "own").new_races == 0  # the manifest's checks accept it
+    sc = load_scenario(tmp_path / "own.toml")
+    assert parse(sc.to_json(), sc.path).skill_races == {"bold": 12}
+    capped = sc.with_overrides(races=5)  # --races caps a level's own count too
+    assert [capped.level_races(b) for b in capped.skill] == [None, 5]
+
+
 @pytest.mark.parametrize(
     ("text", "key", "reason"),
     [
@@ -74,8 +97,21 @@ def test_the_resolved_scenario_keeps_its_levels(tmp_path):
         (
             'skill = "steady"\n',
             "skill",
-            'must be a list of bot names, one per skill level, e.g. ["greedy", "greedy:tuned"] '
-            "(got 'steady')",
+            'must be a list of bot names, one per skill level, e.g. ["greedy", "greedy:tuned", '
+            '{bot = "search", races = 2000}] (a table gives a level its own races per cell; '
+            "got 'steady')",
+        ),
+        (
+            'skill = ["steady", {bot = "bold", race = 5}]\n',
+            "skill",
+            'must be a list of bot names, one per skill level, e.g. ["greedy", "greedy:tuned", '
+            '{bot = "search", races = 2000}] (a table gives a level its own races per cell; '
+            "got ['steady', {'bot': 'bold', 'race': 5}])",
+        ),
+        (
+            'skill = ["steady", {bot = "bold", races = 0}]\n',
+            "skill.bold.races",
+            "must be an integer from 1 to 1_000_000_000 (got 0)",
         ),
         ('skill = ["bold", "bold"]\n', "skill", "level 'bold' listed twice"),
         (

@@ -28,6 +28,7 @@ class MushMushGame(SnowTailsGame):
     default_players = 6
     default_track = "mm1-old-faithful"
     track_dir = Path(__file__).parent / "tracks"
+    bot_presets_file = Path(__file__).with_name("bots.toml")  # its own fits (greedy:tuned)
     examples = (
         "simkit race --game mushmush --players 6 --seed 7",
         "simkit race --game mushmush --preset snowtails --players 5",

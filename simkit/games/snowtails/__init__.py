@@ -86,6 +86,7 @@ class SnowTailsGame:
         "simkit moves docs/examples/state-snowtails.json",
         "simkit tracks list --family snowtails",
         "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
+        "simkit ladder snowtails --bots greedy,greedy:tuned,search --races 2000",
         "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
     )
     commands: tuple[str, ...] = ()
@@ -96,9 +97,9 @@ class SnowTailsGame:
         races=20_000,
         nojit_races=3,
         extra={
-            "4 search:32 bots (the default budget)": {
+            "4 search bots (search:64, the default budget)": {
                 "players": 4,
-                "bots": "search:32",
+                "bots": "search",
                 "track": "nutcracker",
             },
             "4 greedy:tuned bots": {"players": 4, "bots": "greedy:tuned", "track": "nutcracker"},
@@ -110,7 +111,7 @@ class SnowTailsGame:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
         g = self.name
         for b in cell.bots:
-            parse_bot(b)
+            parse_bot(b, g)
         if cell.track is None:
             raise SimkitError(f"{g} needs a track (e.g. --track {self.default_track})")
         slots = cell_slots(cell)

@@ -284,7 +284,7 @@ def cell_inputs(
     joined_tables(tracks, variant, rec)
     n = rec["n_spaces"][0]
     tab = rec["tab"][0, :n].astype(np.int64)
-    kinds, weights, budgets = bot_arrays(bots)
+    kinds, weights, budgets = bot_arrays(bots, variant.game)
     assert N_WEIGHTS <= MAX_WEIGHTS
     rec["n_seats"] = len(slots)
     rec["slots"][0, : len(slots)] = slots

@@ -136,6 +136,15 @@ TUNABLE = TunableBot(
     (1.0, 2.0, 10.0, 3.0, 5.0, 2.0, 6.0, 3.0, 6.0, 60.0),
 )
 PRESETS_FILE = Path(__file__).with_name("bots.toml")  # fitted presets ("greedy:tuned")
+
+
+def presets_file(game: str) -> Path:
+    """A game's fitted presets: ``simkit/games/<game>/bots.toml``. Each game of the family
+    keeps its own, because weights fitted for one game's races do not carry over (Snow
+    Tails' greedy:tuned loses to greedy in Mush! Mush!, docs/bots.md)."""
+    return PRESETS_FILE.parents[1] / game / "bots.toml"
+
+
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy", "search")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
@@ -186,26 +195,29 @@ def reach_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
 
 
 @functools.cache
-def greedy_presets() -> dict[str, tuple[float, ...]]:
-    """The greedy presets: the hand-weighted ones, then the fitted ones of ``bots.toml``."""
+def greedy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
+    """The greedy presets: the hand-weighted ones, then the fitted ones of the game's
+    ``bots.toml`` (``presets_file``)."""
     presets = dict(GREEDY_PRESETS)
-    if PRESETS_FILE.exists():
-        with PRESETS_FILE.open("rb") as fh:
+    path = presets_file(game)
+    if path.exists():
+        with path.open("rb") as fh:
             for name, entry in tomllib.load(fh).get("greedy", {}).items():
                 presets[f"greedy:{name}"] = tuple(float(w) for w in entry["weights"])
     return presets
 
 
-def parse_bot(spec: str) -> tuple[int, tuple[float, ...], int]:
+def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...], int]:
     """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
     rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``), whose prior, rollouts and
     other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the one named
-    after ``@`` (``search:32@greedy:bold``). ``SimkitError`` (key ``bots``) otherwise."""
+    after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s own.
+    ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
-    presets = greedy_presets()
+    presets = greedy_presets(game)
     if spec in presets:
         return BOT_GREEDY, presets[spec], 0
     if spec == "search" or spec.startswith(("search:", "search@")):
@@ -213,16 +225,16 @@ def parse_bot(spec: str) -> tuple[int, tuple[float, ...], int]:
         budget = head.partition(":")[2] or str(SEARCH_BUDGET)
         if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
             raise SimkitError(
-                f"snowtails: bot '{spec}': the budget is rollouts per decision, "
+                f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET})",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
         policy = policy or ("greedy:tuned" if "greedy:tuned" in presets else "greedy")
-        kind, weights, _ = parse_bot(policy)
+        kind, weights, _ = parse_bot(policy, game)
         if kind != BOT_GREEDY:
             raise SimkitError(
-                f"snowtails: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
+                f"{game}: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
                 key="bots",
             )
         return BOT_SEARCH, weights, int(budget)
@@ -234,20 +246,29 @@ def parse_bot(spec: str) -> tuple[int, tuple[float, ...], int]:
         if len(weights) == N_WEIGHTS and all(np.isfinite(weights)):
             return BOT_GREEDY, weights, 0
         raise SimkitError(
-            f"snowtails: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
+            f"{game}: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
         )
     known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
-    raise SimkitError(f"snowtails: unknown bot '{spec}' (known: {known})", key="bots")
+    base, _, name = spec.partition(":")
+    hint = ""
+    if name and base == "greedy":
+        hint = (
+            f"; fitted presets are per game (docs/bots.md): fit one with "
+            f"'simkit bots tune {game} greedy --name {name}'"
+        )
+    raise SimkitError(f"{game}: unknown bot '{spec}' (known: {known}){hint}", key="bots")
 
 
-def bot_arrays(specs: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def bot_arrays(
+    specs: tuple[str, ...], game: str = "snowtails"
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Kernel arrays for bot specs: kind, greedy weights and search budget per seat."""
     kinds = np.zeros(len(specs), dtype=np.int64)
     weights = np.zeros((len(specs), N_WEIGHTS), dtype=np.float64)
     budgets = np.zeros(len(specs), dtype=np.int64)
     for i, spec in enumerate(specs):
-        kinds[i], weights[i], budgets[i] = parse_bot(spec)
+        kinds[i], weights[i], budgets[i] = parse_bot(spec, game)
     return kinds, weights, budgets
 
 
