@@ -62,6 +62,8 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     refs = [{**book, **ref} for ref in s.search_space().references]
     data["grid"] = {"set": [book, *refs, *candidates], **data.get("grid", {})}
     data.pop("precision", None)
+    if "skill" in data:  # every cell plays the same races: no level keeps its own count
+        data["skill"] = [e["bot"] if isinstance(e, dict) else e for e in data["skill"]]
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
     return parse(data, s.scenario_path)

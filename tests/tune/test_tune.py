@@ -186,3 +186,28 @@ def test_references_are_played_first_and_confirmed_beside_the_book(tmp_path):
     assert found["label"] == "course=11" and found["against"] == "better"
     assert abs(found["vs_reference"] - (-2.0)) < 0.1  # |10 - 12| = 2 for course 9, 0 for 11
     assert "Against the best reference, course=9" in done.report.read_text()
+
+
+def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
+    """Bots from the skill ladder: every candidate plays each level (a level's own race
+    count is for `simkit run`; tuning and confirmation play every level alike), and the
+    worst level is the candidate's value."""
+    from simkit.runner import expand
+    from simkit.tune import confirm, objective
+
+    scenario = (
+        'game = "snowtails"\ntrack = "nutcracker"\nplayers = 4\nseed = 3\n'
+        'skill = ["greedy:tuned", {bot = "search:8", races = 50}]\n'
+    )
+    space = "[extra_cards]\nelements = [4, 5]\nlow = 0\nhigh = 2\n"
+    s = tune.settings(*_files(tmp_path, scenario, space), budget=10_000, max_races=3_000)
+    cells = study.cells(s, {"extra_cards": [0, 0, 0, 2, 2]})
+    assert [pc.cell.bots for pc in cells] == [("greedy:tuned",) * 4, ("search:8",) * 4]
+    assert {pc.cell.variant.extra_cards for pc in cells} == {(0, 0, 0, 2, 2)}
+    sc = confirm.scenario(s, [{"extra_cards": [0, 0, 0, 2, 2]}])
+    assert {pc.races for pc in expand(sc)} == {None} and sc.races == s.confirm
+    fair, unfair = (
+        objective.Counts(4, 100, 100, {1: 25, 2: 25, 3: 25, 4: 25}),
+        objective.Counts(4, 100, 100, {1: 40, 2: 20, 3: 20, 4: 20}),
+    )
+    assert objective.value(s.terms(), [fair, unfair]) == pytest.approx(15.0)
