@@ -53,12 +53,23 @@ STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
 	mush-short-games mushmush-fairness mushmush-tracks mushmush-buildings mushmush-trees \
 	mushmush-st1-vs-st2 mushmush-compensation mushmush-tournament
 STUDY_OPTS ?=
+# The tuning studies (docs/studies.md "Tuning studies"): scenarios/tune-<x>.toml searched
+# over scenarios/<x>-space.toml, whose [search] table sets the budget, into runs/tune-<x>;
+# the report goes to reports/tune-<x>. TUNE_OPTS goes to `simkit tune`, e.g.
+# make reports TUNE_OPTS="--threads 1".
+TUNINGS := tune-extra-cards tune-extra-cards-greedy tune-bonus-dice tune-s-bends
+TUNE_OPTS ?=
 
-reports: setup  ## every study in scenarios/ but demo (8-12 min here): reports/<study>/, reports/index.html
+reports: setup  ## every study in scenarios/ but demo (8-12 min here), then the tuning studies: reports/<study>/, reports/index.html
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
 	  $(BIN)/simkit report runs/$$s -o reports/$$s; \
+	done
+	@set -e; for s in $(TUNINGS); do \
+	  echo "== $$s"; \
+	  $(BIN)/simkit tune scenarios/$$s.toml --space scenarios/$${s#tune-}-space.toml \
+	    --out runs/$$s --force --report reports/$$s $(TUNE_OPTS); \
 	done
 	$(BIN)/python -m simkit.report.index reports
 
