@@ -30,7 +30,7 @@ from simkit.report.document import (
 )
 from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
-from simkit.tune.study import Settings
+from simkit.tune.study import MAX_REPEATS, Settings
 
 CONFIRMATION = "confirmation"
 
@@ -133,11 +133,19 @@ def build(
     searched, confirmed = int(played["races"].sum()), _races(results)
     full = int((played["state"] == "complete").sum())
     rungs = ", ".join(f"{r:,}" for r in s.rungs[:-1]) or "none"
+    ended = (
+        f" The search ended {s.budget - searched:,} races short of its budget of "
+        f"{s.budget:,}: the sampler proposed only candidates already played, {MAX_REPEATS} "
+        "times in a row (a small space, or a sampler that has settled)."
+        if searched + s.rungs[0] * per <= s.budget
+        else ""
+    )
     doc.add(
         Paragraph(
             f"{len(h):,} candidates proposed by Optuna's {s.sampler} sampler, {len(played):,} "
-            f"played: {full:,} to the full {s.max_races:,} races per cell, the rest stopped "
-            f"at a rung of successive halving ({rungs} races) or by the budget. "
+            f"played (a candidate proposed again is not played again): {full:,} to the full "
+            f"{s.max_races:,} races per cell, the rest stopped at a rung of successive "
+            f"halving ({rungs} races) or by the budget.{ended} "
             f"{searched:,} races for the search, {confirmed:,} for the confirmation: "
             f"{searched + confirmed:,} races in all."
         )

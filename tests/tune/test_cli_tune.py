@@ -33,6 +33,8 @@ def test_tune_prints_the_best_and_every_confirmed_candidate(tmp_path):
     )
     assert found and abs(float(found[1]) + 3) < 0.1 and abs(float(found[2]) + 2) < 0.1
     assert lines[-1] == f"report: {out / 'report' / 'index.html'}"
+    report = (out / "report" / "report.md").read_text()
+    assert "short of its budget of 3,000: the sampler proposed only candidates" in report
     again = CliRunner().invoke(main, ["tune", "--resume", str(out)])
     assert again.exit_code == 0 and again.stdout.splitlines()[0] == lines[0]
     twice = CliRunner().invoke(main, args)
