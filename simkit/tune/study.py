@@ -420,6 +420,21 @@ def spent(study: Any) -> int:
     )
 
 
+def repeats(study: Any) -> int:
+    """Candidates in a row, the latest finished, that were repeats of earlier ones (no
+    races): the search ends at :data:`MAX_REPEATS`. Counted from the study, so a worker
+    resumed after a kill, or on a finished tuning, ends where an uninterrupted one did."""
+    from optuna.trial import TrialState
+
+    done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED))
+    n = 0
+    for t in sorted(done, key=lambda t: t.number, reverse=True):
+        if "same_as" not in t.user_attrs:
+            break
+        n += 1
+    return n
+
+
 def _sampler(s: Settings, study: Any) -> Any:
     """A sampler seeded by the tuning's seed and the trials finished and under way, so a
     resumed tuning proposes what an uninterrupted one would have."""
@@ -506,9 +521,9 @@ def search(out: str | Path, *, threads: int | None = None, progress: bool = Fals
         print(notice, file=sys.stderr, flush=True)
     shown = bar(s.budget, min(spent(study), s.budget), enabled=progress)
     first = s.rungs[0] * len(cells(s, base))
-    finished = repeats = 0
+    finished = 0
     try:
-        while spent(study) + first <= s.budget and repeats < MAX_REPEATS:
+        while spent(study) + first <= s.budget and repeats(study) < MAX_REPEATS:
             study.sampler = _sampler(s, study)
             trial = study.ask()
             trial.set_user_attr("worker", _worker())
@@ -519,10 +534,8 @@ def search(out: str | Path, *, threads: int | None = None, progress: bool = Fals
             same = _same(study, key, trial.number)
             if same is not None:
                 _copy(study, trial, same)
-                repeats += 1
             else:
                 _evaluate(s, study, trial, values, threads, shown)
-                repeats = 0
             finished += 1
             best = _best_value(study)
             shown.set_postfix_str(f"trial {trial.number} best {best:.2f}")

@@ -125,6 +125,8 @@ def test_the_same_candidate_is_played_once(tmp_path):
     played = [t for t in st.get_trials() if "same_as" not in t.user_attrs]
     assert len({t.user_attrs["key"] for t in played}) == len(played) <= 3  # book, 5, 6
     assert study.spent(st) == 900 * len(played)  # repeats cost nothing; the search stops
+    assert study.repeats(st) == study.MAX_REPEATS
+    assert study.search(tmp_path / "out") == 0  # resumed, it asks nothing more
 
 
 @pytest.mark.parametrize(
