@@ -100,6 +100,8 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
       high = 7
       [[reference]]                  # a table to confirm beside the book's
       extra_cards = [0, 1, 1, 2, 2]
+      [search]                       # options kept with the space; the
+      budget = 200000                #   command line's win
 
     \b
     Examples:

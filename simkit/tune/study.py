@@ -228,7 +228,8 @@ def _check_numbers(s: Settings, n_cells: int) -> None:
     full = s.max_races * n_cells
     if s.budget < full:
         raise SimkitError(
-            f"--budget {s.budget:,} cannot pay for one full candidate ({s.max_races:,} races "
+            f"budget {s.budget:,} (--budget, or budget in the space's [search]) cannot pay "
+            f"for one full candidate ({s.max_races:,} races "
             f"x {n_cells} cell{'s' if n_cells > 1 else ''} = {full:,})",
             key="budget",
         )
