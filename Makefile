@@ -54,7 +54,7 @@ STUDIES := fairness track-library extra-cards bonus safety-speeds compensation \
 	mushmush-st1-vs-st2 mushmush-compensation mushmush-tournament
 STUDY_OPTS ?=
 
-reports: setup  ## every study in scenarios/ but demo (8-12 min here): reports/<study>/, reports/index.html
+reports: setup  ## every study in scenarios/ but demo (about 55 min here: the search levels): reports/<study>/, reports/index.html
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
