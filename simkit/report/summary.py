@@ -104,6 +104,13 @@ def _slot_parameters(results: Any, cell: int) -> list[str]:
     ]
 
 
+def _own_races(results: Any, cell: int) -> int | None:
+    """The races a cell's skill level plays by its own count (``{bot, races}``), if any."""
+    specs = results.manifest.get("cells", [])
+    own = specs[cell].get("races") if 0 <= cell < len(specs) else None
+    return None if own is None else int(own)
+
+
 def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]:
     """What to do next: the fairest cell of a sweep, or the command that would find out."""
     scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
@@ -138,10 +145,20 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 "a slot's wins say little while most races have no winner."
             )
         elif r["verdict"] == INCONCLUSIVE:
-            lines.append(
-                f"{r['label']}: run about {r['races_needed']:,.0f} races: "
-                f"`{cmd} --races {r['races_needed']:.0f} --out runs/{stem}`."
-            )
+            need = f"{r['races_needed']:.0f}"
+            own = _own_races(results, int(r["cell"]))
+            if own is not None:  # a level with its own count: --races would cap, not add
+                level = json.dumps(str(r["skill"]))
+                lines.append(
+                    f"{r['label']}: run about {int(need):,} races at this level: in "
+                    f"{scenario} write it as {{ bot = {level}, races = {need} }} in `skill` "
+                    f"(now {own:,}) and run `{cmd} --out runs/{stem}`."
+                )
+            else:
+                lines.append(
+                    f"{r['label']}: run about {int(need):,} races: "
+                    f"`{cmd} --races {need} --out runs/{stem}`."
+                )
         elif r["verdict"] == UNFAIR:
             names = _slot_parameters(results, int(r["cell"]))
             game = results.cells.set_index("cell").at[r["cell"], "game"]
@@ -164,7 +181,7 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 "`simkit report RUN --tolerance 0.01` asks for more."
             )
     for advice, (i, labels) in sweep.items():
-        lines[i] = f"{', '.join(labels)}: {advice}"
+        lines[i] = f"{'; '.join(labels)}: {advice}"
     return lines
 
 

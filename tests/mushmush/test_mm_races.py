@@ -154,26 +154,38 @@ def check_repairs(u):
 
 
 def check_board(u, n, lift=True):
-    # ST2 B: sleds may share a start-row space in round 1 only; from then on never two
-    # sleds on one space, and never on a closed space or a building. Sleds out of the race
-    # leave the board, and so do finished ones with lift_finished.
+    # ST2 B: sleds may share a start-row space as they enter in round 1; no move ever ends on
+    # a held space, so from round 2 only sleds that have not moved since they entered may
+    # still share one (a first move that collides at once leaves a sled where it entered).
+    # Never on a closed space or a building. Sleds out of the race leave the board,
+    # and so do finished ones with lift_finished.
     where = {}
     gone = set()
+    entered = set()  # sleds still on the start-row space they entered on in round 1
+    rnd = 0
     for e in u.events:
         k = e[0]
         if k == EV_OUT or (k == EV_FINISH and lift):
             gone.add(int(e[1]))
         elif k == EV_START:
             where[int(e[1])] = int(e[3])
-        elif k == EV_PLACE:
+        elif k == EV_PLACE:  # entering the start row in round 1, or rejoining
             where[int(e[1])] = int(e[2])
+            (entered.add if rnd == 1 else entered.discard)(int(e[1]))
         elif k == EV_MOVE:
             assert where[int(e[1])] == e[2]
+            if e[3] != e[2]:
+                entered.discard(int(e[1]))
             where[int(e[1])] = int(e[3])
             assert not u.tab[e[3], S_BLOCKED]
-        elif k == EV_ROUND and e[1] >= 2:
-            on = [s for p, s in where.items() if s >= 0 and p not in gone]
-            assert len(on) == len(set(on)), f"round {e[1]}: {sorted(on)}"
+        elif k == EV_ROUND:
+            rnd = int(e[1])
+        if k == EV_ROUND and e[1] >= 2:
+            on = [(s, p) for p, s in where.items() if s >= 0 and p not in gone]
+            spaces = [s for s, _ in on]
+            for s, p in on:
+                if spaces.count(s) > 1:
+                    assert p in entered, f"round {e[1]}: sled {p} shares space {s}"
     for p in range(n):
         assert u.pos["space"][p] == where[p]
 
@@ -239,6 +251,26 @@ def test_mixed_rules_keep_the_invariants(case):
     check_board(u, n)
     if not v.trees:
         assert not [e for e in u.events if e[0] == EV_TREE]
+
+
+def test_a_sled_that_cannot_leave_a_shared_start_space_keeps_sharing_it():
+    # ST2 B lets sleds enter on one start-row space; a sled whose first turn moves it
+    # nowhere (speed 0 under a brake, or a collision on its first step) stays there, so two
+    # sleds may still share it in round 2. Found by test_mixed_rules_keep_the_invariants.
+    v = PRESETS["snowtails"].replace(
+        deck=(0, 4, 4, 4, 4, 4),
+        start_rule="row",
+        extra_cards=(0,) * 8,
+        safety_speeds=False,
+        trees=False,
+        max_rounds=12,
+    )
+    u = run_unit(TRACKS["mm-lamont-spur"], v, ("random",) * 3, key=1471)
+    second = next(i for i, e in enumerate(u.events) if e[0] == EV_ROUND and e[1] == 2)
+    placed = {int(e[1]): int(e[2]) for e in u.events[:second] if e[0] == EV_PLACE}
+    moved = {int(e[1]) for e in u.events[:second] if e[0] == EV_MOVE}
+    assert placed[0] == placed[2] and not {0, 2} & moved
+    check_board(u, 3)
 
 
 def test_places_are_the_race_order_when_the_round_ends():

@@ -132,3 +132,36 @@ def test_without_a_skill_axis_the_report_says_it_was_not_measured(run, tmp_path)
     md = (tmp_path / "report" / "report.md").read_text()
     assert "skill levels: one per cell (robustness across skill levels not measured)" in md
     assert "across skill levels:" not in md
+
+
+def _try_next(tmp_path, skill: str, head_start: str = "[0, 0, 0, 0, 0, 0]") -> list[str]:
+    from simkit.report.summary import try_next
+    from simkit.results import load
+    from simkit.runner import load_scenario, start
+
+    text = f'game = "dicerace"\nplayers = 2\nraces = 2000\nskill = {skill}\n'
+    text += f"[set]\nfaces = 6\nlength = 8\nhead_start = {head_start}\n"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(simkit.games._REGISTRY, "dicerace", GAME)
+        tmp_path.mkdir()
+        (tmp_path / "s.toml").write_text(text)
+        start(load_scenario(tmp_path / "s.toml"), tmp_path / "run")
+        res = load(tmp_path / "run")
+        summary = fairness(res)  # with each cell's level, as the report passes it
+        summary["skill"] = summary["cell"].map(res.cells.set_index("cell")["skill"])
+        return try_next(res, summary, 0.02)
+
+
+def test_try_next_gives_shared_advice_once_and_asks_a_level_for_its_own_races(tmp_path):
+    """Slot 1 is ~19 pp ahead at both levels: one sweep line names both. With slot 2's head
+    start (fair for bold, not for steady) a bold level of 30 races is inconclusive, and its
+    advice raises that level's own count (``--races`` would cap every level instead)."""
+    both = _try_next(tmp_path / "a", '["steady", "bold"]')
+    assert len(both) == 1 and both[0].startswith("skill=steady; skill=bold: to find a fairer")
+    own = _try_next(
+        tmp_path / "b", '["steady", { bot = "bold", races = 30 }]', "[0, 2, 0, 0, 0, 0]"
+    )
+    (bold,) = [line for line in own if line.startswith("skill=bold: ")]
+    assert bold.startswith("skill=bold: run about ") and "races at this level" in bold
+    assert '{ bot = "bold", races = ' in bold and "(now 30)" in bold
+    assert "--races" not in bold

@@ -42,6 +42,18 @@ class MushMushGame(SnowTailsGame):
         {"players": 6, "bots": "greedy", "track": "mm1-old-faithful"},
         races=10_000,
         nojit_races=3,
+        extra={
+            "6 greedy:tuned bots (Mush! Mush!'s own fit)": {
+                "players": 6,
+                "bots": "greedy:tuned",
+                "track": "mm1-old-faithful",
+            },
+            "6 search bots (search:64, the default budget)": {
+                "players": 6,
+                "bots": "search",
+                "track": "mm1-old-faithful",
+            },
+        },
     )
 
 
