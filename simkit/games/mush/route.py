@@ -360,8 +360,10 @@ def _town(ts: Any, ch: str, b: int, g: int, t: int, path: str, where: str) -> di
     caps = {}
     for key, default in (("max_dogs", NO_CAP_DOGS), ("max_tokens", NO_CAP_TOKENS)):
         value = ts.get(key, default)
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise RouteError(f"{key} must be an integer >= 0 (got {value!r})", path, here)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= default:
+            raise RouteError(
+                f"{key} must be an integer from 0 to {default} (no cap; got {value!r})", path, here
+            )
         caps[key] = value
     return dict(
         kind=TOWN,
