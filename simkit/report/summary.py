@@ -168,8 +168,10 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 else f"a variant parameter (`simkit variants {game}` lists them)"
             )
             advice = (
-                f"to find a fairer setting, sweep {what} in a [grid] of {scenario} and run "
-                f"`{cmd} --out runs/{stem}-sweep`; its report names the fairest cell."
+                f"to find a fairer setting, let `simkit tune {scenario} --space SPACE.toml` "
+                f"search {what} (docs/tuning.md: the space file, and a confirmation against "
+                f"the book's values), or sweep it in a [grid] and run `{cmd} --out "
+                f"runs/{stem}-sweep`; its report names the fairest cell."
             )
             if advice not in sweep:  # the same advice for several levels or cells: one line
                 sweep[advice] = (len(lines), [])

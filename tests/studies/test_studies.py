@@ -165,7 +165,7 @@ def _arrays(t: tracks.CompiledTrack) -> dict[str, object]:
 def test_safety_study_changes_only_the_safety_speeds_its_cells_name() -> None:
     """Cell 0 races the library track; every other cell the track with the corners its
     label names at one lower or one higher safety speed, every other array unchanged."""
-    cells = expand(load_scenario(SCENARIOS / "safety-speeds.toml"))
+    cells = one_level(expand(load_scenario(SCENARIOS / "safety-speeds.toml")))
     book = tracks.load(BOOK_TRACK)
     assert cells[0].cell.track == BOOK_TRACK
     seen = set()
