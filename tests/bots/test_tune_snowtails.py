@@ -1,8 +1,12 @@
-"""The tuner on Snow Tails' greedy: the same evaluations at any thread count."""
+"""The tuner on Snow Tails' greedy: the same evaluations at any thread count; fits per game."""
 
 from __future__ import annotations
 
+import pytest
+
 from simkit.bots import tune
+from simkit.errors import SimkitError
+from simkit.games.snowtails import bots
 
 
 def test_snowtails_evaluations_do_not_depend_on_threads(tmp_path):
@@ -25,11 +29,6 @@ def test_fitted_presets_are_per_game(tmp_path, monkeypatch):
     """A fit belongs to the game it was fitted on: Snow Tails' greedy:tuned is not
     Mush! Mush!'s (each reads simkit/games/<game>/bots.toml), and a game without a fit of
     that name refuses it, naming the command that fits one."""
-    import pytest
-
-    from simkit.errors import SimkitError
-    from simkit.games.snowtails import bots
-
     root = tmp_path / "games"
     for game, w in (("snowtails", 2.0), ("mushmush", None)):
         (root / game).mkdir(parents=True)

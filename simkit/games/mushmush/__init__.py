@@ -14,6 +14,7 @@ from pathlib import Path
 from simkit.games import register
 from simkit.games.base import BenchSpec
 from simkit.games.snowtails import SnowTailsGame
+from simkit.games.snowtails.bots import presets_file
 from simkit.games.snowtails.params import MushMushParams, presets
 
 
@@ -28,7 +29,7 @@ class MushMushGame(SnowTailsGame):
     default_players = 6
     default_track = "mm1-old-faithful"
     track_dir = Path(__file__).parent / "tracks"
-    bot_presets_file = Path(__file__).with_name("bots.toml")  # its own fits (greedy:tuned)
+    bot_presets_file = presets_file("mushmush")  # its own fits (greedy:tuned)
     examples = (
         "simkit race --game mushmush --players 6 --seed 7",
         "simkit race --game mushmush --preset snowtails --players 5",
