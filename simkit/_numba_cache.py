@@ -22,7 +22,14 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 # Globs, relative to the package, of every file a kernel's machine code can depend on.
-KERNEL_SOURCES = ("games/**/*.py", "rng.py", "params.py", "runner/backends.py", "_numba_cache.py")
+KERNEL_SOURCES = (
+    "games/**/*.py",
+    "rng.py",
+    "params.py",
+    "runner/backends.py",
+    "_numba_cache.py",
+    "_numba_link.py",
+)
 
 
 def kernel_files(package: Path = _PACKAGE) -> list[Path]:

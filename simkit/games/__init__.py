@@ -14,8 +14,11 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+from simkit import _numba_link
 from simkit.errors import SimkitError
 from simkit.games.base import Game
+
+_numba_link.install()  # before any game's kernel compiles: see simkit/_numba_link.py
 
 _REGISTRY: dict[str, Game] = {}
 _discovered = False
