@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import time
 from collections.abc import Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numba
@@ -18,7 +19,7 @@ import pandas as pd
 from numba import njit
 
 from simkit.errors import RunError
-from simkit.games.base import Game
+from simkit.games.base import Batch, Game
 from simkit.rng import race_key
 from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
@@ -74,11 +75,24 @@ def simulate_chunk(
     The game object travels to Dask workers by pickle, i.e. as a reference to its class's
     module, which the worker imports: no registry lookup is needed there.
     """
+    batch, seconds = play_chunk(game, task, seed, threads)
+    return encode_chunk(game, task, batch, seconds, keep, heat)
+
+
+def play_chunk(game: Game, task: ChunkTask, seed: int, threads: int | None) -> tuple[Batch, float]:
+    """The chunk's races played (the game's kernel, which releases the GIL), and seconds."""
     pc = task.cell
     t0 = time.perf_counter()
     keys = chunk_keys(seed, pc.cell_key, task.lo, task.hi)
     batch = game.simulate(pc.cell, keys, threads, race_indices=np.arange(task.lo, task.hi))
-    seconds = time.perf_counter() - t0
+    return batch, time.perf_counter() - t0
+
+
+def encode_chunk(
+    game: Game, task: ChunkTask, batch: Batch, seconds: float, keep: str, heat: bool
+) -> ChunkResult:
+    """The played chunk's tables as parquet bytes, and its slot-finish counts."""
+    pc = task.cell
     cols = race_rows(pc, task.lo, batch, game)
     aggs = aggregate(cols, game.seat_columns, game.race_columns)
     files = {}
@@ -93,7 +107,12 @@ def simulate_chunk(
 
 
 class LocalBackend:
-    """Chunks one after another in this process; the game's kernel uses the threads."""
+    """Chunks one after another in this process; the game's kernel uses the threads.
+
+    The next chunk is played while this one's tables are encoded (and the driver writes
+    the one before): the kernel releases the GIL, so the encoding no longer leaves the
+    cores idle between chunks. At most two chunks' results are held at once.
+    """
 
     name = "local"
 
@@ -106,8 +125,22 @@ class LocalBackend:
     def map(
         self, game: Game, tasks: Iterable[ChunkTask], seed: int, keep: str, heat: bool
     ) -> Iterator[ChunkResult]:
-        for task in tasks:
-            yield simulate_chunk(game, task, seed, keep, heat, self.threads)
+        it = iter(tasks)
+        task = next(it, None)
+        if task is None:
+            return
+        with ThreadPoolExecutor(1, thread_name_prefix="simkit-play") as pool:
+            ahead = pool.submit(play_chunk, game, task, seed, self.threads)
+            try:
+                while task is not None:
+                    batch, seconds = ahead.result()
+                    following = next(it, None)
+                    if following is not None:
+                        ahead = pool.submit(play_chunk, game, following, seed, self.threads)
+                    yield encode_chunk(game, task, batch, seconds, keep, heat)
+                    task = following
+            finally:
+                ahead.cancel()
 
     def close(self) -> None:
         """Nothing to release."""

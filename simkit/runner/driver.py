@@ -27,7 +27,6 @@ import pandas as pd
 import pyarrow.parquet as pq
 
 from simkit import __version__
-from simkit.analysis.stats import wilson_interval
 from simkit.errors import RunError
 from simkit.games import get
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
@@ -84,6 +83,10 @@ class _WinCounts:
                 self.k[int(slot)] += int(count)
 
     def narrower_than(self, width: float) -> bool:
+        # Imported here: scipy and statsmodels take about a second to import, which every
+        # run without a precision target (most) would pay at start.
+        from simkit.analysis.stats import wilson_interval
+
         n = np.array([self.n[s] for s in self.slots])
         k = np.array([self.k[s] for s in self.slots])
         low, high = wilson_interval(k, n)
