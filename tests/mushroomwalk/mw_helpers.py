@@ -1,4 +1,7 @@
-"""Shared helpers and hypothesis strategies for the Mushroom Walk tests."""
+"""Shared helpers and hypothesis strategies for the Mushroom Walk tests.
+
+Kernels are called through their doors (``simkit.games.mushroomwalk.kernels``), which take
+one-element arrays: ``prma`` for the variant, ``positions`` for a position."""
 
 from __future__ import annotations
 
@@ -7,9 +10,8 @@ from hypothesis import strategies as st
 
 from simkit import rng
 from simkit.games.mushroomwalk.bots import parse_bots
-from simkit.games.mushroomwalk.choose import choose
+from simkit.games.mushroomwalk.kernels import apply, choose, legal_plays, max_plays, new
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.position import apply, legal_plays, max_plays, new
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION, as_records
 from simkit.games.mushroomwalk.state import state_from_json
 
@@ -46,38 +48,39 @@ class Game:
 
     def __init__(self, variant, bots, key, race_index=0):
         self.variant = variant
-        self.prm = as_records(variant.to_kernel())[0]
+        self.prma = as_records(variant.to_kernel())
         self.bots = parse_bots(tuple(bots))
         self.positions = np.zeros(1, dtype=POSITION)
-        self.plays = np.zeros(max_plays(self.prm), dtype=PLAY)
+        self.plays = np.zeros(max_plays(self.prma), dtype=PLAY)
         self.pool = np.zeros(3, dtype=POSITION)
         # choose's scratch plays and search arms
         self.scratch = (
-            np.zeros(max_plays(self.prm), dtype=PLAY),
-            np.zeros(max_plays(self.prm), dtype=ARM),
+            np.zeros(max_plays(self.prma), dtype=PLAY),
+            np.zeros(max_plays(self.prma), dtype=ARM),
         )
-        new(self.pos, self.prm, np.uint64(key), np.int64(race_index), NO_EV, EVC)
+        new(self.positions, self.prma, np.uint64(key), np.int64(race_index), NO_EV, EVC)
 
     @property
     def pos(self):
         return self.positions[0]
 
     def legal(self) -> np.ndarray:
-        n = legal_plays(self.pos, self.prm, self.plays)
+        n = legal_plays(self.positions, self.prma, self.plays)
         return self.plays[:n].copy()
 
-    def choice(self) -> int:
-        """Index in ``legal()`` of the play the seat to move's bot makes (draws its stream)."""
-        return int(
-            choose(self.pos, self.prm, self.bots, self.plays, self.pool, *self.scratch, NO_EV, EVC)
-        )
+    def choice(self, positions=None) -> int:
+        """Index in ``legal()`` of the play the bot of the seat to move of ``positions``
+        (default: this game's) makes (draws its stream)."""
+        positions = self.positions if positions is None else positions
+        args = (self.bots, self.plays, self.pool, *self.scratch, NO_EV, EVC)
+        return int(choose(positions, self.prma, *args))
 
     def apply(self, play) -> None:
-        apply(self.pos, self.prm, play, NO_EV, EVC)
+        act(self.prma, self.positions, play)
 
     def step(self) -> None:
         i = self.choice()
-        apply(self.pos, self.prm, self.plays[i], NO_EV, EVC)
+        apply(self.positions, self.prma, self.plays, np.int64(i), NO_EV, EVC)
 
 
 def midgame(variant, bots, key, plays):
@@ -106,7 +109,7 @@ def play_out(variant, bots, key, after_play=None):
 def position(**over):
     """A position for ``state_from_json``: seat 0 to move, an 8-card forest, empty hands.
 
-    Returns (variant, prm record, one-element POSITION array)."""
+    Returns (variant, one-element variant array ``prma``, one-element POSITION array)."""
     d = {
         "game": "mushroomwalk",
         "to_move": 0,
@@ -117,13 +120,13 @@ def position(**over):
     }
     d.update(over)
     v, arr = state_from_json(d)
-    return v, as_records(v.to_kernel())[0], arr
+    return v, as_records(v.to_kernel()), arr
 
 
-def plays_of(prm, pos) -> np.ndarray:
-    """Every legal play of the seat to move."""
-    out = np.zeros(max_plays(prm), dtype=PLAY)
-    return out[: legal_plays(pos, prm, out)]
+def plays_of(prma, positions) -> np.ndarray:
+    """Every legal play of the seat to move of ``positions[0]``."""
+    out = np.zeros(max_plays(prma), dtype=PLAY)
+    return out[: legal_plays(positions, prma, out)]
 
 
 def play(kind, arg=0, plain=0, night=0, butter=0, cider=0, hand_pan=0) -> np.void:
@@ -131,3 +134,10 @@ def play(kind, arg=0, plain=0, night=0, butter=0, cider=0, hand_pan=0) -> np.voi
     rec = np.zeros(1, dtype=PLAY)
     rec[0] = (kind, arg, plain, night, butter, cider, hand_pan)
     return rec[0]
+
+
+def act(prma, positions, play) -> None:
+    """Carry out ``play`` (a PLAY record) for the seat to move of ``positions[0]``."""
+    plays = np.zeros(1, dtype=PLAY)
+    plays[0] = play
+    apply(positions, prma, plays, np.int64(0), NO_EV, EVC)

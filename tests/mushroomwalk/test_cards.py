@@ -7,9 +7,8 @@ import pytest
 from simkit.errors import ParamError
 from simkit.games.mushroomwalk.cards import KINDS, NAME_TO_CODE, card_name
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.position import apply
 from simkit.games.mushroomwalk.records import N_SLOTS, TAKE
-from tests.mushroomwalk.mw_helpers import EVC, NO_EV, play, plays_of, position
+from tests.mushroomwalk.mw_helpers import act, play, plays_of, position
 
 
 def test_deck_totals_are_81_and_84():
@@ -44,14 +43,14 @@ def test_card_names_round_trip():
 
 def test_stick_costs_are_0_0_1_to_6_by_forest_position():
     # 'Playing a turn' 1: the two cards at your feet are free, then 1, 2, ... 6 sticks.
-    _v, prm, arr = position(players=[{"sticks": 3}, {}])
-    takes = plays_of(prm, arr[0])
+    _v, prma, arr = position(players=[{"sticks": 3}, {}])
+    takes = plays_of(prma, arr)
     # with 3 sticks: positions 1-5 (costs 0,0,1,2,3) are open, 6-8 (4,5,6) are not
     assert list(takes[takes["kind"] == TAKE]["arg"]) == [0, 1, 2, 3, 4]
     paid = []
     for i in range(8):
-        _v, prm, arr = position(players=[{"sticks": 10}, {}])
-        apply(arr[0], prm, play(TAKE, i), NO_EV, EVC)
+        _v, prma, arr = position(players=[{"sticks": 10}, {}])
+        act(prma, arr, play(TAKE, i))
         paid.append(int(arr[0]["outcome"][0]["cost"]))
         assert arr[0]["seats"][0]["sticks"] == 10 - paid[-1]
     assert paid == [0, 0, 1, 2, 3, 4, 5, 6]

@@ -8,12 +8,11 @@ from hypothesis import strategies as st
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.games.mushroomwalk.cards import CARD_UNKNOWN
-from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.game import _SEAT_FIELDS
+from simkit.games.mushroomwalk.kernels import copy, determinize, max_plays, observe
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.position import copy, determinize, max_plays, observe
 from simkit.games.mushroomwalk.records import N_RNG, POSITION, R_BOT
-from tests.mushroomwalk.mw_helpers import BOTS, EVC, NO_EV, Game, key_of, midgame, play_out
+from tests.mushroomwalk.mw_helpers import BOTS, Game, key_of, midgame, play_out
 from tests.mushroomwalk.test_properties import census
 
 BOOK = PRESETS["mushroomwalk"]
@@ -48,7 +47,7 @@ def test_copy_copies_every_field():
     src = np.zeros(1, dtype=POSITION)
     src.view(np.uint8)[:] = rnd.integers(0, 256, src.nbytes)
     dst = np.zeros(1, dtype=POSITION)
-    copy(dst[0], src[0])
+    copy(dst, src)
     assert same(dst[0], src[0])
 
 
@@ -57,7 +56,7 @@ def test_observe_erases_the_hidden_cards_and_keeps_the_rest(seed, plays, bot, se
     g = midgame(BOOK, (bot, bot), key_of(seed), plays)
     pos = g.pos
     out = np.zeros(1, dtype=POSITION)
-    observe(pos, np.int64(seat), out[0])
+    observe(g.positions, np.int64(seat), out, 0)
     o = out[0]
     assert (o["draw"][o["draw_top"] : o["draw_end"]] == CARD_UNKNOWN).all()
     assert (o["night"][o["night_top"] : o["night_end"]] == CARD_UNKNOWN).all()
@@ -73,9 +72,9 @@ def test_observe_erases_the_hidden_cards_and_keeps_the_rest(seed, plays, bot, se
     )
 
 
-def seen_by(pos, seat):
+def seen_by(positions, seat):
     out = np.zeros(1, dtype=POSITION)
-    observe(pos, np.int64(seat), out[0])
+    observe(positions, np.int64(seat), out, 0)
     return out[0]
 
 
@@ -91,19 +90,19 @@ def test_determinize_keeps_what_the_seat_has_seen(seed, plays, bot, seat, k1, k2
     g = midgame(BOOK, (bot, bot), key_of(seed), plays)
     pos, s = g.pos, np.int64(seat)
     a = np.zeros(2, dtype=POSITION)
-    determinize(pos, s, np.uint64(k1), a[0])
+    determinize(g.positions, s, np.uint64(k1), a, 0)
     # the same cards in all, and nothing the seat saw changed
     assert (census(a[0]) == census(pos)).all()
-    assert same(seen_by(a[0], seat), seen_by(pos, seat))
+    assert same(seen_by(a[:1], seat), seen_by(g.positions, seat))
     # the sample depends only on what the seat saw: a position it cannot tell apart from
     # this one gives the same sample for the same key
-    determinize(a[0], s, np.uint64(k1), a[1])
+    determinize(a, s, np.uint64(k1), a, 1)
     b = np.zeros(1, dtype=POSITION)
-    determinize(pos, s, np.uint64(k1), b[0])
+    determinize(g.positions, s, np.uint64(k1), b, 0)
     assert same(a[1], b[0])
     # and the hidden cards are dealt again: other keys give other samples
     if pos["draw_end"] - pos["draw_top"] > 5:
-        determinize(pos, s, np.uint64(k2), b[0])
+        determinize(g.positions, s, np.uint64(k2), b, 0)
         rest = slice(pos["draw_top"], pos["draw_end"])
         assert not np.array_equal(b[0]["draw"][rest], a[0]["draw"][rest]) or k1 == k2
 
@@ -116,11 +115,11 @@ def test_a_bots_choice_does_not_change_when_hidden_parts_are_dealt_again(seed, b
     other = np.zeros(1, dtype=POSITION)
     while not g.pos["ended"]:
         seat = np.int64(g.pos["mover"])
-        determinize(g.pos, seat, np.uint64(k), other[0])
+        determinize(g.positions, seat, np.uint64(k), other, 0)
         real = one(g.pos)
-        a = choose(real[0], g.prm, g.bots, g.plays, g.pool, *g.scratch, NO_EV, EVC)
+        a = g.choice(real)
         play_a = g.plays[a].copy()
-        b = choose(other[0], g.prm, g.bots, g.plays, g.pool, *g.scratch, NO_EV, EVC)
+        b = g.choice(other)
         assert a == b and play_a == g.plays[b]
         g.step()
 
@@ -136,4 +135,4 @@ def test_legal_plays_fit_the_bound_of_the_variant():
     me["pans"] = 1
     g.pos["mover"] = 0
     n = len(g.legal())
-    assert 80 < n <= max_plays(g.prm)
+    assert 80 < n <= max_plays(g.prma)

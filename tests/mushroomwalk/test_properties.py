@@ -14,8 +14,8 @@ from simkit.games.mushroomwalk.cards import (
     N_KINDS,
     NIGHT_BASE,
 )
+from simkit.games.mushroomwalk.kernels import hand_limit, hand_size
 from simkit.games.mushroomwalk.records import COOK, N_SLOTS, SELL
-from simkit.games.mushroomwalk.rules import hand_limit, hand_size
 from simkit.rng import race_keys
 from tests.mushroomwalk.mw_helpers import BOTS, Game, key_of, play_out, variants
 
@@ -52,7 +52,6 @@ def expected(v):
 def test_cards_are_conserved_limits_hold_and_the_game_ends(v, seed, b0, b1):
     # Random bots play every kind of play, partial cooks and sales and discards included.
     want = expected(v)
-    prm = v.to_kernel()[0]
 
     def check(g):
         pos = g.pos
@@ -63,9 +62,9 @@ def test_cards_are_conserved_limits_hold_and_the_game_ends(v, seed, b0, b1):
             assert me["sticks"] >= 0
             # 'Your hand': never over the limit; over the poison's lower limit only while
             # the seat to move discards ('The poison mushroom')
-            assert hand_size(me) <= v.hand_limit + v.basket_bonus * me["baskets"]
+            assert hand_size(g.positions, p) <= v.hand_limit + v.basket_bonus * me["baskets"]
             if not pos["ended"] and p != pos["mover"]:
-                assert hand_size(me) <= hand_limit(me, prm)
+                assert hand_size(g.positions, p) <= hand_limit(g.positions, p, g.prma)
             # what the opponent saw of a hand is there; night cards are always seen
             assert (me["seen"] <= me["hand"]).all()
             night = slice(NIGHT_BASE, NIGHT_BASE + N_KINDS)

@@ -11,8 +11,8 @@ from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
 from simkit.games.mushroomwalk import GAME
 from simkit.games.mushroomwalk.bots import DEFAULT_BUDGET, parse_bot
+from simkit.games.mushroomwalk.kernels import determinize
 from simkit.games.mushroomwalk.params import PRESETS
-from simkit.games.mushroomwalk.position import determinize
 from simkit.games.mushroomwalk.records import BOT_SEARCH, DISCARD, POSITION, R_BOT
 from simkit.rng import next_u64, race_keys
 from tests.mushroomwalk.mw_helpers import Game, key_of, plays_of
@@ -52,8 +52,8 @@ def test_search_reads_only_what_its_seat_sees(seed):
     decisions = 0
     while not g.pos["ended"]:
         seat = np.int64(g.pos["mover"])
-        determinize(g.pos, seat, np.uint64(seed * 1000 + decisions), other[0])
-        assert np.array_equal(plays_of(g.prm, other[0]), plays_of(g.prm, g.pos))
+        determinize(g.positions, seat, np.uint64(seed * 1000 + decisions), other, 0)
+        assert np.array_equal(plays_of(g.prma, other), plays_of(g.prma, g.positions))
         a = g.choice()
         real = g.positions.copy()  # after the choice's draw from the seat's stream
         g.positions[0] = other[0]

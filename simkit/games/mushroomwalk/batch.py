@@ -5,6 +5,9 @@
 counted. A game is ``position.new``, then the bot of the seat to move chooses a play and
 ``position.apply`` carries it out, until ``position.is_over``.
 
+``play_games`` is the one kernel Python calls here (cached); ``play_game`` and everything
+beneath it are internal kernels, compiled into it once (:mod:`.kernels`).
+
 Threads: ``run`` splits a batch into contiguous slices and plays them in Python threads
 while the kernel holds no GIL (``nogil=True``). Each game writes only its own rows and
 depends only on its key, so tables are identical for any thread count. This replaces
@@ -26,7 +29,7 @@ from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, r
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def play_game(pos, prm, bots, key, race_index, scratch, ev, evc):
     """Play the game with root ``key`` to its end in ``pos``; trace events if ``ev`` has
     room. ``scratch`` = (plays buffer, 3 scratch positions, scratch plays, search arms,

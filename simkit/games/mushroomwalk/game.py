@@ -89,7 +89,7 @@ class MushroomWalk:
     heat_kinds: tuple[str, ...] = ()
     kernels: Mapping[str, tuple[str, ...]] = {
         "simulate": ("simkit.games.mushroomwalk.batch:play_games",),
-        "trace": ("simkit.games.mushroomwalk.batch:play_game",),
+        "trace": ("simkit.games.mushroomwalk.batch:play_games",),
     }
     track_dir = None
     examples = (
@@ -167,7 +167,7 @@ class MushroomWalk:
         race_out = np.zeros(1, dtype=RACE)
         keys = np.array([key], dtype=np.uint64)
         play_games(keys, idx, prm, bots, seat_out, race_out, ev, evc, last)
-        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0])
+        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], int(race_out[0]["winner"]))
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal action from a position (docs/state-mushroomwalk.md) and its outcome."""

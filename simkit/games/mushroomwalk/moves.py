@@ -1,10 +1,10 @@
 """``simkit moves`` for Mushroom Walk: every legal play from a position and its outcome.
 
 The plays and outcomes come from the engine's own position functions
-(``position.legal_plays`` and ``apply``): each outcome is the position at the next
-decision, which is the same seat discarding when the play took a poison mushroom. The
-forest is refilled from ``draw_pile`` when it is given as a list; from a count, the new
-card shows as ``?``.
+(``position.legal_plays`` and ``apply``, through their doors in :mod:`.kernels`): each
+outcome is the position at the next decision, which is the same seat discarding when the
+play took a poison mushroom. The forest is refilled from ``draw_pile`` when it is given as
+a list; from a count, the new card shows as ``?``.
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from typing import Any
 import numpy as np
 
 from simkit.games.mushroomwalk.cards import card_name
-from simkit.games.mushroomwalk.position import apply, legal_plays, max_plays
+from simkit.games.mushroomwalk.kernels import apply, legal_plays, max_plays, winner
 from simkit.games.mushroomwalk.records import EVENT, PLAY, TAKE, as_records
-from simkit.games.mushroomwalk.rules import winner
 from simkit.games.mushroomwalk.state import state_from_json, state_to_json
 from simkit.games.mushroomwalk.trace import describe, play_name
 
@@ -66,17 +65,18 @@ def legal_moves(state: Mapping[str, Any]) -> Moves:
     v, start = state_from_json(state)
     preset = str(state.get("preset", "mushroomwalk"))
     overrides = state.get("set") or {}
-    prm = as_records(v.to_kernel())[0]
-    plays = np.zeros(max_plays(prm), dtype=PLAY)
-    n = legal_plays(start[0], prm, plays)
+    prma = as_records(v.to_kernel())
+    plays = np.zeros(max_plays(prma), dtype=PLAY)
+    n = legal_plays(start, prma, plays)
     decay_before = [card_name(int(c)) for c in start[0]["decay"][: start[0]["decay_n"]]]
     no_ev = np.zeros(1, dtype=EVENT)
     evc = np.zeros(1, dtype=np.int64)
     out = []
-    for play in plays[:n]:
+    for i in range(n):
+        play = plays[i]
         after = start.copy()
+        apply(after, prma, plays, i, no_ev, evc)
         pos = after[0]
-        apply(pos, prm, play, no_ev, evc)
         ended = bool(pos["ended"])
         text = describe(play, pos["outcome"][0], decay_before)
         if play["kind"] == TAKE and pos["outcome"][0]["night"] >= 0:
@@ -87,7 +87,7 @@ def legal_moves(state: Mapping[str, Any]) -> Moves:
                 "fields": _fields(play),
                 "text": text,
                 "ended": ended,
-                "winner": int(winner(pos)) if ended else None,
+                "winner": int(winner(after)) if ended else None,
                 "result": state_to_json(pos, preset, overrides),
             }
         )

@@ -25,7 +25,6 @@ from simkit.games.mushroomwalk.records import (
     SELL,
     TAKE,
 )
-from simkit.games.mushroomwalk.rules import winner
 
 
 def play_name(play: Any) -> str:
@@ -82,17 +81,19 @@ def _cards(codes: np.ndarray) -> list[str]:
 
 
 class Trace:
-    """Events of one game (``records.EVENT``) and its final position."""
+    """Events of one game (``records.EVENT``), its final position and its winner (the race
+    row's, as the batch kernel wrote it)."""
 
-    def __init__(self, cell: Cell, key: int, events: np.ndarray, position: Any):
+    def __init__(self, cell: Cell, key: int, events: np.ndarray, position: Any, winner: int):
         self.cell = cell
         self.key = key
         self.events = events
         self.position = position
+        self._winner = winner
 
     def winner(self) -> int:
         """Winning seat, or -1 for a draw."""
-        return int(winner(self.position))
+        return self._winner
 
     @staticmethod
     def _public(e: Any) -> dict[str, Any]:
