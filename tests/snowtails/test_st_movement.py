@@ -9,6 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import CORNERS, DRIFTS, ORDER_ENTRIES, REACH, reach_table
 from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
 from simkit.games.snowtails.layout import (
     C_NONE,
@@ -18,12 +19,14 @@ from simkit.games.snowtails.layout import (
     OUT,
     POSITION,
     S_BLOCKED,
+    S_CP,
     S_LEFT,
+    S_NEXT,
     S_RIGHT,
     WORK,
     kernel_track,
 )
-from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.params import MAX_VALUE, SnowTailsParams
 from tests.snowtails.st_trackkit import build, oval
 
 TRACKS = [
@@ -93,3 +96,27 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
         assert (path[k - 1], coll) == (outs[o, O_END], outs[o, O_COLL])
         if coll == C_NONE and not outs[o, O_BONUS]:
             assert npat == speed  # all movement used unless a collision (ST1)
+
+
+@given(movement_case())
+def test_no_outcome_ends_beyond_the_drift_table(case):
+    """greedy's drift table (``bots.reach_table``, second part) bounds every outcome: no
+    outcome of S moves with D drifts (and the bonus) ends further along than the entry
+    for S - D + bonus straight moves and D drifts, at the corner lines it crosses."""
+    track, start, others, speed, drift, dcol, bonus = case
+    cfga, positions = board(track, [start, *others])
+    n_sp = int(cfga["n_spaces"][0])
+    tab = cfga["tab"][0, :n_sp].astype(np.int64)
+    prog = cfga["prog"][0, :n_sp]
+    table = reach_table(tab, prog)[n_sp * ORDER_ENTRIES :]
+    works = np.zeros(1, dtype=WORK)
+    n = outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, 1, 9)
+    code = 0 if drift == 0 else (drift if dcol == S_LEFT else MAX_VALUE + drift)
+    cp = tab[:, S_CP]
+    cols = (S_NEXT, S_LEFT, S_RIGHT)
+    lines_back = any((cp[tab[tab[:, c] >= 0, c]] < cp[tab[:, c] >= 0]).any() for c in cols)
+    for o in range(n):
+        end = works["outs"][0][o, O_END]
+        j = 0 if lines_back else min(max(cp[end] - cp[start], 0), CORNERS - 1)
+        entry = table[((start * REACH + speed - drift + bonus) * DRIFTS + code) * CORNERS + j]
+        assert prog[end] <= entry
