@@ -357,6 +357,13 @@ def _distinct(pos, p):
 
 
 @njit(no_cpython_wrapper=True)
+def _distinct_after(pos, p, v, mask, held):
+    """``_distinct`` once the cards of a play of ``v`` onto ``mask`` have left the hand,
+    from ``held``, the count before: one less only if they were all of that value."""
+    return held - 1 if pos.hand[p, v] == popcount3(mask) else held
+
+
+@njit(no_cpython_wrapper=True)
 def _slowest_next(pos, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
@@ -450,7 +457,7 @@ def _building_gain(cfg, w, dents, room, fives):
 
 
 @njit(no_cpython_wrapper=True)
-def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, drifts):
+def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, held, drifts):
     """An upper bound on the score of any outcome of card play ``i`` (``wk.plays`` row),
     from the order table of ``reach_table``, or with ``drifts`` from its drift table.
 
@@ -458,7 +465,7 @@ def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, drifts):
     scores above the best, over the corner lines j it may cross, of the progress within
     reach less the dents crossing them surely costs (at the speed without bonus; R-15,
     capped at what the sled can still take, R-18), plus the hand term, what buildings give
-    and the dice kept.
+    and the dice kept. ``held``: the distinct values in the seat's hand (``_distinct``).
     """
     v = wk.plays[i, 0]
     mask = wk.plays[i, 1]
@@ -491,10 +498,7 @@ def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, drifts):
             cand = w[W_PROGRESS] * r - w[W_DENT] * min(over, room)
             if cand > b:
                 b = cand
-    n = popcount3(mask)
-    pos.hand[p, v] -= n
-    hq = _distinct(pos, p)
-    pos.hand[p, v] += n
+    hq = _distinct_after(pos, p, v, mask, held)
     b = b + w[W_HAND] * hq
     if extra > 0.0:
         b = b + extra
@@ -505,7 +509,7 @@ def _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, drifts):
 
 
 @njit(no_cpython_wrapper=True)
-def _first_of_equals(cfg, reach, pos, wk, p, i, w, room, partial, extra, prunable):
+def _first_of_equals(cfg, reach, pos, wk, p, i, w, room, partial, extra, held, prunable):
     """Whether play ``i``, scoring the same as the play kept from this space, is the one
     greedy takes: the one first in the order of the order table's bounds (ties: the
     earlier listed), which is the play greedy found first when it searched in that order.
@@ -515,8 +519,8 @@ def _first_of_equals(cfg, reach, pos, wk, p, i, w, room, partial, extra, prunabl
         return False
     if not prunable:
         return i < q  # every bound infinite: list order
-    bi = _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, False)
-    bq = _play_bound(cfg, reach, pos, wk, p, q, w, room, partial, extra, False)
+    bi = _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, held, False)
+    bq = _play_bound(cfg, reach, pos, wk, p, q, w, room, partial, extra, held, False)
     return bi > bq or (bi == bq and i < q)
 
 
@@ -615,10 +619,11 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
     fives = pos.fives[p]
     extra = _building_gain(cfg, w, dents, room, fives)
     drifts = k == 1  # greedy's own choice: search in the drift table's order
+    held = _distinct(pos, p)
     for i in range(n_pl):
         b = np.inf
         if prunable:
-            b = _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, drifts)
+            b = _play_bound(cfg, reach, pos, wk, p, i, w, room, partial, extra, held, drifts)
         wk.bounds[i] = b
     _order_by_bound(wk, n_pl)
     wk.found[0] = 0
@@ -638,9 +643,9 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
         left, right, brake, _, _, _, _, bonus = play_effect(
             cfg, pos, p, v, mask, pos.rnd, pos.t_pos
         )
+        hq = _distinct_after(pos, p, v, mask, held)
         n = popcount3(mask)
         pos.hand[p, v] -= n
-        hq = _distinct(pos, p)
         slowest = _slowest_next(pos, p, left, right, brake, brake_on)
         pos.hand[p, v] += n
         for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
@@ -650,7 +655,9 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
             elif (
                 drifts
                 and sc == bar
-                and _first_of_equals(cfg, reach, pos, wk, p, i, w, room, partial, extra, prunable)
+                and _first_of_equals(
+                    cfg, reach, pos, wk, p, i, w, room, partial, extra, held, prunable
+                )
             ):
                 wk.n_top = 0  # k = 1: it replaces the play kept
                 bar = max(floor, _keep(wk, k, sc, i, o))
