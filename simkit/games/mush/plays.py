@@ -80,7 +80,7 @@ def to_move_seat(pos):
     return -1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def legal_plays(pos, prm, rt, out):
     """Every legal play of the seat to move, in a fixed order, into the rows of ``out`` (as
     many as it holds); returns their number."""
@@ -154,7 +154,7 @@ def free_line(pos, prm, rt, x):
     return rt.ln[x].avalanche != 0 and not has_marker(pos, prm, x)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def marker_plays(pos, prm, rt, only, out, n):
     """Marker plays from row ``n`` on: from the box onto any free line (``only`` -2 and a
     marker in the box), then for each marker on the board, by line (only the one on line
@@ -173,7 +173,7 @@ def marker_plays(pos, prm, rt, only, out, n):
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def n_marker_plays(pos, prm, rt, only):
     """How many plays ``marker_plays`` lists."""
     free = _n_free(pos, prm, rt)
@@ -182,7 +182,7 @@ def n_marker_plays(pos, prm, rt, only):
     return box * free + moved * (1 + free)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def nth_marker_play(pos, prm, rt, only, k):
     """(from, to) of play ``k`` in ``marker_plays``' order, without listing them."""
     free = _n_free(pos, prm, rt)
