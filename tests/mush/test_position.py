@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from simkit.games.mush import plays, position
+from simkit.games.mush import kernels as K
 from simkit.games.mush import records as R
 from simkit.rng import race_keys
 from tests.mush.stepper import Stepper
@@ -52,11 +52,11 @@ def test_a_race_stepped_from_python_is_the_batch_row(game, make_cell):
     for i, key in enumerate(keys):
         r = Stepper(game, c, int(key))
         steps = 0
-        while not position.is_over(r.pos):
+        while not K.is_over(r.P):
             assert _same_play(r.choose(), r.legal())
             r.step()
             steps += 1
-        assert position.to_move(r.pos) == -1 and steps > 100
+        assert K.to_move(r.P) == -1 and steps > 100
         seats, race = r.result(c.players)
         for name in batch.seats:
             assert list(batch.seats[name][i]) == list(seats[name]), name
@@ -73,26 +73,26 @@ def test_determinize_keeps_what_the_seat_saw(game, make_cell, r, steps, key2):
     c = _cell(make_cell, r)
     race = Stepper(game, c, r["key"])
     for _ in range(steps):
-        if position.is_over(race.pos):
+        if K.is_over(race.P):
             break
         race.step()
     pos = race.pos
     det = np.zeros(1, R.POSITION)
     seen, seen_det = np.zeros(1, R.POSITION), np.zeros(1, R.POSITION)
     for seat in range(c.players):
-        position.determinize(pos, seat, np.uint64(key2), det)
-        position.observe(pos, seat, seen)
-        position.observe(det[0], seat, seen_det)
+        K.determinize(race.P, seat, np.uint64(key2), det)
+        K.observe(race.P, seat, seen)
+        K.observe(det, seat, seen_det)
         assert seen.tobytes() == seen_det.tobytes()
         others = [s for s in range(c.players) if s != seat]
         assert det[0]["streams"][R.I_BOT + seat] == pos["streams"][R.I_BOT + seat]
         assert any(det[0]["streams"][i] != pos["streams"][i] for i in range(c.players))
         assert all(det[0]["streams"][R.I_BOT + s] != pos["streams"][R.I_BOT + s] for s in others)
-    s = position.to_move(pos)
+    s = K.to_move(race.P)
     if s >= 0:
-        position.determinize(pos, s, np.uint64(key2), det)
-        assert np.array_equal(race.choose(det[0]), race.choose())
-        assert _same_play(race.choose(det[0]), race.legal(det[0]))
+        K.determinize(race.P, s, np.uint64(key2), det)
+        assert np.array_equal(race.choose(det), race.choose())
+        assert _same_play(race.choose(det), race.legal(det))
 
 
 def _to_bids(race):
@@ -109,10 +109,10 @@ def test_observe_hides_the_bids_made_and_every_stream(game, make_cell):
     race = Stepper(game, c, 11)
     _to_bids(race)
     pos = race.pos
-    seat = position.to_move(pos)
+    seat = K.to_move(race.P)
     bidders = [pos["seat_at"][(pos["ini"] + j) % 4] for j in range(pos["bid_i"])]
     seen = np.zeros(1, R.POSITION)
-    position.observe(pos, seat, seen)
+    K.observe(race.P, seat, seen)
     for s in range(4):
         want = -1 if s in bidders else pos["bid"][s]
         assert seen[0]["bid"][s] == want  # another seat's bid this round: not seen yet
@@ -132,12 +132,12 @@ def test_determinize_resamples_the_bids_made(game, make_cell):
     race = Stepper(game, c, 11)
     _to_bids(race)
     pos = race.pos
-    seat = position.to_move(pos)
+    seat = K.to_move(race.P)
     other = pos["seat_at"][pos["ini"] % 4]
     det = np.zeros(1, R.POSITION)
     seen = set()
     for key in range(40):
-        position.determinize(pos, seat, np.uint64(key), det)
+        K.determinize(race.P, seat, np.uint64(key), det)
         assert 0 <= det[0]["bid"][other] <= pos["tokens"][other]
         seen.add(int(det[0]["bid"][other]))
     assert len(seen) > 1
@@ -151,10 +151,10 @@ def test_random_marker_pick_is_the_listed_play(game, make_cell):
     pos["markers"][:3] = lines[4], lines[9], -1
     pos["on_board"] = 2
     for only in (-2, lines[9]):
-        n = plays.marker_plays(pos, race.prm, race.rt, only, race.out, 0)
-        assert n == plays.n_marker_plays(pos, race.prm, race.rt, only)
+        n = K.marker_plays(race.P, race.inp.prm, race.inp.rt, only, race.out, 0)
+        assert n == K.n_marker_plays(race.P, race.inp.prm, race.inp.rt, only)
         for k in range(n):
-            src, dst = plays.nth_marker_play(pos, race.prm, race.rt, only, k)
+            src, dst = K.nth_marker_play(race.P, race.inp.prm, race.inp.rt, only, k)
             assert (race.out[k, 0], race.out[k, 1], race.out[k, 2]) == (R.P_MARKER, src, dst)
     free = len(lines) - 2
     assert n == 1 + free  # the marker on lines[9]: off the board or onto any free line

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from simkit.games.mush import rules as E
+from simkit.games.mush import kernels as E
 from simkit.games.mush.params import MushParams
 from simkit.rng import STREAM_DICE, stream_state
 

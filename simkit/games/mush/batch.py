@@ -11,7 +11,7 @@ whole engine twice more (the parallel loop body and the kernel), about 5 of the 
 seconds a cold compile may take (docs/positions.md, MUSH).
 
 Internal functions carry neither a Python wrapper nor a cache entry: the cached entry
-points (``blocks`` and the position functions) hold all the code they call.
+points (``blocks`` and the doors in ``kernels.py``) hold all the code they call.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ path under ``full_move``), it picks uniformly among the legal plays.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit
 
 from simkit.games.mush import policy as B
 from simkit.games.mush.bots import RANDOM
@@ -43,7 +43,6 @@ from simkit.games.mush.records import (
     PH_ROUGH,
     PH_TRAIN,
     PH_WEATHER_RR,
-    PLAY_WIDTH,
 )
 from simkit.games.mush.route import TOWN
 from simkit.games.mush.rules import die_value, has_marker, pass_chance, training_allowed
@@ -60,7 +59,7 @@ def heuristic(bp, pos, prm, cell, rt, seat, work, play):
     if ph == PH_TRAIN:
         _train(bp, pos, prm, cell, bi, work, out)
     elif ph == PH_BID:
-        _say(out, P_BID, _bid(bp, pos, prm, rt, seat), 0)
+        _say(out, np.int64(P_BID), _bid(bp, pos, prm, rt, seat), np.int64(0))
     elif ph == PH_REST:
         _rest(bp, pos, prm, rt, out)
     elif ph == PH_MARKER:
@@ -71,27 +70,25 @@ def heuristic(bp, pos, prm, cell, rt, seat, work, play):
         k = B.dice_to_remove(
             bp, pos.streams, bi, pos.tokens[seat], prm.reduce_cost, room // prm.reduce_cost, h
         )
-        _say(out, P_REDUCE, k * prm.reduce_cost, 0)
+        _say(out, np.int64(P_REDUCE), k * prm.reduce_cost, np.int64(0))
     elif ph == PH_MOVE:
         _move(bp, pos, prm, rt, work, out)
     elif ph == PH_AVAL:
         _avalanche(bp, pos, prm, rt, out)
     elif ph == PH_PASS:
         pay = B.pay_to_pass(bp, pos.streams, bi, pos.tokens[seat], prm.pass_cost)
-        _say(out, P_PASS if pay else P_NONE, 0, 0)
+        _say(out, P_PASS if pay else P_NONE, np.int64(0), np.int64(0))
     elif ph == PH_ROUGH:
         t = B.buy_for_check(bp, pos.streams, bi, pos.tokens[seat], True, prm.rough_token_max)
-        _say(out, P_BUY, t, 0)
+        _say(out, np.int64(P_BUY), t, np.int64(0))
     else:
         yes = _reroll(bp, pos, prm, rt, seat)
-        _say(out, P_REROLL if yes else P_NONE, 0, 0)
+        _say(out, P_REROLL if yes else P_NONE, np.int64(0), np.int64(0))
 
 
-# Called with many constants: one signature, not one compile per combination of them.
-_SAY_SIG = types.void(types.NestedArray(types.int64, (PLAY_WIDTH,)), *([types.int64] * 3))
-
-
-@njit(_SAY_SIG, no_cpython_wrapper=True)
+# Called with many constants, each as np.int64: numba compiles a function once per
+# combination of literal (Python int) arguments, and would compile _say ten times.
+@njit(no_cpython_wrapper=True)
 def _say(out, kind, a, b):
     """Write the play row ``out``: ``kind``, ``a``, ``b``, no path."""
     out[:] = 0
@@ -111,7 +108,12 @@ def _train(bp, pos, prm, cell, bi, work, out):
     for p in range(pos.train_i):
         taken[pos.stats[pos.seat_at[p]].training] += 1
     training_allowed(prm.training_limits, pos.n, taken, allowed)
-    _say(out, P_TRAIN, B.choose_training(bp, pos.streams, bi, allowed, cell.train_value), 0)
+    _say(
+        out,
+        np.int64(P_TRAIN),
+        B.choose_training(bp, pos.streams, bi, allowed, cell.train_value),
+        np.int64(0),
+    )
 
 
 @njit(no_cpython_wrapper=True)
@@ -143,7 +145,7 @@ def _rest(bp, pos, prm, rt, out):
     if not B.wants_rest(
         bp, pos.streams, bi, rk, cov, resting, pos.start_rests[s], reach, rt.sp[v].town_dist
     ):
-        _say(out, P_RACE, 0, 0)
+        _say(out, np.int64(P_RACE), np.int64(0), np.int64(0))
         return
     opt = 0
     if rk != 1:
@@ -151,7 +153,7 @@ def _rest(bp, pos, prm, rt, out):
         n_opts = (prm.rest_checkpoint_n if rk == 2 else prm.rest_town_n) // 2
         cd, ct = rt.sp[v].cap_dogs, rt.sp[v].cap_tokens
         opt = B.choose_rest(bp, pos.streams, bi, opts, n_opts, cov, cd, ct)
-    _say(out, P_REST, opt, 0)
+    _say(out, np.int64(P_REST), opt, np.int64(0))
 
 
 @njit(no_cpython_wrapper=True)
@@ -167,7 +169,7 @@ def _marker(bp, pos, prm, rt, o, out):
     the rearmost one when the box is empty); random picks any marker play."""
     h = _harass(bp, pos, rt, o)
     bi = I_BOT + o
-    _say(out, P_NONE, 0, 0)
+    _say(out, np.int64(P_NONE), np.int64(0), np.int64(0))
     if not B.places_avalanche(bp, pos.streams, bi, pos.tokens[o], prm.avalanche_cost, h):
         return
     if bp.kind == RANDOM:
@@ -175,7 +177,7 @@ def _marker(bp, pos, prm, rt, o, out):
         k = n_marker_plays(pos, prm, rt, anywhere)
         if k > 0:
             src, dst = nth_marker_play(pos, prm, rt, anywhere, below(pos.streams, bi, k))
-            _say(out, P_MARKER, src, dst)
+            _say(out, np.int64(P_MARKER), src, dst)
         return
     v = pos.space[pos.mover]
     e = -1
@@ -200,7 +202,7 @@ def _marker(bp, pos, prm, rt, o, out):
                 break
         if src < 0:
             return
-    _say(out, P_MARKER, src, e)
+    _say(out, np.int64(P_MARKER), src, e)
 
 
 @njit(no_cpython_wrapper=True)
@@ -239,12 +241,12 @@ def _avalanche(bp, pos, prm, rt, out):
         if bp.kind == RANDOM:
             k = n_marker_plays(pos, prm, rt, e)
             src, dst = nth_marker_play(pos, prm, rt, e, below(pos.streams, bi, k))
-            _say(out, P_MARKER, src, dst)
+            _say(out, np.int64(P_MARKER), src, dst)
         else:
-            _say(out, P_MARKER, e, -1)
+            _say(out, np.int64(P_MARKER), e, np.int64(-1))
         return
     t = B.buy_for_check(bp, pos.streams, bi, tokens, False, prm.avalanche_token_max)
-    _say(out, P_BUY, t, 0)
+    _say(out, np.int64(P_BUY), t, np.int64(0))
 
 
 @njit(no_cpython_wrapper=True)

@@ -16,9 +16,8 @@ import numpy as np
 
 from simkit.errors import StateError
 from simkit.games.mush import records as R
-from simkit.games.mush.choose import choose
+from simkit.games.mush.kernels import choose, legal_plays, to_move
 from simkit.games.mush.params import PRESETS, MushParams
-from simkit.games.mush.position import legal_plays, to_move
 from simkit.games.mush.route import REST_KINDS, ROUGH, TOWN, WEATHER, Route, load_route
 
 DECISIONS = {"bid": R.PH_BID, "rest": R.PH_REST, "move": R.PH_MOVE}
@@ -87,11 +86,11 @@ def legal_moves(state: Mapping[str, Any]) -> MushMoves:
     P = np.zeros(1, R.POSITION)
     decision = _fill(P[0], state, v, route, inp.rt[0])
     out = np.zeros((1, R.PLAY_WIDTH), dtype=np.int64)
-    total = legal_plays(P[0], inp.prm[0], inp.rt[0], out)
+    total = legal_plays(P, inp.prm, inp.rt, out)
     out = np.zeros((total, R.PLAY_WIDTH), dtype=np.int64)
-    legal_plays(P[0], inp.prm[0], inp.rt[0], out)
+    legal_plays(P, inp.prm, inp.rt, out)
     pick = _greedy(P, inp)
-    s = int(to_move(P[0]))
+    s = int(to_move(P))
     names = [str(sl.get("name", f"seat {i}")) for i, sl in enumerate(sleds)]
     head = (
         f"round {P[0]['round_no']}, {WEATHER[int(P[0]['weather'])]} weather: {names[s]} "
@@ -114,9 +113,8 @@ def _greedy(P: np.ndarray, inp: Any) -> np.ndarray:
     tmp = P.copy()
     work = np.zeros(1, R.WORK)
     play = np.zeros(1, R.PLAY)
-    cell = inp.cell[0]
-    s = int(to_move(tmp[0]))
-    choose(cell.bots[s], tmp[0], inp.prm[0], cell, inp.rt[0], s, work[0], play[0])
+    s = int(to_move(tmp))
+    choose(tmp, inp.prm, inp.cell, inp.rt, s, work, play)
     return play[0]["row"].copy()
 
 

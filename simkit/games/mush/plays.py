@@ -80,7 +80,7 @@ def to_move_seat(pos):
     return -1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def legal_plays(pos, prm, rt, out):
     """Every legal play of the seat to move, in a fixed order, into the rows of ``out`` (as
     many as it holds); returns their number."""
@@ -106,7 +106,7 @@ def counted_plays(pos, prm, rt, out):
     if who < 0:
         return 0
     tokens = pos.tokens[who]
-    n = 0
+    n = np.int64(0)  # as every argument of put: one compile of it, not one per literal
     if ph == PH_TRAIN:
         taken = np.zeros(3, dtype=np.int64)
         for p in range(pos.train_i):
@@ -115,36 +115,36 @@ def counted_plays(pos, prm, rt, out):
         training_allowed(prm.training_limits, pos.n, taken, allowed)
         for t in range(3):
             if allowed[t]:
-                n = put(out, n, P_TRAIN, t, 0)
+                n = put(out, n, np.int64(P_TRAIN), t, np.int64(0))
     elif ph in (PH_WEATHER_RR, PH_DICE_RR, PH_BONUS_RR, PH_CHECK_RR):
-        n = put(out, n, P_NONE, 0, 0)
+        n = put(out, n, np.int64(P_NONE), np.int64(0), np.int64(0))
         if tokens >= prm.reroll_cost:
-            n = put(out, n, P_REROLL, 0, 0)
+            n = put(out, n, np.int64(P_REROLL), np.int64(0), np.int64(0))
     elif ph == PH_BID:
         for a in range(tokens + 1):
-            n = put(out, n, P_BID, a, 0)
+            n = put(out, n, np.int64(P_BID), a, np.int64(0))
     elif ph == PH_REST:
-        n = put(out, n, P_RACE, 0, 0)
+        n = put(out, n, np.int64(P_RACE), np.int64(0), np.int64(0))
         rk = rt.sp[pos.space[who]].rest
         k = 1 if rk == 1 else (prm.rest_checkpoint_n if rk == 2 else prm.rest_town_n) // 2
         for opt in range(k):
-            n = put(out, n, P_REST, opt, 0)
+            n = put(out, n, np.int64(P_REST), opt, np.int64(0))
     elif ph == PH_MARKER:
-        n = put(out, n, P_NONE, 0, 0)
+        n = put(out, n, np.int64(P_NONE), np.int64(0), np.int64(0))
     elif ph == PH_REDUCE:
         room = prm.reduce_cost * min(prm.reduce_max_dice, pos.own_dice) - pos.pool
         for t in range(max(0, min(tokens, room)) + 1):
-            n = put(out, n, P_REDUCE, t, 0)
+            n = put(out, n, np.int64(P_REDUCE), t, np.int64(0))
     elif ph == PH_AVAL:
         for t in range(min(tokens, prm.avalanche_token_max) + 1):
-            n = put(out, n, P_BUY, t, 0)
+            n = put(out, n, np.int64(P_BUY), t, np.int64(0))
     elif ph == PH_PASS:
-        n = put(out, n, P_NONE, 0, 0)
+        n = put(out, n, np.int64(P_NONE), np.int64(0), np.int64(0))
         if tokens >= prm.pass_cost:
-            n = put(out, n, P_PASS, 0, 0)
+            n = put(out, n, np.int64(P_PASS), np.int64(0), np.int64(0))
     elif ph == PH_ROUGH:
         for t in range(min(tokens, prm.rough_token_max) + 1):
-            n = put(out, n, P_BUY, t, 0)
+            n = put(out, n, np.int64(P_BUY), t, np.int64(0))
     return n
 
 
@@ -154,7 +154,7 @@ def free_line(pos, prm, rt, x):
     return rt.ln[x].avalanche != 0 and not has_marker(pos, prm, x)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def marker_plays(pos, prm, rt, only, out, n):
     """Marker plays from row ``n`` on: from the box onto any free line (``only`` -2 and a
     marker in the box), then for each marker on the board, by line (only the one on line
@@ -163,17 +163,17 @@ def marker_plays(pos, prm, rt, only, out, n):
     if only == -2 and pos.on_board < prm.avalanche_markers:
         for x in range(rt.n_lines):
             if free_line(pos, prm, rt, x):
-                n = put(out, n, P_MARKER, -1, x)
+                n = put(out, n, np.int64(P_MARKER), np.int64(-1), x)
     for q in range(rt.n_lines):
         if (only == -2 or q == only) and has_marker(pos, prm, q):
-            n = put(out, n, P_MARKER, q, -1)
+            n = put(out, n, np.int64(P_MARKER), q, np.int64(-1))
             for x in range(rt.n_lines):
                 if free_line(pos, prm, rt, x):
-                    n = put(out, n, P_MARKER, q, x)
+                    n = put(out, n, np.int64(P_MARKER), q, x)
     return n
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def n_marker_plays(pos, prm, rt, only):
     """How many plays ``marker_plays`` lists."""
     free = _n_free(pos, prm, rt)
@@ -182,7 +182,7 @@ def n_marker_plays(pos, prm, rt, only):
     return box * free + moved * (1 + free)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def nth_marker_play(pos, prm, rt, only, k):
     """(from, to) of play ``k`` in ``marker_plays``' order, without listing them."""
     free = _n_free(pos, prm, rt)
@@ -249,10 +249,10 @@ def _walk_paths(pos, prm, rt, out, pick, row, strict):
     can_pay = pos.tokens[pos.mover] >= prm.pass_cost
     line = np.empty(MAX_PATH + 1, dtype=np.int64)  # line[d]: the line taken at depth d
     line[0] = rt.sp[pos.turn_from].out_lo - 1
-    n = 0
+    n = np.int64(0)
     d = 0
     if not strict or m == 0 or not _can_go_on(pos, prm, rt, pos.turn_from):
-        n = _emit(out, n, pick, row, line, 0)
+        n = _emit(out, n, pick, row, line, np.int64(0))
     while d >= 0:
         u = pos.turn_from if d == 0 else rt.ln[line[d - 1]].to
         e = line[d] + 1

@@ -12,6 +12,9 @@ lines) and ``rec`` (``records.RECORDER``: heat counts, and a trace's events). A 
 
 Hidden information: the dice to come (the random streams) and, while the seats bid, the
 bids already made (R-47: secret until every seat has bid). Everything else is on the table.
+
+These are internal kernels (``@njit(no_cpython_wrapper=True)``): kernels call them, and
+Python reaches them through the doors in ``kernels.py``.
 """
 
 from __future__ import annotations
@@ -64,7 +67,7 @@ __all__ = [
 ]
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def new(pos, prm, cell, key, rec):
     """Set up the race with root ``key`` (seating, streams) up to the first decision: the
     training of slot 1. No MUSH rule depends on a race's index, so only the key is taken."""
@@ -72,19 +75,19 @@ def new(pos, prm, cell, key, rec):
     rounds.seat(pos, prm, key, rec)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def to_move(pos):
     """The seat whose decision it is (-1 when the race is over)."""
     return to_move_seat(pos)
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def is_over(pos):
     """The race has ended: a sled reached the goal, or ``max_rounds`` were played."""
     return pos.phase == PH_OVER
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def apply(pos, prm, rt, play, rec):
     """Carry out ``play.row`` (a legal play of the seat to move), then every automatic step
     up to the next decision or the end."""
@@ -154,7 +157,7 @@ def _advance(pos, prm, rt, rec):
             return
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def result(pos, seat_out, race_out):
     """The table rows of a finished race: ``seat_out[s]`` (``STAT``) per seat and
     ``race_out[0]`` (``RACE``)."""
@@ -163,7 +166,7 @@ def result(pos, seat_out, race_out):
     race_out[0] = pos.race
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def observe(pos, seat, out):
     """``out[0]`` = what ``seat`` may see of ``pos``: the random streams cleared (its own
     bot's kept: that is its own mind) and, while the seats bid, the others' bids so far
@@ -180,7 +183,7 @@ def observe(pos, seat, out):
                 o.bid[s] = -1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def determinize(pos, seat, key, out):
     """``out[0]`` = one sample of what ``seat`` cannot see, consistent with what it has seen:
     fresh streams from ``key`` (dice, weather, the other seats' bots) and, while the seats

@@ -1,7 +1,8 @@
 """The small rule steps a MUSH race is made of: dice, checks, rests, order, markers, the log.
 
-Each is a numba function the position code calls (and tests call directly); every one
-cites the text section or ruling it applies.
+Each is an internal kernel the position code calls (the tests reach the dice, checks and
+rests through the doors in ``kernels.py``); every one cites the text section or ruling it
+applies.
 """
 
 from __future__ import annotations
@@ -34,13 +35,13 @@ def ev(rec, r, kind, s, a, b, c, d, e):
         rec.n_events = k + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def d6(states, i):
     """The standard die."""
     return below(states, i, np.int64(6)) + 1
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def roll_dogs(states, i, ndice, dog_faces, sides):
     """Dog faces among ``ndice`` dice that show a dog on ``dog_faces`` of ``sides`` (R-41)."""
     hits = 0
@@ -50,7 +51,7 @@ def roll_dogs(states, i, ndice, dog_faces, sides):
     return hits
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def training_allowed(limits, players, taken, out):
     """Which trainings are still open under the text's table (text, Entraînement; R-44)."""
     k = 0
@@ -60,7 +61,7 @@ def training_allowed(limits, players, taken, out):
     return k
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def check_roll(states, i, target, bought):
     """A rough-terrain or avalanche roll: (die, passed) with ``bought`` +1s (R-46)."""
     die = d6(states, i)
@@ -78,7 +79,7 @@ def pass_chance(target, bought):
     return (7 - need) / 6.0
 
 
-@njit(cache=True)
+@njit(no_cpython_wrapper=True)
 def apply_rest(opt_dogs, opt_tokens, covered, cap_dogs, cap_tokens):
     """(dogs uncovered, tokens gained) of a rest option under the town sign's caps (text)."""
     d = min(opt_dogs, covered, cap_dogs)
