@@ -201,14 +201,7 @@ def _order_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
                     np.maximum.at(
                         layer, (s, np.minimum(d + j, CORNERS - 1)), reach[t, k - 1, side, j]
                     )
-    for col in (S_NEXT, S_LEFT, S_RIGHT):
-        ok = tab[:, col] >= 0
-        if (cp[tab[ok, col]] < cp[ok]).any():
-            reach[..., 0] = reach.max(axis=3)
-            reach[..., 1:] = -np.inf
-    if (tab[:, S_TIE] < 0).any():
-        reach[:] = np.inf
-    return np.ascontiguousarray(reach.ravel())
+    return _flat(reach, tab)
 
 
 def _drift_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
@@ -259,10 +252,19 @@ def _drift_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
                     take(layer, straight, reach[:, a - 1, c, :])
                 if side is not None:
                     take(layer, moves(side), reach[:, a, c - 1 if d > 1 else 0, :])
+    return _flat(reach, tab)
+
+
+def _flat(reach: np.ndarray, tab: np.ndarray) -> np.ndarray:
+    """A reach table (corner lines last) flattened, after the two cases its bound cannot
+    rest on: a move that could cross a line backwards (lines are then not told apart)
+    and negative tie-break values, which could raise a score (the bound is then
+    infinite)."""
+    cp = tab[:, S_CP]
     for col in (S_NEXT, S_LEFT, S_RIGHT):
         ok = tab[:, col] >= 0
         if (cp[tab[ok, col]] < cp[ok]).any():
-            reach[..., 0] = reach.max(axis=3)
+            reach[..., 0] = reach.max(axis=-1)
             reach[..., 1:] = -np.inf
     if (tab[:, S_TIE] < 0).any():
         reach[:] = np.inf
