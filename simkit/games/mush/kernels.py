@@ -5,7 +5,8 @@ Every other kernel of the engine is internal (``@njit(no_cpython_wrapper=True)``
 cached): numba compiles it only into the entry that calls it, so a cold ``simulate``
 compiles and emits machine code once, for ``batch.blocks``, instead of once for every
 kernel Python could call (each cached entry re-emits the whole engine it links:
-``simkit/_numba_link.py``). These entries are compiled the first time Python calls them.
+``simkit/_numba_link.py``). One exception, for speed: ``heuristic.heuristic`` (the
+comment there says why). These entries are compiled the first time Python calls them.
 Calling an internal kernel from Python does not raise: it may crash or exit silently.
 
 They take one-element arrays (the position, the variant, cell and route records, the
