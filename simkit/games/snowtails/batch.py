@@ -296,26 +296,6 @@ def cell_inputs(
     return rec, reach_table(tab, rec["prog"][0, :n])
 
 
-_INPUTS: dict = {}  # the last few cells' inputs, with their tracks (keyed by identity)
-
-
-def _cell_inputs_once(tracks, variant, bots, slots) -> tuple[np.ndarray, np.ndarray]:
-    """``cell_inputs``, computed once per cell rather than once per chunk (16 ms a chunk
-    on The Nutcracker, holding the GIL). The kernels only read them. The entry keeps the
-    tracks it was built from, so their ids cannot be reused while it is kept."""
-    key = (tuple(map(id, tracks)), variant, tuple(bots), tuple(slots))
-    try:
-        hit = _INPUTS.get(key)
-    except TypeError:  # a variant that cannot be hashed: computed each time
-        return cell_inputs(tracks, variant, bots, slots)
-    if hit is None:
-        while len(_INPUTS) >= 8:
-            _INPUTS.pop(next(iter(_INPUTS)))
-        hit = (tracks, cell_inputs(tracks, variant, bots, slots))
-        _INPUTS[key] = hit
-    return hit[1]
-
-
 def run_batch(
     tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
@@ -331,7 +311,7 @@ def run_batch(
     if isinstance(tracks, CompiledTrack):
         tracks = [tracks] * variant.races
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
-    cfga, reach = _cell_inputs_once(tracks, variant, bots, slots)
+    cfga, reach = cell_inputs(tracks, variant, bots, slots)
     n = len(keys)
     n_blocks = max(1, min(n, 64))
     results = np.zeros(n, dtype=RESULT)
