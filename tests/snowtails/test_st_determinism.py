@@ -75,3 +75,35 @@ def test_jit_and_pure_python_give_the_same_trace():
     ).to_json()
     assert plain == json.loads(json.dumps(jitted))
     assert len(plain["turns"]) > 20
+
+
+def test_greedy_chooses_the_same_without_its_drift_table(monkeypatch):
+    """The drift table (``bots.reach_table``) only orders and prunes greedy's search: with
+    it empty, greedy bounds every play by the order table instead and must choose the same
+    in every race, on The Nutcracker and in Mush! Mush! (bonus dice, buildings)."""
+    from simkit.games.cells import build_cell
+    from simkit.games.snowtails import batch as st_batch
+    from simkit.games.snowtails import cell_slots, unit_tracks
+    from simkit.games.snowtails.bots import reach_table
+
+    def without_drifts(tab, prog):
+        order, drifts = reach_table(tab, prog)
+        assert drifts.size
+        return order, drifts[:0]
+
+    keys = race_keys(7, 0, np.arange(120))
+    cells = [
+        build_cell(
+            "snowtails", players=3, track="nutcracker", bots=["greedy", "greedy:bold", "random"]
+        ),
+        build_cell("mushmush", players=4, bots="greedy"),
+    ]
+    for cell in cells:
+        args = (unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), keys)
+        fast = run_batch(*args, threads=2)
+        with monkeypatch.context() as m:
+            m.setattr(st_batch, "reach_table", without_drifts)
+            plain = run_batch(*args, threads=2)
+        for name in fast.seats:
+            assert np.array_equal(fast.seats[name], plain.seats[name]), name
+        assert np.array_equal(fast.races["rounds"], plain.races["rounds"])

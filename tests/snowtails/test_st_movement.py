@@ -9,7 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import CORNERS, DRIFTS, ORDER_ENTRIES, REACH, reach_table
+from simkit.games.snowtails.bots import (
+    CORNERS,
+    DRIFT_SCALE,
+    DRIFTS,
+    NO_REACH,
+    REACH,
+    _fixed16,
+    reach_table,
+)
 from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
 from simkit.games.snowtails.layout import (
     C_NONE,
@@ -100,7 +108,7 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
 
 @given(movement_case())
 def test_no_outcome_ends_beyond_the_drift_table(case):
-    """greedy's drift table (``bots.reach_table``, second part) bounds every outcome: no
+    """greedy's drift table (``bots.reach_table``, the second) bounds every outcome: no
     outcome of S moves with D drifts (and the bonus) ends further along than the entry
     for S - D + bonus straight moves and D drifts, at the corner lines it crosses."""
     track, start, others, speed, drift, dcol, bonus = case
@@ -108,7 +116,8 @@ def test_no_outcome_ends_beyond_the_drift_table(case):
     n_sp = int(cfga["n_spaces"][0])
     tab = cfga["tab"][0, :n_sp].astype(np.int64)
     prog = cfga["prog"][0, :n_sp]
-    table = reach_table(tab, prog)[n_sp * ORDER_ENTRIES :]
+    table = reach_table(tab, prog)[1]
+    assert table.size  # in use on every standard track (empty only where it cannot be)
     works = np.zeros(1, dtype=WORK)
     n = outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, 1, 9)
     code = 0 if drift == 0 else (drift if dcol == S_LEFT else MAX_VALUE + drift)
@@ -119,4 +128,16 @@ def test_no_outcome_ends_beyond_the_drift_table(case):
         end = works["outs"][0][o, O_END]
         j = 0 if lines_back else min(max(cp[end] - cp[start], 0), CORNERS - 1)
         entry = table[((start * REACH + speed - drift + bonus) * DRIFTS + code) * CORNERS + j]
-        assert prog[end] <= entry
+        assert prog[end] * DRIFT_SCALE <= entry
+
+
+def test_the_drift_table_rounds_up_and_gives_way_where_int16_cannot_hold_it():
+    """``_fixed16``: progress rounds up to the next 1/``DRIFT_SCALE`` (a bound stays a
+    bound), -inf is ``NO_REACH``; +inf or progress beyond int16 leave the table empty,
+    and greedy then bounds with the order table."""
+    table = _fixed16(np.array([1.0, 10.785398, -np.inf, 0.001]))
+    assert table.dtype == np.int16
+    assert table.tolist() == [DRIFT_SCALE, 1381, NO_REACH, 1]
+    assert _fixed16(np.array([1.0, np.inf])).size == 0
+    assert _fixed16(np.array([1.0, 32768 / DRIFT_SCALE])).size == 0
+    assert _fixed16(np.array([1.0, 32767 / DRIFT_SCALE])).size == 2

@@ -271,7 +271,7 @@ def cell_inputs(
     bots: tuple[str, ...],
     slots: tuple[int, ...],
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(cell record as a one-element array, greedy reach table): what every kernel reads.
+    """(cell record as a one-element array, greedy's reach tables): what every kernel reads.
 
     ``tracks`` has one track per race of the unit (``unit_tracks``).
     """
