@@ -1,3 +1,5 @@
-from simkit.cli import main
+"""``python -m simkit``: the ``simkit`` command (``simkit._entry``)."""
+
+from simkit._entry import main
 
 main()

@@ -151,27 +151,27 @@ def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, sp
 
 
 @njit(no_cpython_wrapper=True)
-def _step(cfg, pos, wk, i, kind, col, nxt, counts, start, speed, room):
+def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     """Expand node ``i`` by one move of ``kind`` into column ``col``: a new node in the
-    layer from ``nxt``, or an outcome if the move collides. ``counts`` holds (nodes, outs,
-    first outcome of this search); updated in place."""
+    layer from ``nxt``, or an outcome if the move collides. ``search`` = (first outcome of
+    this search, start, speed, room). Returns the (nodes, outcomes) used after it. Counts
+    go in and out as values, not in an array: an array argument cost two reference-count
+    calls a step (perf)."""
+    lo, start, speed, room = search
     nodes = wk.nodes
     cur = nodes[i, N_SPACE]
     td = nodes[i, N_TD]
     t = cfg.tab[cur, col]
     c, td2 = enter(cfg, pos, t, td, room)
     if c == C_FIFTH:
-        counts[1] = _add_outcome(
-            cfg, wk, counts[1], counts[2], start, t, c, ZERO, i, kind, speed, td2
-        )
+        n_outs = _add_outcome(cfg, wk, n_outs, lo, start, t, c, ZERO, i, kind, speed, td2)
     elif c != C_NONE:
         # R-02: the sled stays where it was; the rest of the drift is lost.
-        counts[1] = _add_outcome(
-            cfg, wk, counts[1], counts[2], start, cur, c, ZERO, i, kind, speed, td
-        )
+        n_outs = _add_outcome(cfg, wk, n_outs, lo, start, cur, c, ZERO, i, kind, speed, td)
     else:
         d = nodes[i, N_D] + (1 if kind == MV_DRIFT else 0)
-        counts[0] = _add_node(wk, counts[0], nxt, nodes[i, N_M] + 1, d, t, i, kind, td2)
+        n_nodes = _add_node(wk, n_nodes, nxt, nodes[i, N_M] + 1, d, t, i, kind, td2)
+    return n_nodes, n_outs
 
 
 @njit(no_cpython_wrapper=True)
@@ -196,8 +196,9 @@ def _skip_distance(cfg, pos, t, td, start, room):
 
 
 @njit(no_cpython_wrapper=True)
-def _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room):
-    """The outcomes of the bonus after reaching node ``i`` without a collision.
+def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, room):
+    """The outcomes of the bonus after reaching node ``i`` without a collision (outcomes
+    of this search from ``lo``); returns the outcomes used after them.
 
     R-14: optional, all or nothing, straight ahead, counting toward R-15. R-23: any
     distance up to the dice, straight ahead (``partial`` 1; 2 also skips distances the
@@ -220,11 +221,12 @@ def _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room)
             emit = not _skip_distance(cfg, pos, t, td, start, room)
         if emit:
             dist = j if partial else bonus
-            counts[1] = _add_outcome(
-                cfg, wk, counts[1], counts[2], start, stop, c, dist, i, NONE, speed + dist, td2
+            n_outs = _add_outcome(
+                cfg, wk, n_outs, lo, start, stop, c, dist, i, NONE, speed + dist, td2
             )
         if c != C_NONE:
             break
+    return n_outs
 
 
 @njit(no_cpython_wrapper=True)
@@ -236,10 +238,12 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
     sled can still hold (``enter``). ``counts`` = (nodes used, outcomes used, -): nodes
     and outcomes are appended from there and the counts updated in place.
     """
-    counts[2] = counts[1]
+    lo_out = counts[1]
+    n_outs = lo_out
     root = counts[0]
-    counts[0] = _add_node(wk, counts[0], counts[0], ZERO, ZERO, start, NONE, NONE, ZERO)
-    lo, hi = root, counts[0]
+    n_nodes = _add_node(wk, root, root, ZERO, ZERO, start, NONE, NONE, ZERO)
+    lo, hi = root, n_nodes
+    search = (lo_out, start, speed, room)
     for m in range(speed):
         nxt = hi
         for i in range(lo, hi):
@@ -247,28 +251,25 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
             # Drift timing (ST1 "Moves their sled", ST2 B.3): once moves left equal drifts
             # left, every remaining move must drift.
             if speed - m > drift - d:
-                _step(cfg, pos, wk, i, MV_STRAIGHT, S_NEXT, nxt, counts, start, speed, room)
+                n_nodes, n_outs = _step(
+                    cfg, pos, wk, i, MV_STRAIGHT, S_NEXT, nxt, n_nodes, n_outs, search
+                )
             if d < drift:
-                _step(cfg, pos, wk, i, MV_DRIFT, dcol, nxt, counts, start, speed, room)
-        lo, hi = hi, counts[0]
+                n_nodes, n_outs = _step(
+                    cfg, pos, wk, i, MV_DRIFT, dcol, nxt, n_nodes, n_outs, search
+                )
+        lo, hi = hi, n_nodes
     for i in range(lo, hi):
         end = wk.nodes[i, N_SPACE]
-        counts[1] = _add_outcome(
-            cfg,
-            wk,
-            counts[1],
-            counts[2],
-            start,
-            end,
-            C_NONE,
-            ZERO,
-            i,
-            NONE,
-            speed,
-            wk.nodes[i, N_TD],
-        )
+        td = wk.nodes[i, N_TD]
+        n_outs = _add_outcome(cfg, wk, n_outs, lo_out, start, end, C_NONE, ZERO, i, NONE, speed, td)
         if bonus > 0:
-            _bonus_outcomes(cfg, pos, wk, i, counts, start, speed, bonus, partial, room)
+            n_outs = _bonus_outcomes(
+                cfg, pos, wk, i, n_outs, lo_out, start, speed, bonus, partial, room
+            )
+    counts[0] = n_nodes
+    counts[1] = n_outs
+    counts[2] = lo_out
 
 
 @njit(no_cpython_wrapper=True)
