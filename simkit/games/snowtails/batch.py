@@ -197,10 +197,12 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
         for p in range(MAX_SEATS):
             for f in range(MAX_SEATS + 1):
                 wk.round_counts[r, p, f] = 0
+    pool = positions[1:]  # the search's scratch, made once
+    swks = works[1:]
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
-            choose(cfg, reach, pos, wk, positions[1:], works[1:])
+            choose(cfg, reach, pos, wk, pool, swks)
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
         if cfg.races == 1:
