@@ -629,15 +629,34 @@ def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
 
 
 @njit(no_cpython_wrapper=True)
-def _order_by_bound(wk, n_pl):
-    """Card plays in order of their bounds, highest first (ties: list order)."""
+def _best_bound(wk, n_pl):
+    """The card play with the highest bound (ties: the earlier listed): searched first."""
+    best = 0
+    for i in range(1, n_pl):
+        if wk.bounds[i] > wk.bounds[best]:
+            best = i
+    return best
+
+
+@njit(no_cpython_wrapper=True)
+def _order_above(wk, n_pl, first, bar):
+    """After play ``first`` is searched: into ``wk.border[1:]``, the other card plays whose
+    bound can still beat (or tie) ``bar``, highest bound first (ties: list order); returns
+    1 + their number. The search order is the one a sort of every play by bound would
+    give, since a play below the bar now stays below it; but a decision searches about 4
+    of its 14 plays (measured), and sorting all of them was a third of the search loop."""
+    n = 1
     for i in range(n_pl):
         b = wk.bounds[i]
-        j = i
-        while j > 0 and wk.bounds[wk.border[j - 1]] < b:
-            wk.border[j] = wk.border[j - 1]
-            j -= 1
-        wk.border[j] = i
+        if i == first or b + BOUND_MARGIN <= bar:
+            continue
+        m = n
+        while m > 1 and wk.bounds[wk.border[m - 1]] < b:
+            wk.border[m] = wk.border[m - 1]
+            m -= 1
+        wk.border[m] = i
+        n += 1
+    return n
 
 
 @njit(no_cpython_wrapper=True)
@@ -708,14 +727,21 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
             if prunable:
                 b = _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held)
             wk.bounds[i] = b
-    _order_by_bound(wk, n_pl)
+    wk.border[0] = _best_bound(wk, n_pl)
+    n_order = 1 if n_pl > 0 else 0
     wk.found[0] = 0
     wk.found[1] = 0
     n_keys = ZERO
     bar = floor
     brake_on = cfg.brake != 0
-    for j in range(n_pl):
+    j = 0
+    while True:
+        if j == 1 and n_order == 1 and n_pl > 1:
+            n_order = _order_above(wk, n_pl, wk.border[0], bar)  # the rest, once
+        if j >= n_order:
+            break
         i = wk.border[j]
+        j += 1
         if wk.bounds[i] + BOUND_MARGIN <= bar:
             break  # no play left can beat (or tie) the k-th best: the margin covers rounding
         kk, n_keys = _search_play(cfg, pos, wk, p, i, partial, room, n_keys)
