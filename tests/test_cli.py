@@ -1,5 +1,9 @@
 """The CLI shell: version, help on every command."""
 
+import os
+import subprocess
+import sys
+
 import click
 from click.testing import CliRunner
 
@@ -67,3 +71,22 @@ def test_variants_resolves_presets_like_every_other_command():
         res.output
         == "Error: mush: unknown preset 'nope' (known: mush, mush-short-north, mush-skip-central)\n"
     )
+
+
+def test_the_command_entry_sets_up_the_process_then_runs_the_cli():
+    """``python -m simkit`` (and the ``simkit`` script, ``simkit._entry``): OpenBLAS is held
+    to one thread unless the caller set it, the collector is on again for the command, and
+    the CLI answers."""
+    code = (
+        "import gc, os, sys; from simkit import _entry; sys.argv = ['simkit', '--version'];\n"
+        "try:\n    _entry.main()\nexcept SystemExit:\n"
+        "    print(os.environ['OPENBLAS_NUM_THREADS'], gc.isenabled(), gc.get_freeze_count() > 0)"
+    )
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("simkit, version")
+    assert lines[-1] == "1 True True"
+    env["OPENBLAS_NUM_THREADS"] = "2"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.stdout.splitlines()[-1] == "2 True True"
