@@ -514,10 +514,7 @@ def _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held):
     c = cfg.tab[start, S_CP]
     for j in range(CORNERS):
         if j > 0:
-            if c < cfg.n_corners and cfg.safety_speeds != 0:
-                lim = cfg.safety[c]
-                if lim > 0 and speed > lim:
-                    over += speed - lim
+            over += max(speed - _line_limit(cfg, c), 0)
             c += 1
         r = order[at + j]
         if r == np.inf:
@@ -728,7 +725,8 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
                 b = _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held)
             wk.bounds[i] = b
     wk.border[0] = _best_bound(wk, n_pl)
-    n_order = 1 if n_pl > 0 else 0
+    n_order = min(n_pl, 1)
+    ordered = n_pl <= 1
     wk.found[0] = 0
     wk.found[1] = 0
     n_keys = ZERO
@@ -736,8 +734,9 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
     brake_on = cfg.brake != 0
     j = 0
     while True:
-        if j == 1 and n_order == 1 and n_pl > 1:
-            n_order = _order_above(wk, n_pl, wk.border[0], bar)  # the rest, once
+        if j == 1 and not ordered:  # the first play searched: order the rest, once
+            n_order = _order_above(wk, n_pl, wk.border[0], bar)
+            ordered = True
         if j >= n_order:
             break
         i = wk.border[j]
