@@ -432,7 +432,7 @@ def _dice_kept(cfg, wk, o, coll, trig, die):
 
 
 @njit(no_cpython_wrapper=True)
-def _score(cfg, wk, o, dents, w, hq, slowest, die, fives):
+def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
     ``die`` is the bonus dice on offer this turn (after step 2), ``fives`` the 5s still
@@ -449,48 +449,56 @@ def _score(cfg, wk, o, dents, w, hq, slowest, die, fives):
     if taken > room or coll == C_FIFTH:
         if not past:
             if cfg.fifth_dent != 0:
-                return w[W_PROGRESS] * cfg.prog[end] - w[W_REPAIR]  # R-25: sits out
+                return (
+                    cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
+                )  # R-25: sits out
             return ELIMINATED + cfg.prog[end]  # R-18: out of the race
         taken = room  # R-18: past the finish the sled keeps its place
     after = dents + taken
-    sc = w[W_PROGRESS] * cfg.prog[end] - w[W_INSIDE] * tab[end, S_TIE]
+    sc = cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_INSIDE] * tab[end, S_TIE]
     trig = tab[end, S_TRIG]
     if trig & T_CHAPEL:
-        sc += w[W_DENT] * dents + w[W_DENT_SQ] * dents * dents  # R-27: every dent goes
+        sc += (
+            cfg.weights[wr, W_DENT] * dents + cfg.weights[wr, W_DENT_SQ] * dents * dents
+        )  # R-27: every dent goes
     else:
-        sc -= w[W_DENT] * taken + w[W_DENT_SQ] * (after * after - dents * dents)
+        sc -= cfg.weights[wr, W_DENT] * taken + cfg.weights[wr, W_DENT_SQ] * (
+            after * after - dents * dents
+        )
     if coll == C_SLED:
-        sc -= w[W_SLED]
-    sc += w[W_HAND] * hq
+        sc -= cfg.weights[wr, W_SLED]
+    sc += cfg.weights[wr, W_HAND] * hq
     lim = tab[end, S_NSAFE]
     if lim > 0 and slowest >= tab[end, S_DIST] and slowest > lim:
-        sc -= w[W_RISK] * (slowest - lim)
+        sc -= cfg.weights[wr, W_RISK] * (slowest - lim)
     if cfg.bonus_rule == BONUS_DICE:
-        sc += w[W_DIE] * _dice_kept(cfg, wk, o, coll, trig, die)
+        sc += cfg.weights[wr, W_DIE] * _dice_kept(cfg, wk, o, coll, trig, die)
     if trig & T_KENNELS and fives > 0:
-        sc += w[W_BUILD]
+        sc += cfg.weights[wr, W_BUILD]
     if trig & T_BOTHY:
-        sc += w[W_BUILD] / 3.0
+        sc += cfg.weights[wr, W_BUILD] / 3.0
     return sc
 
 
 @njit(no_cpython_wrapper=True)
-def _building_gain(cfg, w, dents, room, fives):
+def _building_gain(cfg, wr, dents, room, fives):
     """The most the buildings on the unit's tracks can add to a score (``greedy``'s bound):
     the chapel also forgives this turn's dents."""
     trig = cfg.trig_kinds
     extra = 0.0
     if trig & T_CHAPEL:
-        extra += w[W_DENT] * (dents + room) + w[W_DENT_SQ] * dents * dents
+        extra += (
+            cfg.weights[wr, W_DENT] * (dents + room) + cfg.weights[wr, W_DENT_SQ] * dents * dents
+        )
     if trig & T_KENNELS and fives > 0:
-        extra += w[W_BUILD]
+        extra += cfg.weights[wr, W_BUILD]
     if trig & T_BOTHY:
-        extra += w[W_BUILD] / 3.0
+        extra += cfg.weights[wr, W_BUILD] / 3.0
     return extra
 
 
 @njit(no_cpython_wrapper=True)
-def _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held):
+def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     """An upper bound on the score of any outcome of card play ``i`` (``wk.plays`` row),
     from the order table of ``reach_table``.
 
@@ -520,22 +528,22 @@ def _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held):
         if r == np.inf:
             return np.inf
         if r > -np.inf:
-            cand = w[W_PROGRESS] * r - w[W_DENT] * min(over, room)
+            cand = cfg.weights[wr, W_PROGRESS] * r - cfg.weights[wr, W_DENT] * min(over, room)
             if cand > b:
                 b = cand
-    return b + _bound_rest(cfg, pos, p, v, mask, w, partial, extra, held, bonus)
+    return b + _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus)
 
 
 @njit(no_cpython_wrapper=True)
-def _bound_rest(cfg, pos, p, v, mask, w, partial, extra, held, bonus):
+def _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus):
     """The terms of a play's bound besides progress and dents: the hand left, what
     buildings give, and the dice kept (R-23, R-27)."""
-    b = w[W_HAND] * _distinct_after(pos, p, v, mask, held)
+    b = cfg.weights[wr, W_HAND] * _distinct_after(pos, p, v, mask, held)
     if extra > 0.0:
         b = b + extra
     if partial:
         tavern = 2 if cfg.trig_kinds & T_TAVERN else 0
-        b = b + w[W_DIE] * min(bonus + tavern, cfg.bonus_dice_max)
+        b = b + cfg.weights[wr, W_DIE] * min(bonus + tavern, cfg.bonus_dice_max)
     return b
 
 
@@ -549,9 +557,9 @@ def _line_limit(cfg, c):
 
 
 @njit(no_cpython_wrapper=True)
-def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, w, room, partial, extra, held):
+def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held):
     """``_play_bound`` for every card play, from the drift table (``reach_table``): the
-    play's exact straight moves and drifts, into ``wk.bounds``. For ``w[W_PROGRESS]`` >
+    play's exact straight moves and drifts, into ``wk.bounds``. For weight ``W_PROGRESS`` >
     0 and a table that is not empty (``_fixed16``) only. Entries are rounded up, so each
     bound is at least the float64 one."""
     start = pos.space[p]
@@ -559,8 +567,8 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, w, room, partial, extra, held):
     lim1 = _line_limit(cfg, c)
     lim2 = _line_limit(cfg, c + 1)
     lim3 = _line_limit(cfg, c + 2)
-    wu = w[W_PROGRESS] / DRIFT_SCALE  # per table unit
-    wd = w[W_DENT]
+    wu = cfg.weights[wr, W_PROGRESS] / DRIFT_SCALE  # per table unit
+    wd = cfg.weights[wr, W_DENT]
     for i in range(n_pl):
         v = wk.plays[i, 0]
         mask = wk.plays[i, 1]
@@ -581,11 +589,11 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, w, room, partial, extra, held):
         b2 = wu * drifts[at + 2] - wd * min(over2, room)
         b3 = wu * drifts[at + 3] - wd * min(over3, room)
         b = max(max(b0, b1), max(b2, b3))
-        wk.bounds[i] = b + _bound_rest(cfg, pos, p, v, mask, w, partial, extra, held, bonus)
+        wk.bounds[i] = b + _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus)
 
 
 @njit(no_cpython_wrapper=True)
-def _first_of_equals(cfg, order, pos, wk, p, i, w, room, partial, extra, held, prunable):
+def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, prunable):
     """Whether play ``i``, scoring the same as the play kept from this space, is the one
     greedy takes: the one first in the order of the order table's bounds (ties: the
     earlier listed), which is the play greedy found first when it searched in that order.
@@ -595,8 +603,8 @@ def _first_of_equals(cfg, order, pos, wk, p, i, w, room, partial, extra, held, p
         return False
     if not prunable:
         return i < q  # every bound infinite: list order
-    bi = _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held)
-    bq = _play_bound(cfg, order, pos, wk, p, q, w, room, partial, extra, held)
+    bi = _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held)
+    bq = _play_bound(cfg, order, pos, wk, p, q, wr, room, partial, extra, held)
     return bi > bq or (bi == bq and i < q)
 
 
@@ -691,7 +699,7 @@ def _keep(wk, k, sc, i, o):
 
 
 @njit(no_cpython_wrapper=True)
-def _top_from(cfg, reach, pos, wk, p, w, k, floor):
+def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     """The ``k`` best card plays and outcomes by ``_score`` from the sled's space, added to
     the top list (``_keep``); only scores above ``floor`` count.
 
@@ -705,24 +713,24 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
     dents = pos.dents[p]
     prunable = True
     for j in range(N_WEIGHTS):
-        if w[j] < 0:
+        if cfg.weights[wr, j] < 0:
             prunable = False  # the bound assumes every penalty lowers the score
     room = max(cfg.dent_limit - dents, 0)
     partial = 0
     if cfg.bonus_rule == BONUS_DICE:
-        partial = 2 if prunable and w[W_PROGRESS] > 0 else 1  # movement.outcomes
+        partial = 2 if prunable and cfg.weights[wr, W_PROGRESS] > 0 else 1  # movement.outcomes
     fives = pos.fives[p]
-    extra = _building_gain(cfg, w, dents, room, fives)
+    extra = _building_gain(cfg, wr, dents, room, fives)
     drifts = k == 1  # greedy's own choice: search in the drift table's order
     held = _distinct(pos, p)
     order = reach[0]
-    if prunable and drifts and w[W_PROGRESS] > 0.0 and reach[1].shape[0] > 0:
-        _drift_bounds(cfg, reach[1], pos, wk, p, n_pl, w, room, partial, extra, held)
+    if prunable and drifts and cfg.weights[wr, W_PROGRESS] > 0.0 and reach[1].shape[0] > 0:
+        _drift_bounds(cfg, reach[1], pos, wk, p, n_pl, wr, room, partial, extra, held)
     else:
         for i in range(n_pl):
             b = np.inf
             if prunable:
-                b = _play_bound(cfg, order, pos, wk, p, i, w, room, partial, extra, held)
+                b = _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held)
             wk.bounds[i] = b
     wk.border[0] = _best_bound(wk, n_pl)
     n_order = min(n_pl, 1)
@@ -757,14 +765,14 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
         slowest = _slowest_next(pos, p, left, right, brake, brake_on)
         pos.hand[p, v] += n
         for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
-            sc = _score(cfg, wk, o, dents, w, hq, slowest, bonus, fives)
+            sc = _score(cfg, wk, o, dents, wr, hq, slowest, bonus, fives)
             if sc > bar or (sc == bar and wk.n_top < k):
                 bar = max(floor, _keep(wk, k, sc, i, o))
             elif (
                 drifts
                 and sc == bar
                 and _first_of_equals(
-                    cfg, order, pos, wk, p, i, w, room, partial, extra, held, prunable
+                    cfg, order, pos, wk, p, i, wr, room, partial, extra, held, prunable
                 )
             ):
                 wk.n_top = 0  # k = 1: it replaces the play kept
@@ -785,8 +793,9 @@ def _top_from(cfg, reach, pos, wk, p, w, k, floor):
 
 
 @njit(no_cpython_wrapper=True)
-def top_plays(cfg, reach, pos, wk, p, w, k):
-    """The ``k`` best plays of seat ``p`` by greedy's one-turn score with weights ``w``,
+def top_plays(cfg, reach, pos, wk, p, wr, k):
+    """The ``k`` best plays of seat ``p`` by greedy's one-turn score with the weights in
+    row ``wr`` of ``cfg.weights``,
     from its space, or from each start-row space it may enter on (ST2 B): rows in
     ``wk.top[:wk.n_top]``, scores in ``wk.top_score``, best first. ``k`` = 1 is greedy's
     choice; the search bot takes its candidates from here."""
@@ -794,7 +803,7 @@ def top_plays(cfg, reach, pos, wk, p, w, k):
     wk.n_entry = 0
     if pos.space[p] >= 0:
         wk.entering = 0
-        _top_from(cfg, reach, pos, wk, p, w, k, -np.inf)
+        _top_from(cfg, reach, pos, wk, p, wr, k, -np.inf)
         return
     wk.entering = 1
     spaces = wk.path  # the start-row spaces (the path is free until the play resolves)
@@ -804,7 +813,7 @@ def top_plays(cfg, reach, pos, wk, p, w, k):
         pos.space[p] = spaces[e]
         # A later space's play replaces an earlier one's only with a higher score.
         floor = wk.top_score[k - 1] if wk.n_top == k else -np.inf
-        _top_from(cfg, reach, pos, wk, p, w, k, floor)
+        _top_from(cfg, reach, pos, wk, p, wr, k, floor)
     pos.space[p] = NONE
     wk.entering = 0
 
@@ -917,16 +926,21 @@ def _pair(cfg, pos, wk, p, kind):
 
 
 @njit(no_cpython_wrapper=True)
-def decide(cfg, reach, pos, wk, kind, w):
+def decide(cfg, reach, pos, wk, kind, wr):
     """The decision ``pos.phase`` of seat ``pos.to_move`` as bot ``kind`` (random or
-    greedy, with weights ``w``) takes it: writes ``wk.play``."""
+    greedy, with the weights in row ``wr`` of ``cfg.weights``) takes it: writes
+    ``wk.play``.
+
+    Weights go down the search as a row number, not as an array: every function that
+    takes an array counts a reference to it on entry and on return, and greedy's scoring
+    runs once per movement outcome (in perf, those calls were 8% of a race)."""
     p = pos.to_move
     phase = pos.phase
     if phase == PH_PLAY:
         if kind == BOT_RANDOM:
             _random_play(cfg, pos, wk, p)
         else:
-            top_plays(cfg, reach, pos, wk, p, w, ONE)
+            top_plays(cfg, reach, pos, wk, p, wr, ONE)
             for c in range(PLAY_W):
                 wk.play[c] = wk.top[0, c]
     elif phase == PH_DISCARD:

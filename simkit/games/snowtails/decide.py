@@ -26,4 +26,4 @@ def choose(cfg, reach, pos, wk, pool, swks):
             search_play(cfg, reach, pos, wk, pool, swks[0])
             return
         kind = BOT_GREEDY
-    decide(cfg, reach, pos, wk, kind, cfg.weights[p])
+    decide(cfg, reach, pos, wk, kind, p)

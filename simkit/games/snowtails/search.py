@@ -35,16 +35,17 @@ STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3,
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, w):
-    """Play ``pool[1]`` on with greedy (weights ``w``) for every sled until the seat's place
-    in race ``race`` is settled; the seat's rank utility in it.
+def _rollout(cfg, reach, pool, swk, seat, race, wr):
+    """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
+    every sled until the seat's place in race ``race`` is settled; the seat's rank utility
+    in it.
 
     A sled's place is settled when it finishes (R-05: at the end of the round it crossed
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
     other sleds' play after it cannot change the result."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
-        decide(cfg, reach, pos, swk, BOT_GREEDY, w)
+        decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
     n = pos.n_seats
     if pos.flow != FL_DONE and pos.race == race:
@@ -77,8 +78,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.budget``): writes
     ``wk.play``. ``pool`` holds two positions and ``swk`` a work record for the rollouts."""
     p = pos.to_move
-    w = cfg.weights[p]
-    top_plays(cfg, reach, pos, wk, p, w, np.int64(CANDIDATES))
+    top_plays(cfg, reach, pos, wk, p, p, np.int64(CANDIDATES))
     m = wk.n_top
     budget = cfg.budget[p]
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
@@ -110,7 +110,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
                     for col in range(PLAY_W):
                         swk.play[col] = wk.top[c, col]
                     apply(cfg, pool[1], swk)
-                    wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, w)
+                    wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p)
                     tries[c] += 1
             n_alive = _halve(wk, alive, n_alive, tries)
         best = alive[0]
