@@ -20,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from numba import njit
 
+from simkit._borrow import borrowed
 from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
 from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
@@ -197,12 +198,15 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
         for p in range(MAX_SEATS):
             for f in range(MAX_SEATS + 1):
                 wk.round_counts[r, p, f] = 0
-    pool = positions[1:]  # the search's scratch, made once
-    swks = works[1:]
+    # Every decision hands these down four calls deep: views without reference counts
+    # (simkit/_borrow.py), of arrays the caller holds for the whole block.
+    tables = (borrowed(reach[0]), borrowed(reach[1]))
+    pool = borrowed(positions[1:])  # the search's scratch, made once
+    swks = borrowed(works[1:])
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
-            choose(cfg, reach, pos, wk, pool, swks)
+            choose(cfg, tables, pos, wk, pool, swks)
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
         if cfg.races == 1:
