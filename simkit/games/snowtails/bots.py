@@ -448,19 +448,15 @@ def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
     room = cfg.dent_limit - dents
     if taken > room or coll == C_FIFTH:
         if not past:
-            if cfg.fifth_dent != 0:
-                return (
-                    cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
-                )  # sits out
+            if cfg.fifth_dent != 0:  # sits out
+                return cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
             return ELIMINATED + cfg.prog[end]  # out of the race
         taken = room  # past the finish the sled keeps its place
     after = dents + taken
     sc = cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_INSIDE] * tab[end, S_TIE]
     trig = tab[end, S_TRIG]
-    if trig & T_CHAPEL:
-        sc += (
-            cfg.weights[wr, W_DENT] * dents + cfg.weights[wr, W_DENT_SQ] * dents * dents
-        )  # every dent goes
+    if trig & T_CHAPEL:  # every dent goes
+        sc += cfg.weights[wr, W_DENT] * dents + cfg.weights[wr, W_DENT_SQ] * dents * dents
     else:
         sc -= cfg.weights[wr, W_DENT] * taken + cfg.weights[wr, W_DENT_SQ] * (
             after * after - dents * dents
