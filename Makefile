@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all fuzz lint format bench reports clean golden
+.PHONY: setup demo test test-all fuzz lint format bench profile reports clean golden
 
 setup: $(STAMP)
 
@@ -41,6 +41,9 @@ format: setup
 
 bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE_JIT=1
 	$(BIN)/python -m bench
+
+profile: setup  ## perf samples by jitted function and the reference-count share: make profile GAME=mush RACES=20000
+	$(BIN)/python -m bench.perf $(or $(GAME),snowtails) $(or $(RACES),20000)
 
 golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
 	$(BIN)/python -m tests.golden.regenerate
