@@ -209,7 +209,16 @@ def test_study_runs_and_reports(stem: str, tmp_path: Path) -> None:
     assert list(fairness["label"]) == list(results.cells["label"])
     if stem in COMPARISONS or stem in MUSHMUSH_COMPARISONS:
         compared = pd.read_csv(tmp_path / "report" / "comparison.csv")
-        assert sorted(compared["cell"].unique()) == list(range(1, len(results.cells)))
+        pairs = compared[["baseline", "cell"]].drop_duplicates()
+        # Every cell is compared, or is the baseline of its skill level (a study's skill
+        # axis compares settings only between cells the same bots play).
+        assert set(pairs["baseline"]) | set(pairs["cell"]) == set(results.cells["cell"])
+        assert not set(pairs["baseline"]) & set(pairs["cell"])
+        levels = results.cells.get("skill", pd.Series("", index=results.cells.index))
+        skill = dict(zip(results.cells["cell"], levels.fillna(""), strict=True))
+        assert len(set(pairs["baseline"])) == len(set(skill.values()))
+        for baseline, cell in pairs.itertuples(index=False):
+            assert skill[baseline] == skill[cell], (baseline, cell)
     if stem == "safety-speeds":
         corners = pd.read_csv(tmp_path / "report" / "overspeed_by_corner.csv")
         for cell, track in zip(results.cells["cell"], results.cells["track"], strict=True):
