@@ -16,6 +16,7 @@ from simkit.errors import SimkitError
 
 DPI = 110
 MIN_RACES = 30  # per-round points drawn only where at least this many races reach the round
+COLUMN_CELLS = 12  # a fairness overview of more cells draws one row per cell
 
 
 def save_figure(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
@@ -102,37 +103,69 @@ def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, be
 
     The view a sweep needs (e.g. over start-card compensation): the fairest setting is
     the cell whose dots all sit closest to zero, inside the shaded tolerance band; ``best``
-    (a cell id) is marked.
+    (a cell id) is marked. Up to ``COLUMN_CELLS`` cells stand side by side; more (a
+    sweep over every corner at two skill levels) get a row each, their labels wrapped
+    and read across, so the picture grows in height instead of squeezing every cell.
     """
     cells = list(dict.fromkeys(by_slot["cell"]))
     slots = sorted(by_slot["slot"].unique())
+    labels = by_slot.drop_duplicates("cell").set_index("cell").loc[cells, "label"]
+    rows = len(cells) > COLUMN_CELLS
+    names = [_wrapped(str(v)) if rows else str(v) for v in labels]
+    # Each cell's place: side by side one apart, or in rows as tall as their labels.
+    tall = np.array([max(n.count("\n") + 1, 2) / 2 for n in names]) if rows else np.ones(len(cells))
+    place = np.cumsum(tall) - tall / 2 if rows else np.arange(len(cells))
 
     def draw(fig):
         ax = fig.subplots()
         tol = 100 * tolerance
-        ax.axhspan(-tol, tol, color="#c6f6d5", label=f"tolerance ±{tol:g} pp")
-        ax.axhline(0, color="#276749", lw=1)
+        band, zero, mark = (
+            (ax.axvspan, ax.axvline, ax.axhspan) if rows else (ax.axhspan, ax.axhline, ax.axvspan)
+        )
+        band(-tol, tol, color="#c6f6d5", label=f"tolerance ±{tol:g} pp")
+        zero(0, color="#276749", lw=1)
         width = 0.7 / max(len(slots), 1)
         for k, slot in enumerate(slots):
             s = by_slot[by_slot["slot"] == slot].set_index("cell").reindex(cells)
-            x = np.arange(len(cells)) - 0.35 + width * (k + 0.5)
+            at = place - 0.35 + width * (k + 0.5)
             dev = 100 * s["deviation"]
             err = np.clip(
                 [100 * (s["win_rate"] - s["win_low"]), 100 * (s["win_high"] - s["win_rate"])],
                 0,
                 None,
             )
-            ax.errorbar(x, dev, yerr=err, fmt="o", ms=3, capsize=2, label=f"slot {slot}")
+            if rows:
+                ax.errorbar(dev, at, xerr=err, fmt="o", ms=3, capsize=2, label=f"slot {slot}")
+            else:
+                ax.errorbar(at, dev, yerr=err, fmt="o", ms=3, capsize=2, label=f"slot {slot}")
         if best in cells:
             i = cells.index(best)
-            ax.axvspan(i - 0.45, i + 0.45, color="#fefcbf", zorder=0, label="fairest cell")
-        labels = by_slot.drop_duplicates("cell").set_index("cell").loc[cells, "label"]
-        ax.set_xticks(range(len(cells)), [str(v) for v in labels], rotation=30, ha="right")
-        ax.set_ylabel("win rate − fair rate (pp)")
+            half = tall[i] / 2 - 0.05
+            mark(place[i] - half, place[i] + half, color="#fefcbf", zorder=0, label="fairest cell")
+        if rows:
+            ax.set_yticks(place, names, fontsize=7)
+            ax.set_ylim(tall.sum(), 0)  # the first cell on top
+            ax.set_xlabel("win rate − fair rate (pp)")
+        else:
+            ax.set_xticks(range(len(cells)), names, rotation=30, ha="right")
+            ax.set_ylabel("win rate − fair rate (pp)")
         ax.set_title(title)
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
+    if rows:
+        return save_figure(draw, path, (9.0, 1.2 + 0.26 * tall.sum()))
     return save_figure(draw, path, (max(7.0, 2.0 + 0.9 * len(cells)), 4.4))
+
+
+def _wrapped(label: str, width: int = 60) -> str:
+    """A cell label on lines of about ``width`` characters, broken between settings."""
+    lines: list[str] = []
+    for part in label.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(part)
+    return "\n".join(lines)
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):

@@ -25,3 +25,55 @@ def test_race_picture_has_a_legend_below_the_board():
     assert len(labels) == 2 and all(x.get_path_effects() for x in labels)  # outlined text
     default = tracks.draw(t, sleds=sleds).axes[0].get_legend()
     assert [x.get_text() for x in default.get_texts()] == ["sled 0", "sled 1x"]
+
+
+def _by_slot(labels: list[str]):
+    import pandas as pd
+
+    rows = [
+        {
+            "cell": c,
+            "label": label,
+            "slot": s,
+            "deviation": 0.01 * (s - 2),
+            "win_rate": 0.25,
+            "win_low": 0.2,
+            "win_high": 0.3,
+        }
+        for c, label in enumerate(labels)
+        for s in (1, 2, 3, 4)
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_an_overview_of_many_long_cells_gives_each_a_row(tmp_path):
+    """A sweep over every corner at two skill levels: 26 cells, some labels of 150
+    characters. Side by side they squeezed every cell into a strip and matplotlib could
+    not lay the picture out; in rows, the picture is tall and lays out."""
+    import warnings
+
+    from matplotlib.image import imread
+
+    from simkit.report import plots
+
+    every = ", ".join(f"track.corner.{k}.safety={k + 2}" for k in range(1, 7))
+    labels = [f"{every}, skill=greedy", f"{every}, skill=greedy:tuned"]
+    labels += [f"track.corner.{k % 6 + 1}.safety={k % 3 + 2}, skill=greedy" for k in range(24)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Tight layout not applied" before
+        plots.overview(tmp_path / "many.png", _by_slot(labels), 0.02, "many", best=3)
+        plots.overview(tmp_path / "few.png", _by_slot(labels[2:8]), 0.02, "few", best=3)
+    many, few = imread(tmp_path / "many.png").shape, imread(tmp_path / "few.png").shape
+    assert few[1] > few[0]  # a few cells stay side by side
+    assert many[0] > few[0]  # many grow down, a row each
+    assert many[1] < 2 * few[1]  # side by side, 26 cells took 25 inches
+
+
+def test_wrapped_labels_break_between_settings():
+    from simkit.report.plots import _wrapped
+
+    label = ", ".join(f"track.corner.{k}.safety={k}" for k in range(1, 7)) + ", skill=greedy"
+    lines = _wrapped(label).split("\n")
+    assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
+    assert ", ".join(lines) == label
+    assert _wrapped("skill=greedy") == "skill=greedy"
