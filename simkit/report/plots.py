@@ -6,6 +6,7 @@ dollar sign, not a formula that fails to parse.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -158,14 +159,9 @@ def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, be
 
 
 def _wrapped(label: str, width: int = 60) -> str:
-    """A cell label on lines of about ``width`` characters, broken between settings."""
-    lines: list[str] = []
-    for part in label.split(", "):
-        if lines and len(lines[-1]) + 2 + len(part) <= width:
-            lines[-1] += ", " + part
-        else:
-            lines.append(part)
-    return "\n".join(lines)
+    """A cell label on lines of about ``width`` characters, broken only between settings
+    (a setting such as ``track.corner.1.safety=4`` holds no space)."""
+    return "\n".join(textwrap.wrap(label, width, break_long_words=False, break_on_hyphens=False))
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):

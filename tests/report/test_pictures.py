@@ -75,5 +75,6 @@ def test_wrapped_labels_break_between_settings():
     label = ", ".join(f"track.corner.{k}.safety={k}" for k in range(1, 7)) + ", skill=greedy"
     lines = _wrapped(label).split("\n")
     assert len(lines) > 1 and all(len(line) <= 60 for line in lines)
-    assert ", ".join(lines) == label
+    assert " ".join(lines) == label
+    assert all(line.endswith(",") for line in lines[:-1])  # each break follows a setting
     assert _wrapped("skill=greedy") == "skill=greedy"
