@@ -76,7 +76,7 @@ def _win(rows: pd.DataFrame) -> pd.Series:
     return rows["win"] if "win" in rows else rows["finish"] == 1
 
 
-def _by_slot(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
+def by_slot(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
     """Wide table race x slot of a seat metric; ``win`` only over decided races."""
     if metric == "win":
         rows = rows[rows["decided"]] if "decided" in rows else rows
@@ -95,7 +95,7 @@ def _paired_rows(
 ) -> list[dict[str, Any]]:
     out = []
     for metric in seat_metrics:
-        wa, wb = _by_slot(rows_a, metric), _by_slot(rows_b, metric)
+        wa, wb = by_slot(rows_a, metric), by_slot(rows_b, metric)
         races = wa.index.intersection(wb.index)
         for slot in sorted(set(wa.columns) & set(wb.columns)):
             xa, xb = wa.loc[races, slot], wb.loc[races, slot]

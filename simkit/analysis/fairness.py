@@ -29,6 +29,10 @@ UNFAIR = "unfair"
 INCONCLUSIVE = "inconclusive - need more races"
 FEW_DECIDED = "no verdict - few races decided"
 MIN_DECIDED = 0.5  # below this share of decided races a cell gets a warning, not a verdict
+# The most races an estimate of "races needed" names: beyond it the observed rate sits so
+# near the band's edge that no practical run decides, and the estimate (which assumes the
+# observed rate is the true one) says nothing worth running.
+MAX_RACES_NEEDED = 10_000_000
 
 
 def _seat_sums(results: Any, keys: list[str], metric: str) -> pd.DataFrame:
@@ -133,8 +137,9 @@ def races_to_decide(rate, fair, races, tolerance: float, decided_rate: float = 1
 
     Assumes the observed win rates are the true ones: a slot ``d`` away from fair needs
     an interval half-width of ``|tolerance - d|`` over decided races, so the races needed
-    are that divided by the share of decided races. NaN when a rate sits on the band's
-    edge.
+    are that divided by the share of decided races. ``inf`` when no run of up to
+    :data:`MAX_RACES_NEEDED` races would decide (a rate on or near the band's edge):
+    :func:`needed_text` words it.
     """
     rate, fair = np.asarray(rate, dtype=np.float64), np.asarray(fair, dtype=np.float64)
     d = np.abs(rate - fair)
@@ -144,7 +149,19 @@ def races_to_decide(rate, fair, races, tolerance: float, decided_rate: float = 1
     outside = d > tolerance
     n = float(need[outside].min()) if outside.any() else float(need.max())
     n /= decided_rate if decided_rate > 0 else float("nan")
-    return float(max(np.ceil(n), races)) if np.isfinite(n) else float("nan")
+    if not np.isfinite(n) or n > MAX_RACES_NEEDED:
+        return float("inf")
+    return float(max(np.ceil(n), races))
+
+
+def needed_text(races_needed: float, tolerance: float) -> str:
+    """``~12,345 races would decide``, or why no practical run would (``inf``)."""
+    if np.isfinite(races_needed):
+        return f"~{races_needed:,.0f} races would decide"
+    return (
+        f"no run of up to {MAX_RACES_NEEDED:,} races would decide at ±{100 * tolerance:g} pp "
+        "(a slot's win rate sits at the edge of the fair band)"
+    )
 
 
 def fairness(

@@ -1,24 +1,54 @@
-"""Verdicts across skill levels: does a verdict hold whoever plays? (issue 13 item 5).
+"""Verdicts across skill levels: does a verdict hold whoever plays? (issues 13 and 23).
 
 A study with a ``skill`` axis (docs/scenarios.md) plays every combination of its grid once
-per skill level. Here the cells of one combination are put side by side and each verdict is
-called **robust** when it is the same at every level of the study, **skill-dependent** when
-it changes (GLOSSARY). A fairness verdict is compared as the report states it (fair, unfair,
-inconclusive, no verdict); a difference between two variants counts as robust when it is
-significant after the correction, in the same direction, at every level, and as
-skill-dependent when it is significant at some levels and not, or the other way, at others.
+per skill level. Here the cells of one combination are put side by side, and what changes
+between levels is **tested**, not read off the verdict words: for every slot and every pair
+of levels, the difference of the slot's win rate (its deviation from the fair rate) between
+the two levels, with a 95% interval, paired on the races the levels share (the same race
+key) and independent elsewhere (:func:`simkit.analysis.stats.difference_of_means`), and
+Holm's correction over every such test of the study. Each combination then gets one label
+(GLOSSARY, docs/statistics.md "Across skill levels"):
+
+- **robust**: every level decided (fair or unfair), the same verdict, and no significant
+  difference between levels;
+- **skill-dependent**: a significant difference between levels, stated with its size and
+  direction;
+- **undetermined**: no significant difference, but some level too imprecise to decide (or
+  the verdicts differ by less than the data can tell); it says which level and how many
+  races it needs.
+
+A comparison between variants is labelled the same way (:func:`comparisons_across`): the
+difference between two levels of a variant's difference, tested.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import combinations as pairs_of
 from typing import Any
 
+import numpy as np
 import pandas as pd
+
+from simkit.analysis.fairness import FAIR, UNFAIR, needed_text
+from simkit.analysis.stats import (
+    Z95,
+    Difference,
+    adjust,
+    difference_of_means,
+    overlap_difference,
+    overlap_differences,
+)
 
 ROBUST = "robust"
 DEPENDENT = "skill-dependent"
+UNDETERMINED = "undetermined"
+LABELS = (ROBUST, DEPENDENT, UNDETERMINED)
 # Cells columns that are not the combination: its id, its random numbers, its name, its bots.
 _NOT_COMBINATION = ("cell", "cell_key", "label", "bots", "skill")
+PAIRED = "paired on shared races"
+DIFF = ["diff", "low", "high", "p"]
+UNPAIRED = "unpaired"
 
 
 def levels(cells: pd.DataFrame) -> list[str]:
@@ -54,65 +84,311 @@ def combinations(cells: pd.DataFrame) -> pd.DataFrame:
     )
 
 
+def _level_order(results: Any, frame: pd.DataFrame) -> dict[str, int]:
+    """Level -> its rank in the scenario's order (the run's cells), whatever order the
+    frame's rows come in (pooled tables sort by name)."""
+    found = levels(results.cells) if hasattr(results, "cells") else []
+    found += [lv for lv in dict.fromkeys(frame["skill"]) if lv not in found]
+    return {lv: i for i, lv in enumerate(found)}
+
+
 def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def sentence(by_level: dict[str, str]) -> str:
-    """Whether one verdict, stated per level (``{level: verdict}``), is robust.
+def _pp(x: float) -> str:
+    return f"{100 * x:+.1f}"
 
-    ``robust: unfair at every skill level (greedy, search:64)`` or ``skill-dependent: unfair
-    with greedy, fair with search:64`` (levels grouped by verdict, in the order they come).
+
+def _interval(r: Any) -> str:
+    return f"{_pp(r['diff'])} pp [{_pp(r['low'])}, {_pp(r['high'])}]"
+
+
+def shift_text(r: Any) -> str:
+    """How a slot's distance from fair moves between two levels, with the tested difference.
+
+    ``slot 4's deficit grows from -2.5 pp with greedy:tuned to -13.9 pp with search:64,
+    difference -11.4 pp [-13.0, -9.8]`` (a row of :func:`slot_differences`, as a Series).
     """
+    a, b = r["rate_a"] - r["fair_rate"], r["rate_b"] - r["fair_rate"]
+    frm, to = f"{_pp(a)} pp with {r['level_a']}", f"{_pp(b)} pp with {r['level_b']}"
+    slot = int(r["slot"])
+    if a < 0 and b < 0:
+        what = f"slot {slot}'s deficit {'grows' if b < a else 'shrinks'}"
+    elif a > 0 and b > 0:
+        what = f"slot {slot}'s edge {'grows' if b > a else 'shrinks'}"
+    else:
+        what = f"slot {slot} moves"
+    return f"{what} from {frm} to {to}, difference {_interval(r)}"
+
+
+def _pairing(results: Any) -> Callable[[list[int]], Callable[[int], pd.DataFrame] | None]:
+    """For a list of cells: their per-race wins by slot (decided races) if the run can pair
+    them (per-race rows, one race key for all), else None."""
+    races = getattr(results, "races", None)
+    if races is None or "cell_key" not in results.cells:
+        return lambda cells: None
+    keys = results.cells.set_index("cell")["cell_key"]
+    from simkit.analysis.compare import by_slot
+
+    rows: dict[int, Any] = {}
+    cache: dict[int, pd.DataFrame] = {}
+
+    def wins(cell: int) -> pd.DataFrame:
+        if not rows:
+            rows.update(races.groupby("cell", observed=True).indices)
+        if cell not in cache:
+            cache[cell] = by_slot(races.iloc[rows.get(cell, [])], "win")
+        return cache[cell]
+
+    # Different race keys share nothing to pair on.
+    return lambda cells: wins if cells and keys[cells].nunique() == 1 else None
+
+
+def slot_differences(results: Any, slots: pd.DataFrame) -> pd.DataFrame:
+    """For every combination, start slot and pair of skill levels: the tested difference.
+
+    Args:
+        results: the run (its per-race rows pair levels that share race keys).
+        slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows with ``combination``
+            and ``skill`` columns; one ``cell`` per (combination, level) pairs race by race,
+            rows pooled over several cells (no ``cell`` column) compare unpaired.
+
+    Returns:
+        One row per (combination, slot, level pair) in the study's level order (with two
+        players slot 1 only: slot 2's difference is the same, mirrored): ``level_a``,
+        ``level_b`` (the later level), their win rates ``rate_a``/``rate_b`` and races
+        ``decided_a``/``decided_b``, ``fair_rate``, ``diff`` = rate_b - rate_a with its 95%
+        interval ``low``/``high`` and ``p``, ``pairing`` (and ``shared``, the races paired),
+        and ``p_adjusted``/``significant``: Holm's correction over every row, so the chance
+        that a study with no difference between levels calls anything skill-dependent stays
+        at 5%.
+    """
+    order = _level_order(results, slots)
+    pairing = _pairing(results)
+    rows = []
+    for combo, part in slots.groupby("combination", sort=True):
+        part = part.sort_values("skill", key=lambda s: s.map(order), kind="stable")
+        by_level = {lv: p.set_index("slot") for lv, p in part.groupby("skill", sort=False)}
+        cells = [int(p["cell"].iloc[0]) for p in by_level.values()] if "cell" in part else []
+        name, players = str(part["label"].iloc[0]), int(part["players"].iloc[0])
+        wins = pairing(cells)
+        for la, lb in pairs_of(by_level, 2):
+            a, b = by_level[la], by_level[lb]
+            common = sorted(set(a.index) & set(b.index))
+            # Two slots' win rates add up to one: slot 2's difference is slot 1's, mirrored.
+            slots = common[:1] if len(common) == 2 else common
+            if wins is not None:
+                paired = overlap_differences(
+                    wins(int(a["cell"].iloc[0])), wins(int(b["cell"].iloc[0]))
+                ).reindex(slots)
+            for slot in slots:
+                ra, rb = a.loc[slot].to_dict(), b.loc[slot].to_dict()
+                if wins is not None:
+                    test, shared = Difference(*paired.loc[slot, DIFF]), paired.at[slot, "shared"]
+                else:
+                    test, shared = _binomial_difference(ra, rb), 0
+                rows.append(
+                    {
+                        "combination": int(combo),
+                        "label": name,
+                        "players": players,
+                        "slot": int(slot),
+                        "level_a": la,
+                        "level_b": lb,
+                        "rate_a": float(ra["win_rate"]),
+                        "rate_b": float(rb["win_rate"]),
+                        "decided_a": int(ra["decided"]),
+                        "decided_b": int(rb["decided"]),
+                        "fair_rate": float(ra["fair_rate"]),
+                        "diff": test.diff,
+                        "low": test.low,
+                        "high": test.high,
+                        "p": test.pvalue,
+                        "pairing": PAIRED if wins is not None else UNPAIRED,
+                        "shared": int(shared) if np.isfinite(shared) else 0,
+                    }
+                )
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    out["significant"], out["p_adjusted"] = adjust(out["p"])
+    return out
+
+
+def _binomial_difference(a: dict, b: dict) -> Difference:
+    """Unpaired difference of two win rates from their counts (independent samples)."""
+
+    def stats(r: dict) -> tuple[float, float, float]:
+        n, k = float(r["decided"]), float(r["wins"])
+        p = k / n if n > 0 else np.nan
+        return n, p, p * (1 - p) * n / (n - 1) if n > 1 else np.nan
+
+    return difference_of_means(*stats(a), *stats(b))
+
+
+def label_of(verdicts: dict[str, str], tests: pd.DataFrame) -> str:
+    """The label of one combination from its verdict per level and its tested differences."""
+    if len(tests) and tests["significant"].any():
+        return DEPENDENT
+    decided = all(v in (FAIR, UNFAIR) for v in verdicts.values())
+    if decided and len(set(verdicts.values())) == 1:
+        return ROBUST
+    return UNDETERMINED
+
+
+def _grouped(by_level: dict[str, str]) -> str:
     groups: dict[str, list[str]] = {}
     for level, verdict in by_level.items():
         groups.setdefault(verdict, []).append(level)
-    if len(groups) == 1:
-        verdict = next(iter(groups))
-        return f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)})"
-    parts = [f"{v} with {_and(ls)}" for v, ls in groups.items()]
-    return f"{DEPENDENT}: {', '.join(parts)}"
+    return ", ".join(f"{v} with {_and(ls)}" for v, ls in groups.items())
 
 
-def fairness_across(summary: pd.DataFrame, cells: pd.DataFrame, short: dict) -> pd.DataFrame:
-    """One row per combination: each level's fairness verdict and whether it is robust.
+def sentence(
+    by_level: dict[str, str],
+    tests: pd.DataFrame,
+    needs: dict[str, str] | None = None,
+    distinct: dict[tuple[str, str], str] | None = None,
+) -> str:
+    """What a combination's verdict does across levels, in one sentence with its label.
 
     Args:
-        summary: :func:`simkit.analysis.fairness.fairness` by cell.
-        cells: the run's cells table (with its ``skill`` column).
+        by_level: the verdict word per level, in level order.
+        tests: the combination's rows of :func:`slot_differences`.
+        needs: per undecided level, what it would take (``~12,000 races would decide``).
+        distinct: per pair of adjacent levels measured not to differ in strength here, why
+            (:mod:`simkit.ladder`'s level check): their difference is then no skill effect.
+    """
+    label = label_of(by_level, tests)
+    if label == DEPENDENT:
+        sig = tests[tests["significant"]].sort_values(["p_adjusted", "p"], kind="stable")
+        top = sig.iloc[0]
+        text = f"{DEPENDENT}: {shift_text(top)}"
+        if len(sig) > 1:
+            text += f" (and {len(sig) - 1} more significant difference{'s' * (len(sig) > 2)})"
+    elif label == ROBUST:
+        verdict = next(iter(by_level.values()))
+        text = (
+            f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)}), no significant "
+            "difference between levels"
+        )
+    else:
+        undecided = [lv for lv, v in by_level.items() if v not in (FAIR, UNFAIR)]
+        if undecided:
+            what = "; ".join(
+                f"{by_level[lv]} with {lv}" + (f" ({needs[lv]})" if needs and lv in needs else "")
+                for lv in undecided
+            )
+            text = f"{UNDETERMINED}: no significant difference between levels; {what}"
+        else:
+            text = (
+                f"{UNDETERMINED}: {_grouped(by_level)}, but no difference between levels is "
+                "significant after the correction"
+            )
+        if len(tests):
+            widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
+            text += (
+                f"; widest: slot {int(widest['slot'])}, {widest['level_b']} - "
+                f"{widest['level_a']} {_interval(widest)}"
+            )
+    if distinct:
+        text += "; " + "; ".join(
+            f"{a} and {b} are not two skill levels here ({why})" for (a, b), why in distinct.items()
+        )
+    return text
+
+
+def fairness_across(
+    results: Any,
+    summary: pd.DataFrame,
+    slots: pd.DataFrame,
+    short: dict,
+    tolerance: float,
+    distinct: dict[tuple[str, str], str] | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """One row per combination: each level's verdict, the label and its sentence.
+
+    Args:
+        results: the run (its per-race rows pair the levels).
+        summary: :func:`simkit.analysis.fairness.fairness` rows with ``combination``,
+            ``label`` (the combination's) and ``skill``: one per cell, or pooled (then
+            unpaired).
+        slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows of the same groups,
+            with ``combination`` and ``skill``.
         short: verdict -> the word the report states (``fair``, ``unfair``, ...).
+        tolerance: the fairness tolerance (for the races-needed wording).
+        distinct: adjacent level pairs measured not to differ in strength in this study.
 
     Returns:
-        ``combination``, ``label``, ``players``, one ``verdict <level>`` column per level,
-        ``robust`` (bool) and ``across_skill``: the sentence of :func:`sentence`.
+        (across, differences): ``across`` has ``combination``, ``label``, ``players``, one
+        ``verdict <level>`` column per level, ``across`` (robust / skill-dependent /
+        undetermined) and ``across_skill`` (the sentence); ``differences`` is
+        :func:`slot_differences`.
     """
-    combos = combinations(cells).drop(columns="label").merge(summary, on="cell")
-    labels = combinations(cells).groupby("combination")["label"].first()
+    tests = slot_differences(results, slots)
+    order = _level_order(results, summary)
     rows = []
-    for combo, part in combos.groupby("combination", sort=True):
+    for combo, part in summary.groupby("combination", sort=True):
+        part = part.sort_values("skill", key=lambda s: s.map(order), kind="stable")
         by_level = {str(r.skill): short[r.verdict] for r in part.itertuples()}
+        needs = {
+            str(r.skill): needed_text(r.races_needed, tolerance)
+            for r in part.itertuples()
+            if not np.isnan(r.races_needed)
+        }
+        mine = tests[tests["combination"] == combo] if len(tests) else tests
         rows.append(
             {
                 "combination": int(combo),
-                "label": labels[combo],
+                "label": str(part["label"].iloc[0]),
                 "players": int(part["players"].iloc[0]),
                 **{f"verdict {k}": v for k, v in by_level.items()},
-                "robust": len(set(by_level.values())) == 1,
-                "across_skill": sentence(by_level),
+                "across": label_of(by_level, mine),
+                "across_skill": sentence(by_level, mine, needs, distinct),
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows), tests
 
 
-def comparisons_across(table: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
-    """Whether each difference of a comparison holds at every level (per-level comparisons).
+def with_combinations(frame: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
+    """``frame`` (rows with a ``cell``) with each cell's ``skill``, ``combination`` and the
+    combination's ``label`` in place of the cell's."""
+    combo = combinations(cells).set_index("cell")
+    return frame.assign(
+        skill=frame["cell"].map(combo["skill"]),
+        combination=frame["cell"].map(combo["combination"]),
+        label=frame["cell"].map(combo["label"]),
+    )
+
+
+def _race_values(rows: pd.DataFrame, metric: str, slot: Any) -> pd.Series:
+    """Per race: a cell's value of one comparison metric (a slot's, or the race's)."""
+    from simkit.analysis.compare import by_slot
+
+    if pd.isna(slot):
+        return rows.drop_duplicates("race").set_index("race")[metric].astype(np.float64)
+    wide = by_slot(rows, metric)
+    return wide[slot] if slot in wide else pd.Series(dtype=np.float64)
+
+
+def comparisons_across(
+    table: pd.DataFrame, cells: pd.DataFrame, results: Any = None
+) -> pd.DataFrame:
+    """Whether each difference of a comparison holds across levels, tested.
 
     ``table`` holds :func:`simkit.analysis.compare.compare_cells` rows made within each level
     (baseline and cell of the same level). Rows are matched across levels by (baseline
-    combination, combination, metric, slot). Returns one row per match: the labels, ``robust``
-    (significant in the same direction at every level), ``skill_dependent`` (significant at
-    some levels only, or in opposite directions), ``levels``, ``diff``, ``low``, ``high`` and
-    ``significant`` as lists in level order, and the largest adjusted p-value.
+    combination, combination, metric, slot); for each pair of levels the difference of the
+    two levels' differences is tested: race by race on the races all four cells share when
+    the run kept them (``results``) and the comparison was paired, else from each level's
+    interval as independent. Holm's correction runs over every such test.
+
+    Returns one row per match: the labels, ``across`` (robust: significant in the same
+    direction at every level and no significant difference between levels; skill-dependent:
+    a significant difference between levels; undetermined: neither), ``levels``, ``diff``,
+    ``low``, ``high`` and ``significant`` as lists in level order, and the most significant
+    between-level change (``change``, ``change_low``, ``change_high``, ``change_levels``,
+    ``change_p_adjusted``).
     """
     combo = combinations(cells).set_index("cell")
     rank = {level: i for i, level in enumerate(levels(cells))}
@@ -124,22 +400,23 @@ def comparisons_across(table: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame
         base_label=table["baseline"].map(combo["label"]),
         slot_key=table["slot"].astype("Int64").astype(str),
     )
-    rows = []
+    races = getattr(results, "races", None) if results is not None else None
     keys = ["base_combination", "combination", "metric", "slot_key"]
     t = t.sort_values("skill", key=lambda s: s.map(rank), kind="stable")
+    rows, tests = [], []
     for _, part in t.groupby(keys, sort=False):
         sig = part["significant"].astype(bool)
-        signs = set(part.loc[sig, "diff"].gt(0))
-        robust = bool(sig.all()) and len(signs) == 1
         first = part.iloc[0]
+        for (_, x), (_, y) in pairs_of(part.iterrows(), 2):
+            tests.append((len(rows), x["skill"], y["skill"], _change(x, y, races)))
+        signs = set(part.loc[sig, "diff"].gt(0))
         rows.append(
             {
                 "baseline_label": first["base_label"],
                 "label": first["combination_label"],
                 "metric": first["metric"],
                 "slot": first["slot"],
-                "robust": robust,
-                "skill_dependent": bool(sig.any()) and not robust,
+                "same_everywhere": bool(sig.all()) and len(signs) == 1,
                 "levels": list(part["skill"]),
                 "diff": list(part["diff"]),
                 "low": list(part["low"]),
@@ -148,4 +425,47 @@ def comparisons_across(table: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame
                 "p_adjusted": float(part["p_adjusted"].max()),
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if out.empty:
+        return out
+    frame = pd.DataFrame(
+        [(i, a, b, d.diff, d.low, d.high, d.pvalue) for i, a, b, d in tests],
+        columns=["row", "level_a", "level_b", "change", "change_low", "change_high", "p"],
+    )
+    if frame.empty:
+        frame["significant"] = pd.Series(dtype=bool)
+        frame["change_p_adjusted"] = pd.Series(dtype=float)
+    else:
+        frame["significant"], frame["change_p_adjusted"] = adjust(frame["p"])
+    best = frame.sort_values(["change_p_adjusted", "p"], kind="stable").drop_duplicates("row")
+    best = best.set_index("row").reindex(range(len(out)))
+    dependent = best["significant"].fillna(False).astype(bool).to_numpy()
+    out["across"] = np.where(
+        dependent, DEPENDENT, np.where(out["same_everywhere"], ROBUST, UNDETERMINED)
+    )
+    out["change_levels"] = [
+        f"{b} - {a}" if isinstance(a, str) else ""
+        for a, b in zip(best["level_a"], best["level_b"], strict=True)
+    ]
+    for c in ("change", "change_low", "change_high", "change_p_adjusted"):
+        out[c] = best[c].to_numpy()
+    return out.drop(columns="same_everywhere")
+
+
+def _change(x: pd.Series, y: pd.Series, races: pd.DataFrame | None):
+    """The difference between two levels' differences (y - x) of one comparison row."""
+    if races is not None and x.get("pairing") == "paired" and y.get("pairing") == "paired":
+        metric, slot = x["metric"], x["slot"]
+
+        def per_race(row: pd.Series) -> pd.Series:
+            base = _race_values(races[races["cell"] == row["baseline"]], metric, slot)
+            cell = _race_values(races[races["cell"] == row["cell"]], metric, slot)
+            return (cell - base).dropna()
+
+        return overlap_difference(per_race(x), per_race(y))
+    # Independent levels: each level's standard error from its own 95% interval.
+    se = [(r["high"] - r["low"]) / (2 * Z95) for r in (x, y)]
+    n = [max(int(r.get("races_b", 2) or 2), 2) for r in (x, y)]
+    return difference_of_means(
+        n[0], x["diff"], se[0] ** 2 * n[0], n[1], y["diff"], se[1] ** 2 * n[1]
+    )

@@ -28,7 +28,7 @@ from simkit.analysis.fairness import (
 )
 from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
 from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import comparisons_across, fairness_across, sentence
+from simkit.analysis.skill import comparisons_across, fairness_across, with_combinations
 from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
     heat_by_space,
@@ -217,12 +217,15 @@ def _fairness_section(
     pool = ["skill", "players"] if levels else ["players"]
     if results.cells[pool].duplicated().any():
         pooled = fairness(results, tolerance=tolerance, by=pool)
-        if levels:
-            says = {
-                n: sentence({lv: SHORT[part.set_index("skill").at[lv, "verdict"]] for lv in levels})
-                for n, part in pooled.groupby("players")
-            }
-            pooled["across_skill"] = pooled["players"].map(says)
+        if levels:  # the same test across levels, on the pooled counts (unpaired)
+            slots = fairness_by_slot(results, by=pool)
+            name = {"combination": lambda f: f["players"], "label": lambda f: f["players"]}
+            across, _ = fairness_across(
+                results, pooled.assign(**name), slots.assign(**name), SHORT, tolerance
+            )
+            pooled["across_skill"] = pooled["players"].map(
+                across.set_index("combination")["across_skill"]
+            )
         doc.add(
             Paragraph(
                 "Pooled over every cell with the same number of players"
@@ -503,12 +506,15 @@ def _comparison_section(
         doc.add(
             Paragraph(
                 "On the skill axis each variant is compared with the baseline at each skill "
-                "level. A difference is robust when it is significant after the correction, "
-                "in the same direction, at every level; skill-dependent when it is "
-                "significant at some levels only or in opposite directions."
+                "level, and the change of each difference between two levels is tested "
+                "(Holm over every such test). A difference is robust when it is significant "
+                "after the correction, in the same direction, at every level, and no level "
+                "changes it significantly; skill-dependent when the change between two levels "
+                "is itself significant (change, its interval and levels); undetermined "
+                "otherwise (docs/statistics.md)."
             ),
             Table(
-                across.assign(robust=across["robust"].map({True: "robust", False: "–"})),
+                across,
                 "comparison_across_skill.csv",
                 "Each difference at every skill level (lists in level order).",
             ),
@@ -570,9 +576,15 @@ def build(
     doc = Document(title or named or f"{game} balance report: {scenario}")
     summary = fairness(results, tolerance=tolerance)
     compared = comparisons(results, tolerance)
-    across = compared_across = None
+    across = compared_across = tests = None
     if skill_levels(results.cells):
-        across = fairness_across(summary, results.cells, SHORT)
+        across, tests = fairness_across(
+            results,
+            with_combinations(summary, results.cells),
+            with_combinations(fairness_by_slot(results), results.cells),
+            SHORT,
+            tolerance,
+        )
         combo = skill_combinations(results.cells).set_index("cell")
         says = across.set_index("combination")["across_skill"]
         summary = summary.assign(
@@ -580,12 +592,12 @@ def build(
             across_skill=summary["cell"].map(combo["combination"]).map(says),
         )
         if compared is not None:
-            compared_across = comparisons_across(compared, results.cells)
+            compared_across = comparisons_across(compared, results.cells, results)
     add_header(doc, results, tolerance, across)
     lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across)
     _fairness_section(doc, results, out, tolerance, summary)
     if across is not None:
-        add_skill_section(doc, results, out, tolerance, summary, across)
+        add_skill_section(doc, results, out, tolerance, summary, across, tests)
     _rounds_section(doc, results, out)
     _track_section(doc, results, out)
     _comparison_section(doc, results, out, tolerance, compared, compared_across)

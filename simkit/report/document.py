@@ -129,6 +129,7 @@ line-height:1.3}.facts+h2{margin-top:1rem}
 ul.verdicts li.v-fair{border-color:#38a169}ul.verdicts li.v-unfair{border-color:#e53e3e}
 ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-color:#718096}
 ul.verdicts li.v-robust{border-color:#3182ce}ul.verdicts li.v-skill-dependent{border-color:#d69e2e}
+ul.verdicts li.v-undetermined{border-color:#718096}
 .detail{font-size:.8rem;color:#4a5568}
 """
 

@@ -13,6 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+from simkit.analysis.skill import LABELS
 from simkit.report.document import GENERATOR
 from simkit.report.summary import SUMMARY_JSON
 
@@ -36,10 +37,9 @@ def study_line(summary: dict) -> tuple[str, str]:
     # On a skill axis every cell repeats its combination's sentence: count combinations.
     across = {c["combination"]: c["across_skill"] for c in cells if "across_skill" in c}
     if across:
-        robust = sum(a.startswith("robust") for a in across.values())
-        tally += (
-            f"; {robust} of {len(across)} verdicts robust across skill levels, "
-            f"{len(across) - robust} skill-dependent"
+        labels = Counter(a.split(":")[0] for a in across.values())
+        tally += f"; across skill levels, {len(across)} verdicts: " + ", ".join(
+            f"{labels.get(k, 0)} {k}" for k in LABELS
         )
     return worst, f"{len(cells)} cells: {tally}."
 

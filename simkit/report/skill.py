@@ -27,20 +27,36 @@ def add_skill_section(
     tolerance: float,
     summary: pd.DataFrame,
     across: pd.DataFrame,
+    tests: pd.DataFrame,
 ) -> None:
-    """Fairness verdicts side by side across the skill levels, and the worst slot by level."""
+    """Fairness verdicts side by side across the skill levels, the tested differences
+    between levels, and the worst slot by level."""
     levels = skill_levels(results.cells)
     doc.add(Heading("Across skill levels"))
     doc.add(
         Paragraph(
             f"Every combination of the study was played at {len(levels)} skill levels "
             f"({', '.join(levels)}), every seat by that level's bot, on the same race keys. "
-            "A verdict is robust when it is the same at every level, skill-dependent when it "
-            "changes: a designer can trust a robust verdict whoever plays; a skill-dependent "
-            "one holds only for the players named."
+            "Each slot's win rate is compared between every two levels, paired on the races "
+            "they share, and the differences are Holm-corrected over the study. A verdict is "
+            "robust when every level decided it the same way and no level differs "
+            "significantly from another: a designer can trust it whoever plays; "
+            "skill-dependent when some slot's win rate differs significantly between levels "
+            "(the sentence gives the difference and its interval); undetermined when nothing "
+            "differs significantly but some level could not decide (it says how many races "
+            "that level needs)."
         )
     )
     doc.add(Table(across, "fairness_across_skill.csv", "Each combination's verdict per level."))
+    if len(tests):
+        doc.add(
+            Table(
+                tests,
+                "fairness_across_skill_tests.csv",
+                "Every slot's win-rate difference between two levels (level_b - level_a, "
+                "95% interval; significant after Holm's correction over the study).",
+            )
+        )
     combo = skill_combinations(results.cells).set_index("cell")["label"]
     rows = summary.assign(label=summary["cell"].map(combo))
     for n, part in rows.groupby("players", sort=True):

@@ -15,9 +15,18 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from simkit.analysis.fairness import FAIR, FEW_DECIDED, INCONCLUSIVE, MIN_DECIDED, UNFAIR
+from simkit.analysis.fairness import (
+    FAIR,
+    FEW_DECIDED,
+    INCONCLUSIVE,
+    MIN_DECIDED,
+    UNFAIR,
+    needed_text,
+)
+from simkit.analysis.skill import DEPENDENT, LABELS, ROBUST
 from simkit.analysis.skill import combinations as skill_combinations
 from simkit.analysis.skill import levels as skill_levels
 from simkit.errors import SimkitError
@@ -86,7 +95,8 @@ def verdict_sentence(r: Any, tolerance: float) -> str:
         return f"{r.label}: fair: every slot within {fair}; furthest, {worst}."
     if r.verdict == UNFAIR:
         return f"{r.label}: unfair: {worst} vs {fair}."
-    return f"{r.label}: inconclusive: {worst} vs {fair}; ~{r.races_needed:,.0f} races would decide."
+    need = needed_text(r.races_needed, tolerance)
+    return f"{r.label}: inconclusive: {worst} vs {fair}; {need}."
 
 
 def _slot_parameters(results: Any, cell: int) -> list[str]:
@@ -145,20 +155,31 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 "a slot's wins say little while most races have no winner."
             )
         elif r["verdict"] == INCONCLUSIVE:
-            need = f"{r['races_needed']:.0f}"
+            if not np.isfinite(r["races_needed"]):
+                wider = shlex.join(
+                    ["simkit", "report", str(results.dir), "--tolerance", f"{tolerance + 0.01:g}"]
+                )
+                lines.append(
+                    f"{r['label']}: {needed_text(r['races_needed'], tolerance)}: its slot is "
+                    f"about as far from fair as the tolerance itself, so more races cannot "
+                    f"settle it; judge it at another tolerance, e.g. `{wider}`."
+                )
+                continue
+            need = int(r["races_needed"])
+            extend = shlex.join(
+                ["simkit", "run", "--resume", str(results.dir), "--races", str(need)]
+            )
             own = _own_races(results, int(r["cell"]))
-            if own is not None:  # a level with its own count: --races would cap, not add
-                level = json.dumps(str(r["skill"]))
-                lines.append(
-                    f"{r['label']}: run about {int(need):,} races at this level: in "
-                    f"{scenario} write it as {{ bot = {level}, races = {need} }} in `skill` "
-                    f"(now {own:,}) and run `{cmd} --out runs/{stem}`."
-                )
-            else:
-                lines.append(
-                    f"{r['label']}: run about {int(need):,} races: "
-                    f"`{cmd} --races {need} --out runs/{stem}`."
-                )
+            also = (
+                f" (every cell with fewer races, of every level, plays up to {need:,}; "
+                f"this level plays {own:,} now)"
+                if own is not None
+                else ""
+            )
+            lines.append(
+                f"{r['label']}: run about {need:,} races: `{extend}` adds them to this run, "
+                f"the same races as one run of {need:,}{also}."
+            )
         elif r["verdict"] == UNFAIR:
             names = _slot_parameters(results, int(r["cell"]))
             game = results.cells.set_index("cell").at[r["cell"], "game"]
@@ -225,53 +246,64 @@ def comparison_sentences(table: pd.DataFrame) -> list[str]:
     return lines
 
 
+def label_tally(across: pd.DataFrame) -> str:
+    """``2 robust, 1 skill-dependent, 1 undetermined`` from an ``across`` column's labels."""
+    counts = Counter(across["across"])
+    return ", ".join(f"{counts.get(k, 0)} {k}" for k in LABELS)
+
+
 def skill_facts(results: Any, across: pd.DataFrame | None) -> str:
-    """The header's word on skill: the levels, and how many verdicts hold at all of them."""
+    """The header's word on skill: the levels, and how the verdicts fare across them."""
     if across is None or across.empty:
         return "skill levels: one per cell (robustness across skill levels not measured)"
     levels = skill_levels(results.cells)
-    robust = int(across["robust"].sum())
-    return (
-        f"skill levels: {', '.join(levels)}: {robust} of {len(across)} fairness verdicts "
-        f"robust, {len(across) - robust} skill-dependent"
+    return f"skill levels: {', '.join(levels)}: {len(across)} fairness verdicts, " + (
+        label_tally(across)
     )
 
 
 def _per_level(r: Any) -> str:
-    """A difference at each level: ``+5.0 pp with steady, not significant with bold``."""
+    """A difference at each level and its tested change between levels."""
     parts = []
     for level, diff, low, high, sig in zip(
         r.levels, r.diff, r.low, r.high, r.significant, strict=True
     ):
-        if not sig:
-            parts.append(f"not significant with {level}")
-        elif r.metric == "win":
-            parts.append(f"{100 * diff:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}] with {level}")
+        mark = "" if sig else ", not significant"
+        if r.metric == "win":
+            parts.append(
+                f"{100 * diff:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}] with {level}{mark}"
+            )
         else:
-            parts.append(f"{diff:+.3g} [{low:+.3g}, {high:+.3g}] with {level}")
+            parts.append(f"{diff:+.3g} [{low:+.3g}, {high:+.3g}] with {level}{mark}")
     what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
     if r.metric == "win":
         what = f"slot {int(r.slot)} wins"
-    kind = "robust" if r.robust else "skill-dependent"
-    return f"{what} {', '.join(parts)} ({kind})"
+    text = f"{what} {', '.join(parts)} ({r.across}"
+    if r.across == DEPENDENT:
+        scale = 100 if r.metric == "win" else 1
+        unit = " pp" if r.metric == "win" else ""
+        text += (
+            f": {r.change_levels} {scale * r.change:+.3g}{unit} "
+            f"[{scale * r.change_low:+.3g}, {scale * r.change_high:+.3g}]"
+        )
+    return text + ")"
 
 
 def across_sentences(table: pd.DataFrame) -> list[str]:
-    """Per compared combination: how many differences are robust, how many skill-dependent."""
+    """Per compared combination: how many differences are robust, skill-dependent, undetermined."""
     lines = []
     if table.empty:
         return lines
     for (_, _), part in table.groupby(["baseline_label", "label"], sort=False):
-        robust, dependent = part[part["robust"]], part[part["skill_dependent"]]
+        robust, dependent = part[part["across"] == ROBUST], part[part["across"] == DEPENDENT]
         first = part.iloc[0]
         head = (
-            f"{first['label']} vs {first['baseline_label']}: {len(robust)} of {len(part)} "
-            "differences robust (significant after correction, in the same direction, at "
-            f"every skill level), {len(dependent)} skill-dependent"
+            f"{first['label']} vs {first['baseline_label']}, {len(part)} differences: "
+            f"{label_tally(part)}"
         )
         top = [
             *robust.sort_values("p_adjusted").head(3).itertuples(),
-            *dependent.sort_values("p_adjusted").head(3).itertuples(),
+            *dependent.sort_values("change_p_adjusted").head(3).itertuples(),
         ]
         lines.append(head + (": " + "; ".join(map(_per_level, top)) if top else "") + ".")
     if len(lines) > MAX_COMPARED:
@@ -306,16 +338,17 @@ def add_header(
 def _across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
     """Answer first on a skill axis: per combination, does its verdict hold at every level?"""
     levels = skill_levels(results.cells)
-    robust = int(across["robust"].sum())
     doc.add(
         Paragraph(
-            f"Across the {len(levels)} skill levels ({', '.join(levels)}): {robust} of "
-            f"{len(across)} fairness verdicts are robust (the same at every level), "
-            f"{len(across) - robust} skill-dependent."
+            f"Across the {len(levels)} skill levels ({', '.join(levels)}), {len(across)} "
+            f"fairness verdicts: {label_tally(across)}. Robust: decided and the same at every "
+            "level, no significant difference between levels; skill-dependent: a slot's win "
+            "rate differs significantly between levels (tested, Holm-corrected over the "
+            "study); undetermined: no significant difference, but some level cannot decide."
         )
     )
     rows = tuple(
-        (r.across_skill, f"{r.label}: {r.across_skill}.", f"{r.players} players")
+        (r.across, f"{r.label}: {r.across_skill}.", f"{r.players} players")
         for r in across.itertuples()
     )
     doc.add(Verdicts(rows))

@@ -61,6 +61,10 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
     shape = (races, MAX_SEATS)
     slots = np.argsort(g.random(shape)[:, :n], axis=1) + 1
     noise = g.gumbel(size=shape)[:, :n]
+    if "own_noise" in spec:  # (seed, weight): part of the luck this cell's own (other bots)
+        own_seed, w = spec["own_noise"]
+        own = np.random.default_rng(own_seed).gumbel(size=shape)[:, :n]
+        noise = np.sqrt(1.0 - w) * noise + np.sqrt(w) * own
     dents = g.poisson(1.2, size=shape)[:, :n] + spec.get("extra_dents", 0)
     walls = g.poisson(0.6, size=shape)[:, :n]
     sleds = g.poisson(0.4, size=shape)[:, :n]
@@ -149,11 +153,13 @@ def synthetic_run(
     keep: str = "races",
     directory: Path | str = "synthetic",
 ) -> Results:
-    """A run of ``cells`` (dicts: players, label, strength per slot, bots, params)."""
+    """A run of ``cells`` (dicts: players, label, strength per slot, bots, params; optional
+    ``races`` and ``seed`` of its own, and ``own_noise`` = (seed, weight): that share of the
+    luck drawn from the cell's own stream, as bots that play differently decorrelate races)."""
     cell_rows, race_frames, heat_rows = [], [], []
     for c, spec in enumerate(cells):
         n = spec["players"]
-        df, heat = _race_rows(c, spec, races, seed)
+        df, heat = _race_rows(c, spec, spec.get("races", races), spec.get("seed", seed))
         race_frames.append(df)
         bots = spec.get("bots", ["greedy"] * n)
         cell_rows.append(
