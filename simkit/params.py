@@ -39,6 +39,8 @@ def param(
     source: str = "",
     elem: str | None = None,
     kernel: bool = True,
+    favours: str | None = None,
+    when: Mapping[str, Any] | None = None,
 ) -> Any:
     """Declare one variant parameter.
 
@@ -55,6 +57,11 @@ def param(
             number as int64/float64, a bool as int64 0/1, a named option as the int64 index
             of its value in ``choices``, a tuple as an array of its longest length (zeros
             after its entries) plus ``<name>_n``, its length, when that can vary.
+        favours: for a per-slot table that compensates start slots (its source gives the
+            back slots more), ``"higher"``: a larger entry favours that slot. Reports use it
+            to say which way to move a slot that is behind or ahead.
+        when: the other parameters' values under which the rules read this one (e.g.
+            ``{"bonus_rule": "dice"}``); None if always.
     """
     meta = {
         "doc": doc,
@@ -65,6 +72,8 @@ def param(
         "source": source,
         "elem": elem,
         "kernel": kernel,
+        "favours": favours,
+        "when": dict(when) if when else None,
     }
     return dataclasses.field(default=default, metadata=meta)
 

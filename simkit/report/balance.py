@@ -594,7 +594,7 @@ def build(
         if compared is not None:
             compared_across = comparisons_across(compared, results.cells, results)
     add_header(doc, results, tolerance, across)
-    lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across)
+    lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across, out)
     _fairness_section(doc, results, out, tolerance, summary)
     if across is not None:
         add_skill_section(doc, results, out, tolerance, summary, across, tests)

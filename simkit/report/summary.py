@@ -99,19 +99,61 @@ def verdict_sentence(r: Any, tolerance: float) -> str:
     return f"{r.label}: inconclusive: {worst} vs {fair}; {need}."
 
 
-def _slot_parameters(results: Any, cell: int) -> list[str]:
-    """Tuple parameters of the cell's game documented as per start slot (compensation)."""
+def _compensations(results: Any, cell: int) -> list[tuple[str, dict, tuple]]:
+    """The per-slot tables that compensate start slots and are read in the cell's rules:
+    (name, the field's metadata, the cell's values)."""
+    import dataclasses
+
     from simkit.games import get
 
+    row = results.cells.set_index("cell").loc[cell]
     try:
-        params = get(str(results.cells.set_index("cell").at[cell, "game"])).params
+        fields = dataclasses.fields(get(str(row["game"])).params)
     except SimkitError:
         return []
-    return [
-        row["name"]
-        for row in params().describe()
-        if isinstance(row["value"], tuple) and "slot" in str(row["doc"]).lower()
+    found = []
+    for f in fields:
+        m = f.metadata
+        if m.get("favours") != "higher" or f.name not in row.index:
+            continue
+        if any(str(row.get(k)) != str(v) for k, v in (m.get("when") or {}).items()):
+            continue  # not read under this cell's rules
+        value = row[f.name]
+        value = json.loads(value) if isinstance(value, str) else value
+        found.append((f.name, dict(m), tuple(value)))
+    return found
+
+
+def _slot_advice(r: Any, m: dict, name: str, values: tuple, behind: bool) -> str:
+    """``slot 4 wins 11.1% [10.4, 11.8] against 25%: give it more `extra_cards` (now 1)``."""
+    now = values[r.slot - 1] if r.slot <= len(values) else 0
+    rate = f"slot {r.slot} wins {_pct(r.win_rate)} [{100 * r.win_low:.1f}, {100 * r.win_high:.1f}]"
+    rate += f" against {100 * r.fair_rate:.3g}%"
+    lo, hi = m.get("lo"), m.get("hi")
+    if behind:
+        move = "more" if hi is None or now < hi else None
+    else:
+        move = "less" if lo is None or now > lo else None
+    if move is None:
+        bound = "highest" if behind else "lowest"
+        return f"{rate}: its `{name}` is at its {bound} ({now}), so move the other slots'"
+    source = f"; {m['source']}" if m.get("source") else ""
+    return f"{rate}: give it {move} `{name}` (now {now}{source})"
+
+
+def _space_text(name: str, m: dict, slots: list[int], title: str) -> str:
+    """A space file (docs/tuning.md) moving the named slots' entries over their bounds."""
+    lo, hi = m.get("lo"), m.get("hi")
+    lines = [
+        f"# Written by simkit report beside {title!r}: the slots found behind or ahead.",
+        f'title = "{name} for slots {", ".join(map(str, slots))}"',
+        "",
+        f"[{name}]",
+        f"elements = [{', '.join(map(str, slots))}]",
     ]
+    lines += [f"low = {lo}"] if lo is not None else []
+    lines += [f"high = {hi}"] if hi is not None else []
+    return "\n".join(lines) + "\n"
 
 
 def _own_races(results: Any, cell: int) -> int | None:
@@ -121,8 +163,16 @@ def _own_races(results: Any, cell: int) -> int | None:
     return None if own is None else int(own)
 
 
-def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]:
-    """What to do next: the fairest cell of a sweep, or the command that would find out."""
+def try_next(
+    results: Any, summary: pd.DataFrame, tolerance: float, out: Path | None = None
+) -> list[str]:
+    """What to do next: the fairest cell of a sweep, the slot to move and the table that
+    moves it (with a space file written into ``out`` and the ``simkit tune`` command that
+    searches it), or the races that would decide."""
+    from simkit.analysis.fairness import fairness_by_slot
+
+    by_slot = fairness_by_slot(results)
+    spaces: dict[str, tuple[dict, set[int]]] = {}
     scenario = str(results.manifest.get("scenario_path") or "SCENARIO.toml")
     stem = Path(scenario).stem
     lines: list[str] = []
@@ -181,18 +231,15 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
                 f"the same races as one run of {need:,}{also}."
             )
         elif r["verdict"] == UNFAIR:
-            names = _slot_parameters(results, int(r["cell"]))
+            said = _unfair_advice(results, r, by_slot, tolerance, spaces)
+            if said:
+                lines.append(f"{r['label']}: {said}.")
+                continue
             game = results.cells.set_index("cell").at[r["cell"], "game"]
-            what = (
-                f"a per-slot parameter such as {', '.join(f'`{p}`' for p in names[:2])}"
-                if names
-                else f"a variant parameter (`simkit variants {game}` lists them)"
-            )
             advice = (
-                f"to find a fairer setting, let `simkit tune {scenario} --space SPACE.toml` "
-                f"search {what} (docs/tuning.md: the space file, and a confirmation against "
-                f"the book's values), or sweep it in a [grid] and run `{cmd} --out "
-                f"runs/{stem}-sweep`; its report names the fairest cell."
+                f"to find a fairer setting, sweep a variant parameter (`simkit variants {game}` "
+                f"lists them) in a [grid] and run `{cmd} --out runs/{stem}-sweep`; its report "
+                "names the fairest cell, or let `simkit tune` search it (docs/tuning.md)."
             )
             if advice not in sweep:  # the same advice for several levels or cells: one line
                 sweep[advice] = (len(lines), [])
@@ -205,6 +252,55 @@ def try_next(results: Any, summary: pd.DataFrame, tolerance: float) -> list[str]
             )
     for advice, (i, labels) in sweep.items():
         lines[i] = f"{'; '.join(labels)}: {advice}"
+    lines += _tune_lines(results, spaces, scenario, out)
+    return lines
+
+
+def _unfair_advice(
+    results: Any, r: Any, by_slot: pd.DataFrame, tolerance: float, spaces: dict
+) -> str:
+    """Which slot is off, and which compensation table moves it which way (or "")."""
+    comps = _compensations(results, int(r["cell"]))
+    if not comps:
+        return ""
+    mine = by_slot[by_slot["cell"] == r["cell"]]
+    behind = mine[mine["win_high"] < mine["fair_rate"] - tolerance].sort_values("deviation")
+    ahead = mine[mine["win_low"] > mine["fair_rate"] + tolerance].sort_values(
+        "deviation", ascending=False
+    )
+    name, m, values = comps[0]
+    parts = [_slot_advice(x, m, name, values, True) for x in behind.head(2).itertuples()]
+    parts += [_slot_advice(x, m, name, values, False) for x in ahead.head(1).itertuples()]
+    moved = [int(x) for x in [*behind["slot"].head(2), *ahead["slot"].head(1)]]
+    moved = [x for x in moved if x <= len(values)]
+    if moved:
+        spaces.setdefault(name, (m, set()))[1].update(moved)
+    return "; ".join(parts)
+
+
+def _tune_lines(results: Any, spaces: dict, scenario: str, out: Path | None) -> list[str]:
+    """A space file per compensation table the advice names, and the command searching it."""
+    lines = []
+    swept = set((results.manifest.get("scenario") or {}).get("grid") or {})
+    title = str((results.manifest.get("scenario") or {}).get("title") or scenario)
+    for name, (m, slots) in spaces.items():
+        if name in swept:
+            lines.append(
+                f"`{name}` is swept in {scenario}'s [grid]: the fairest cell above is the "
+                "best of its values; add values to the grid to look further."
+            )
+            continue
+        file = f"try-next-{name}.toml"
+        where = file if out is None else str(Path(out) / file)
+        if out is not None:
+            (Path(out) / file).write_text(_space_text(name, m, sorted(slots), title), "utf-8")
+        cmd = shlex.join(["simkit", "tune", scenario, "--space", where])
+        lines.append(
+            f"`{cmd}` searches `{name}` for slots {', '.join(map(str, sorted(slots)))} "
+            f"(the space file {file} is beside this report; docs/tuning.md): every candidate "
+            "plays each cell and skill level of the scenario, and the best are confirmed on "
+            "fresh races beside the book's values."
+        )
     return lines
 
 
@@ -362,6 +458,7 @@ def add_answer(
     comparison: pd.DataFrame | None = None,
     across: pd.DataFrame | None = None,
     compared_across: pd.DataFrame | None = None,
+    out: Path | None = None,
 ) -> list[dict[str, Any]]:
     """The verdict of every cell, what to try next, and what the comparison found.
 
@@ -406,7 +503,7 @@ def add_answer(
         rows.append((r.verdict, sentence, detail))
         lines.append(line)
     doc.add(Verdicts(tuple(rows)))
-    for line in try_next(results, summary, tolerance):
+    for line in try_next(results, summary, tolerance, out):
         doc.add(Paragraph("Try next: " + line))
     if compared_across is not None:
         compared = across_sentences(compared_across)

@@ -164,12 +164,22 @@ def _try_next(tmp_path, skill: str, head_start: str = "[0, 0, 0, 0, 0, 0]") -> l
         return try_next(res, summary, 0.02)
 
 
-def test_try_next_gives_shared_advice_once_and_adds_races_to_the_run(tmp_path):
-    """Slot 1 is ~19 pp ahead at both levels: one sweep line names both. With slot 2's head
+def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
+    """Slot 1 is ~19 pp ahead at both levels: each level's line says slot 2 needs more head
+    start (slot 1's is at its lowest), and one `simkit tune` line searches it. With slot 2's head
     start (fair for bold, not for steady) a bold level of 30 races is inconclusive, and its
     advice adds races to this run (``simkit run --resume RUN --races N``)."""
     both = _try_next(tmp_path / "a", '["steady", "bold"]')
-    assert len(both) == 1 and both[0].startswith("skill=steady; skill=bold: to find a fairer")
+    assert len(both) == 3
+    for line, level in zip(both, ["steady", "bold"], strict=False):
+        assert line.startswith(f"skill={level}: slot 2 wins ")
+        assert "give it more `head_start` (now 0); slot 1 wins " in line
+        assert "its `head_start` is at its lowest (0), so move the other slots'" in line
+    scenario = tmp_path / "a" / "s.toml"
+    assert both[2].startswith(
+        f"`simkit tune {scenario} --space try-next-head_start.toml` searches `head_start` "
+        "for slots 1, 2"
+    )
     own = _try_next(
         tmp_path / "b", '["steady", { bot = "bold", races = 30 }]', "[0, 2, 0, 0, 0, 0]"
     )
@@ -178,3 +188,32 @@ def test_try_next_gives_shared_advice_once_and_adds_races_to_the_run(tmp_path):
     run = tmp_path / "b" / "run"
     assert f"`simkit run --resume {run} --races " in bold
     assert "this level plays 30 now" in bold
+
+
+@pytest.mark.slow
+def test_the_tune_command_the_report_prints_runs_as_printed(tmp_path, monkeypatch):
+    """An unfair study writes its space file beside its report and prints the command that
+    searches it: the command works as printed (slow: the search's default budget of 100,000
+    races and its confirmation)."""
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+    from simkit.results import load
+    from simkit.runner import load_scenario, start
+
+    monkeypatch.setitem(simkit.games._REGISTRY, "dicerace", GAME)
+    text = 'game = "dicerace"\nplayers = 2\nraces = 2000\nskill = ["steady", "bold"]\n'
+    (tmp_path / "s.toml").write_text(text + "[set]\nfaces = 6\nlength = 8\n")
+    start(load_scenario(tmp_path / "s.toml"), tmp_path / "run")
+    out = tmp_path / "report"
+    build(load(tmp_path / "run"), out)
+    md = (out / "report.md").read_text()
+    (line,) = [x for x in md.splitlines() if x.startswith("Try next: `simkit tune ")]
+    command = line.split("`")[1]
+    space = out / "try-next-head_start.toml"
+    assert command == f"simkit tune {tmp_path / 's.toml'} --space {space}"
+    assert "[head_start]\nelements = [1, 2]\nlow = 0\nhigh = 10\n" in space.read_text()
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(main, command.split()[1:])
+    assert result.exit_code == 0, result.output
+    assert "best head_start=" in result.output

@@ -32,7 +32,9 @@ class DiceParams(Variant):
     game = "dicerace"
     length: int = param(30, "spaces to the finish", lo=5, hi=200)
     faces: int = param(6, "faces of the die", lo=2, hi=20)
-    head_start: tuple = param((0, 0, 0, 0, 0, 0), "spaces ahead by slot", lo=0, hi=10, length=6)
+    head_start: tuple = param(
+        (0, 0, 0, 0, 0, 0), "spaces ahead by slot", lo=0, hi=10, length=6, favours="higher"
+    )
     points: tuple = param((5, 3, 2, 1, 0, 0), "points by finish position", lo=0, length=6)
     max_rounds: int = param(200, "rounds before the race is stopped", lo=1, hi=1000)
     bonus: bool = param(False, "the top face moves one extra space")

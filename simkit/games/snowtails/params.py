@@ -80,6 +80,7 @@ class SnowTailsParams(Variant):
         hi=5,
         length=(5, MAX_SLOTS),
         source="R-11",
+        favours="higher",  # R-11 gives the back slots the extra cards
     )
     max_cards: int = param(3, "most cards of one value played in a turn", lo=1, hi=3, source="R-12")
     brake: bool = param(True, "cards may be played onto the brake", source="R-12")
@@ -96,6 +97,8 @@ class SnowTailsParams(Variant):
         hi=6,
         length=(2, MAX_SLOTS),
         source="R-23",
+        favours="higher",  # slots further back start with higher bonus dice
+        when={"bonus_rule": "dice"},
     )
     bonus_dice_max: int = param(
         6, "highest value the bonus dice is set or raised to", lo=1, hi=6, source="ST2 B.2, R-23"
