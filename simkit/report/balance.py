@@ -51,6 +51,7 @@ from simkit.report.document import (
     write,
 )
 from simkit.report.games import add_game_section
+from simkit.report.glossary import add_glossary
 from simkit.report.skill import add_skill_section
 from simkit.report.summary import (
     SHORT,
@@ -160,7 +161,9 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
             "To reproduce this report (the resolved scenario is also stored in the "
             "run's manifest.json):"
         ),
-        Code(reproduce_command(results, out_dir)),
+        # In a comparison (prefix a_/b_) each run's own report goes to its default folder:
+        # -o here would overwrite the comparison with a balance report.
+        Code(reproduce_command(results, None if prefix else out_dir)),
     )
 
 
@@ -604,6 +607,7 @@ def build(
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
     _run_facts(doc, results, "", out)
+    add_glossary(doc)
     index = write(doc, out)
     write_summary(out, doc.title, description, lines)
     return index
@@ -667,4 +671,5 @@ def build_comparison(
     _run_facts(doc, a, "a_", out)
     doc.add(Heading("Run B", 3))
     _run_facts(doc, b, "b_", out)
+    add_glossary(doc)
     return write(doc, out)

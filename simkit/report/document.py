@@ -65,11 +65,41 @@ class Code:
 
 @dataclass(frozen=True)
 class Table:
-    """A table shown in the report; ``csv`` is the file name it is also written to."""
+    """A table shown in the report; ``csv`` is the file name it is also written to.
+
+    ``collapsed``: shown folded (HTML ``<details>``, its caption as the summary) so the
+    page reads top-down; None folds the raw tables, those wider than
+    :data:`MAX_OPEN_COLUMNS` columns or longer than :data:`MAX_OPEN_ROWS` rows. The CSV
+    always holds every column and row under its own name.
+    """
 
     frame: pd.DataFrame
     csv: str
     caption: str = ""
+    collapsed: bool | None = None
+
+    @property
+    def folded(self) -> bool:
+        if self.collapsed is not None:
+            return self.collapsed
+        return len(self.frame.columns) > MAX_OPEN_COLUMNS or len(self.frame) > MAX_OPEN_ROWS
+
+    def shown(self) -> pd.DataFrame:
+        """The frame as a reader sees it: the verdict columns first, after the names."""
+        cols = list(self.frame.columns)
+        first = [c for c in ("cell", "label", "combination") if c in cols]
+        lead = [c for c in cols if c in VERDICT_COLUMNS or str(c).startswith("verdict ")]
+        return self.frame[first + lead + [c for c in cols if c not in first + lead]]
+
+
+MAX_OPEN_COLUMNS = 10
+MAX_OPEN_ROWS = 40
+VERDICT_COLUMNS = ("verdict", "across", "across_skill")
+
+
+def header(column) -> str:
+    """A column's name for reading: ``win_rate`` -> ``win rate`` (CSVs keep the name)."""
+    return str(column).replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -96,17 +126,26 @@ def fmt(value) -> str:
     if isinstance(value, bool | np.bool_):
         return "yes" if value else "no"
     if isinstance(value, int | np.integer):
-        return str(int(value))
+        return _whole(int(value))
     if isinstance(value, float | np.floating):
         v = float(value)
         if math.isnan(v):
             return "–"
         if math.isinf(v):
             return "∞" if v > 0 else "-∞"
-        if v == int(v) and abs(v) < 1e12:
-            return str(int(v))
+        if v == int(v) and abs(v) < 1e15:
+            return _whole(int(v))
+        if abs(v) >= 1e4 and abs(v) < 1e15:
+            return f"{v:,.0f}"
         return f"{v:.4g}"
+    if isinstance(value, list | tuple | np.ndarray):
+        return ", ".join(fmt(x) for x in value)
     return str(value)
+
+
+def _whole(n: int) -> str:
+    """Whole numbers: thousands separated from 10,000 up (years and small counts as is)."""
+    return f"{n:,}" if abs(n) >= 10_000 else str(n)
 
 
 _CSS = """
@@ -131,16 +170,18 @@ ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-co
 ul.verdicts li.v-robust{border-color:#3182ce}ul.verdicts li.v-skill-dependent{border-color:#d69e2e}
 ul.verdicts li.v-undetermined{border-color:#718096}
 .detail{font-size:.8rem;color:#4a5568}
+details{margin:.4rem 0}summary{cursor:pointer;font-size:.86rem;color:#2b4a70}
 """
 
 
 def _html_table(t: Table) -> str:
     e = html.escape
-    head = "".join(f"<th>{e(str(c))}</th>" for c in t.frame.columns)
+    frame = t.shown()
+    head = "".join(f"<th>{e(header(c))}</th>" for c in frame.columns)
     rows = []
-    for rec in t.frame.itertuples(index=False):
+    for rec in frame.itertuples(index=False):
         cells = []
-        for col, v in zip(t.frame.columns, rec, strict=True):
+        for col, v in zip(frame.columns, rec, strict=True):
             text = fmt(v)
             cls = "" if isinstance(v, int | float | np.number) else ' class="t"'
             if col == "verdict" and text in ("fair", "unfair"):
@@ -149,11 +190,17 @@ def _html_table(t: Table) -> str:
         rows.append("<tr>" + "".join(cells) + "</tr>")
     cap = f" {e(t.caption)}" if t.caption else ""
     link = f'<a href="{e(t.csv, quote=True)}">{e(t.csv)}</a>'
-    return (
+    table = (
         f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div>"
-        f'<div class="caption">{cap.strip()} (CSV: {link})</div>'
     )
+    if t.folded:
+        size = f"{len(frame)} rows × {len(frame.columns)} columns"
+        return (
+            f"<details><summary>{cap.strip() or e(t.csv)} ({size}; CSV: {link})</summary>"
+            f"{table}</details>"
+        )
+    return f'{table}<div class="caption">{cap.strip()} (CSV: {link})</div>'
 
 
 def to_html(doc: Document, out_dir: Path) -> str:
@@ -223,12 +270,17 @@ def to_markdown(doc: Document) -> str:
         elif isinstance(b, Code):
             lines += ["```", b.text.replace("```", "'''"), "```", ""]
         elif isinstance(b, Table):
-            cols = [_md_cell(str(c)) for c in b.frame.columns]
+            frame = b.shown()
+            cap = _md_text(b.caption) + " " if b.caption else ""
+            if b.folded:  # GitHub and most viewers fold it; the tags are ours, not user text
+                lines += [f"<details><summary>{cap}({_md_text(b.csv)})</summary>", ""]
+            cols = [_md_cell(header(c)) for c in frame.columns]
             lines.append("| " + " | ".join(cols) + " |")
             lines.append("|" + "|".join("---" for _ in cols) + "|")
-            for rec in b.frame.itertuples(index=False):
+            for rec in frame.itertuples(index=False):
                 lines.append("| " + " | ".join(_md_cell(fmt(v)) for v in rec) + " |")
-            cap = _md_text(b.caption) + " " if b.caption else ""
+            if b.folded:
+                lines += ["", "</details>"]
             lines += ["", f"{cap}(CSV: [{_md_text(b.csv)}]({b.csv}))", ""]
         elif isinstance(b, Figure):
             lines += [f"![{_md_cell(b.caption)}]({b.png})", "", f"*{_md_text(b.caption)}*", ""]

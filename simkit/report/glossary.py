@@ -1,0 +1,45 @@
+"""The words a report's tables use, explained once at its end (GLOSSARY, docs/statistics.md)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from simkit.report.document import Document, Heading, Table
+
+WORDS = (
+    ("cell", "one combination a study plays: variant, track, number of players and bots"),
+    ("slot", "a start position, 1 = best placed by the book (front, inside)"),
+    ("seat", "a player's place in a race, carrying a bot"),
+    ("skill level", "one bot playing every seat of a cell"),
+    ("decided race", "a race with a winner who finished; win rates count only these"),
+    ("win rate", "a slot's wins over the decided races it was in, with a 95% Wilson interval"),
+    ("fair rate", "1 / players: every slot's win rate if start positions did not matter"),
+    ("deviation", "a slot's win rate minus the fair rate, in percentage points (pp)"),
+    ("tolerance", "how far from the fair rate a slot may be and still count as fair"),
+    ("fair", "every slot's 95% interval lies within the fair rate ± the tolerance"),
+    ("unfair", "some slot's whole 95% interval lies outside the fair rate ± the tolerance"),
+    ("inconclusive", "neither yet: some interval straddles the band's edge; more races decide"),
+    ("no verdict", "fewer than half the races were decided, so the winners say little"),
+    ("robust", "every skill level decided, the same verdict, no significant difference"),
+    ("skill-dependent", "a slot's win rate differs significantly between two skill levels"),
+    ("undetermined", "no significant difference between levels, but some level cannot decide"),
+    ("chi2, p", "Pearson's chi-square test that all slots are equal, and its p-value"),
+    ("Cramér's V", "how strongly slot and result are linked: 0 not at all, 1 completely"),
+    ("paired", "compared race by race on the same deals and dice (common random numbers)"),
+    ("races unpaired", "races per cell an unpaired comparison would need for the same precision"),
+    ("Holm", "the correction that keeps the chance of any false alarm in a table at 5%"),
+    ("races needed", "races that would decide an inconclusive verdict, if the rates held"),
+)
+
+
+def add_glossary(doc: Document) -> None:
+    """The report's last section: every term its tables use, in a line each."""
+    doc.add(
+        Heading("Words used in this report"),
+        Table(
+            pd.DataFrame(WORDS, columns=["word", "means"]),
+            "glossary.csv",
+            "docs/statistics.md gives each method and why.",
+            collapsed=False,
+        ),
+    )
