@@ -1,5 +1,6 @@
-"""The bots do what their names say: greedy (so every rollout) crosses the finish line
-rather than stop short of it to save dents that cost nothing there (R-18, R-26)."""
+"""The bots do what their names say: ``search:N`` spends N rollouts a decision with a
+first cut on more than one sample each, and greedy (so every rollout) crosses the finish
+line rather than stop short of it to save dents that cost nothing there (R-18, R-26)."""
 
 from __future__ import annotations
 
@@ -7,14 +8,55 @@ import numpy as np
 import pytest
 
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.kernels import apply, choose
+from simkit.games.snowtails.kernels import apply, choose, new
 from simkit.games.snowtails.layout import (
+    FL_DONE,
+    PH_PLAY,
+    POSITION,
     WORK,
 )
 from simkit.games.snowtails.oracle import moves, parse_state
+from simkit.games.snowtails.params import PRESETS
+from simkit.tracks import load
 from simkit.tracks.compiled import F_PAST_FINISH
 from tests.snowtails.st_helpers import sled, state
 from tests.snowtails.st_trackkit import build, space
+
+
+def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
+    """(seat, budget, tries of the candidates) at the first ``limit`` card plays of the
+    search seats in race ``key``."""
+    variant = PRESETS[game]
+    cfga, reach = cell_inputs(load(track), variant, bots, tuple(range(1, len(bots) + 1)))
+    positions = np.zeros(1, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    new(cfga, positions, works, np.uint64(key))
+    seen = []
+    while positions[0]["flow"] != FL_DONE and len(seen) < limit:
+        seat = int(positions[0]["to_move"])
+        choose(cfga, reach, positions, works)
+        if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
+            m = int(works["n_top"][0])
+            seen.append((seat, int(cfga["budget"][0, seat]), works["tries"][0, :m].copy()))
+        apply(cfga, positions, works)
+    return seen
+
+
+@pytest.mark.parametrize(("game", "track"), [("snowtails", "hairpins"), ("mushmush", None)])
+def test_search_spends_exactly_its_budget(game, track):
+    # search:64 ran 56 rollouts (64 // 24 * 8 + 64 // 12 * 4 + 64 // 6 * 2), search:16 cut
+    # 8 plays down to 4 on one rollout each.
+    track = track or "mm5-what-goes-up"
+    bots = ("search:64", "search:16", "search:7", "search:3")
+    seen = search_decisions(bots, 11, game, track, limit=24)
+    assert {b for _, b, _ in seen} == {64, 16, 7, 3}
+    for _, budget, tries in seen:
+        if tries.size > 1:
+            assert tries.sum() == budget
+            if budget >= 16:
+                assert tries.min() >= 2  # the first cut rests on two samples or more
+    sizes = {b: max(t.size for _, bb, t in seen if bb == b) for b in (64, 16)}
+    assert sizes == {64: 8, 16: 4}
 
 
 def _greedy_end(st, track, bot):
