@@ -7,7 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, parse_bot
 from simkit.games.snowtails.kernels import apply, choose, new
 from simkit.games.snowtails.layout import (
     FL_DONE,
@@ -37,7 +39,8 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
         choose(cfga, reach, positions, works)
         if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
             m = int(works["n_top"][0])
-            seen.append((seat, int(cfga["budget"][0, seat]), works["tries"][0, :m].copy()))
+            budget = int(cfga["budget"][0, seat]) & ((1 << HORIZON_SHIFT) - 1)
+            seen.append((seat, budget, works["tries"][0, :m].copy()))
         apply(cfga, positions, works)
     return seen
 
@@ -47,7 +50,7 @@ def test_search_spends_exactly_its_budget(game, track):
     # search:64 ran 56 rollouts (64 // 24 * 8 + 64 // 12 * 4 + 64 // 6 * 2), search:16 cut
     # 8 plays down to 4 on one rollout each.
     track = track or "mm5-what-goes-up"
-    bots = ("search:64", "search:16", "search:7", "search:3")
+    bots = ("search:64", "search:16", "search:7", "search:3h2")
     seen = search_decisions(bots, 11, game, track, limit=24)
     assert {b for _, b, _ in seen} == {64, 16, 7, 3}
     for _, budget, tries in seen:
@@ -90,3 +93,32 @@ def test_greedy_crosses_the_finish_line_rather_than_save_dents(rules, bot, dents
     assert any(all(o["past_finish"] for o in p["outcomes"]) for p in res.plays)
     end = _greedy_end(st, t, bot)
     assert t.flags[end] & F_PAST_FINISH
+
+
+def test_search_names_parse_to_budget_and_horizon():
+    assert parse_bot("search:64")[::2] == (BOT_SEARCH, 64)
+    assert parse_bot("search")[2] == 64
+    assert parse_bot("search:16h3")[2] == 16 | 3 << HORIZON_SHIFT
+    assert parse_bot("search:16h3@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    for bad in ("search:16h", "search:16h0", "search:h3", "search:0h2", "search:16h100"):
+        with pytest.raises(SimkitError, match="rollouts per decision"):
+            parse_bot(bad)
+
+
+def test_a_horizon_cuts_rollouts_short_and_keeps_races_pure():
+    # search:8h1 scores each rollout by race position at the next round: cheaper
+    # than search:8, and a race is still a pure function of its key.
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    keys = race_keys(3, 0, np.arange(6))
+    out = {}
+    for bots in (("search:8h1", "greedy"), ("search:8", "greedy")):
+        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
+        one = get("snowtails").simulate(cell, keys, threads=1)
+        two = get("snowtails").simulate(cell, keys, threads=2)
+        for name in one.seats:
+            assert np.array_equal(one.seats[name], two.seats[name])
+        out[bots[0]] = one.seats["turns"]
+    assert not np.array_equal(out["search:8h1"], out["search:8"])  # the horizon plays

@@ -150,6 +150,8 @@ START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy", "search")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
 MAX_BUDGET = 100_000
+MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
+HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -352,10 +354,12 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
-    rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``), whose prior, rollouts and
-    other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the one named
-    after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s own.
-    ``SimkitError`` (key ``bots``) otherwise."""
+    rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``; ``search:NhH``: rollouts
+    cut after H rounds and scored by race position there, search.py), whose prior,
+    rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
+    one named after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s
+    own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
+    from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets(game)
@@ -363,11 +367,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         return BOT_GREEDY, presets[spec], 0
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
-        budget = head.partition(":")[2] or str(SEARCH_BUDGET)
-        if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
+        if (
+            not budget.isdigit()
+            or not 1 <= int(budget) <= MAX_BUDGET
+            or (cut and (not horizon.isdigit() or not 1 <= int(horizon) <= MAX_HORIZON))
+        ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
-                f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET})",
+                f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
+                f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2)",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
@@ -378,7 +387,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 f"{game}: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
                 key="bots",
             )
-        return BOT_SEARCH, weights, int(budget)
+        # The rollouts in the low bits, the horizon above (search.py reads them).
+        return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))
@@ -390,7 +400,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             f"{game}: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
         )
-    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
+    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH"])
     base, _, name = spec.partition(":")
     hint = ""
     if name and base == "greedy":

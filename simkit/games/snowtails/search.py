@@ -26,27 +26,37 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W
+from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING
 from simkit.games.snowtails.position import apply, determinize
+from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
 from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
 FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candidates``)
+# ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none).
+HORIZON_SHIFT = np.int64(32)
+BUDGET_MASK = np.int64((1 << 32) - 1)
+NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
-    every sled until the seat's place in race ``race`` is settled; the seat's rank utility
-    in it.
+    every sled until the seat's place in race ``race`` is settled, or round ``stop``
+    begins; the seat's rank utility in it.
 
     A sled's place is settled when it finishes (R-05: at the end of the round it crossed
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
-    other sleds' play after it cannot change the result."""
+    other sleds' play after it cannot change the result. A rollout cut short at round
+    ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
+    the race: last)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
+        if pos.rnd >= stop and pos.status[seat] == RACING:
+            n = pos.n_seats
+            return (n - race_position(cfg, pos, seat)) / (n - 1)
         decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
     n = pos.n_seats
@@ -99,7 +109,7 @@ def candidates(budget):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base):
+def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
     of ``alive`` (common random numbers); their results added to their sums."""
     determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
@@ -109,7 +119,7 @@ def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base):
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
-        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p)
+        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop)
         wk.tries[c] += 1
 
 
@@ -125,7 +135,9 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     first only. So ``search:64`` spends 16, 24 and 24 rollouts on 8, 4 and 2 plays (2, 6
     and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each)."""
     p = pos.to_move
-    budget = cfg.budget[p]
+    budget = cfg.budget[p] & BUDGET_MASK
+    horizon = cfg.budget[p] >> HORIZON_SHIFT
+    stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
@@ -146,11 +158,11 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         while n_alive > 1:
             share = left // rounds if rounds > 1 else left
             for _ in range(share // n_alive):
-                _sample(cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base)
+                _sample(cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop)
                 sample += 1
             left -= share // n_alive * n_alive
             if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
-                _sample(cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base)
+                _sample(cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop)
                 sample += 1
                 left = 0
             n_alive = _halve(wk, alive, n_alive, wk.tries)
