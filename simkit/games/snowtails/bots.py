@@ -765,10 +765,10 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     """
     n_pl = list_plays(cfg, pos, p, wk.plays)
     dents = pos.dents[p]
-    prunable = True
+    prunable = ONE  # an int64, not a bool: a literal True compiled _first_of_equals twice
     for j in range(N_WEIGHTS):
         if cfg.weights[wr, j] < 0:
-            prunable = False  # the bound assumes every penalty lowers the score
+            prunable = ZERO  # the bound assumes every penalty lowers the score
     room = max(cfg.dent_limit - dents, 0)
     partial = 0
     if cfg.bonus_rule == BONUS_DICE:

@@ -26,7 +26,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING
+from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING, ZERO
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
@@ -154,7 +154,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         n_alive = m
         rounds = _rounds(m)
         left = budget
-        sample = 0
+        sample = ZERO  # not a literal 0, which compiled _sample a second time
         while n_alive > 1:
             share = left // rounds if rounds > 1 else left
             for _ in range(share // n_alive):
