@@ -6,7 +6,8 @@ block per game from its ``Game.bench``: races per second with numba at 1 and 2 t
 ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
-Last, each game's cold compile (``bench/compile.py``).
+Then Snow Tails' bots' price on the strength frontier (``bench/frontier.py``). Last, each
+game's cold compile (``bench/compile.py``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import sys
 
 from bench import compile as cold
-from bench import runner, yardstick
+from bench import frontier, runner, yardstick
 from bench.common import game_rows
 
 
@@ -33,6 +34,7 @@ def main() -> int:
         fastest = max(per_turn.values())
         each = ", ".join(f"{n} {r:,.0f}/s ({fastest / r:.2f}x)" for n, r in per_turn.items())
         print(f"per seat-turn at 1 thread (x: slower than the fastest): {each}")
+    frontier.main([])
     cold.main(benched)
     return 0
 

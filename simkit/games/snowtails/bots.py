@@ -150,6 +150,8 @@ START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 BOT_NAMES = ("random", "greedy", "search")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
 MAX_BUDGET = 100_000
+MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
+HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -176,13 +178,24 @@ def reach_table(tab: np.ndarray, prog: np.ndarray) -> tuple[np.ndarray, np.ndarr
     core's cache, where its reads were a third of greedy's bound time (perf; greedy
     races 6% faster than with float32, 10% than float64). The order table stays float64:
     its exact values settle ties.
+
+    Each table ends with one entry per space (``_past_from``): the least progress of a
+    space past the finish line on that space's track (the drift table's rounded up, in
+    its units), where a move ending there costs no dents (``_score``), so a bound does
+    not take them off (``_play_bound``, ``_drift_bounds``).
     """
     key = (tab.tobytes(), np.ascontiguousarray(prog).tobytes(), tab.shape, tab.dtype.str)
     tables = _TABLES.get(key)
     if tables is None:
         while len(_TABLES) >= 16:
             _TABLES.pop(next(iter(_TABLES)))
-        tables = (_order_table(tab, prog), _fixed16(_drift_table(tab, prog)))
+        past = _past_from(tab, prog)
+        order = np.concatenate((_order_table(tab, prog), past))
+        drift = _fixed16(_drift_table(tab, prog))
+        if drift.size:
+            fixed = np.minimum(np.ceil(past * DRIFT_SCALE), -NO_REACH - 1).astype(np.int16)
+            drift = np.concatenate((drift, fixed))
+        tables = (order, drift)
         _TABLES[key] = tables
     return tables[0].copy(), tables[1].copy()  # callers own theirs (about 10 ms to build)
 
@@ -200,6 +213,28 @@ def _fixed16(values: np.ndarray) -> np.ndarray:
 
 
 _TABLES: dict = {}  # the last few tracks' reach tables, by the bytes of their inputs
+
+
+def _past_from(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
+    """Per space, the least progress of any space past the finish line (``S_PAST``) on the
+    same track (the spaces moves connect), +inf if none. A space of less progress is not
+    past the line, so a bound over spaces of at most that progress keeps their dents."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    n = tab.shape[0]
+    src, dst = [], []
+    for col in (S_NEXT, S_LEFT, S_RIGHT):
+        s = np.nonzero(tab[:, col] >= 0)[0]
+        src.append(s)
+        dst.append(tab[s, col])
+    src_a, dst_a = np.concatenate(src), np.concatenate(dst)
+    graph = coo_matrix((np.ones(src_a.size), (src_a, dst_a)), shape=(n, n))
+    _, label = connected_components(graph, directed=True, connection="weak")
+    past = tab[:, S_PAST] != 0
+    least = np.full(label.max(initial=0) + 1, np.inf)
+    np.minimum.at(least, label[past], prog[past])
+    return least[label]
 
 
 def _order_table(tab: np.ndarray, prog: np.ndarray) -> np.ndarray:
@@ -319,10 +354,12 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
-    rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``), whose prior, rollouts and
-    other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the one named
-    after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s own.
-    ``SimkitError`` (key ``bots``) otherwise."""
+    rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``; ``search:NhH``: rollouts
+    cut after H rounds and scored by race position there, search.py), whose prior,
+    rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
+    one named after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s
+    own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
+    from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets(game)
@@ -330,11 +367,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         return BOT_GREEDY, presets[spec], 0
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
-        budget = head.partition(":")[2] or str(SEARCH_BUDGET)
-        if not budget.isdigit() or not 1 <= int(budget) <= MAX_BUDGET:
+        budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
+        if (
+            not budget.isdigit()
+            or not 1 <= int(budget) <= MAX_BUDGET
+            or (cut and (not horizon.isdigit() or not 1 <= int(horizon) <= MAX_HORIZON))
+        ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
-                f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET})",
+                f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
+                f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2)",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
@@ -345,7 +387,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 f"{game}: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
                 key="bots",
             )
-        return BOT_SEARCH, weights, int(budget)
+        # The rollouts in the low bits, the horizon above (search.py reads them).
+        return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))
@@ -357,7 +400,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             f"{game}: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
         )
-    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
+    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH"])
     base, _, name = spec.partition(":")
     hint = ""
     if name and base == "greedy":
@@ -442,20 +485,26 @@ def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
     end = wk.outs[o, O_END]
     coll = wk.outs[o, O_COLL]
     taken = wk.outs[o, O_OVER] + wk.outs[o, O_TD]
-    past = tab[end, S_PAST] != 0
-    if coll == C_WALL and (cfg.dents_past_finish != 0 or not past):
-        taken += cfg.wall_dents  # R-17; none past the finish line with R-26
+    if coll == C_WALL:
+        taken += cfg.wall_dents  # R-17
     room = cfg.dent_limit - dents
-    if taken > room or coll == C_FIFTH:
-        if not past:
-            if cfg.fifth_dent != 0:  # R-25: sits out
-                return cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
-            return ELIMINATED + cfg.prog[end]  # R-18: out of the race
-        taken = room  # R-18: past the finish the sled keeps its place
+    past = tab[end, S_PAST] != 0
+    if past:
+        # A move that ends past the finish line costs no dents: with R-26 none are taken
+        # (turn.take_dents), and without it the ones taken cannot cost the finish (R-18:
+        # a fifth leaves the sled where it is) and every dent goes back before the next
+        # race (race.py). Charging them made greedy stop short of the line to save one.
+        taken = 0
+    elif taken > room or coll == C_FIFTH:
+        if cfg.fifth_dent != 0:  # R-25: sits out
+            return cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
+        return ELIMINATED + cfg.prog[end]  # R-18: out of the race
     after = dents + taken
     sc = cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_INSIDE] * tab[end, S_TIE]
     trig = tab[end, S_TRIG]
-    if trig & T_CHAPEL:  # R-27: every dent goes
+    if past:
+        pass  # no dents to charge, none worth forgiving (above)
+    elif trig & T_CHAPEL:  # R-27: every dent goes
         sc += cfg.weights[wr, W_DENT] * dents + cfg.weights[wr, W_DENT_SQ] * dents * dents
     else:
         sc -= cfg.weights[wr, W_DENT] * taken + cfg.weights[wr, W_DENT_SQ] * (
@@ -513,6 +562,7 @@ def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     at = ((start * REACH + moves) * SIDES + side) * CORNERS
     if moves >= REACH:
         return np.inf
+    past = order[order.shape[0] - order.shape[0] // (REACH * SIDES * CORNERS + 1) + start]
     b = -np.inf
     over = 0
     c = cfg.tab[start, S_CP]
@@ -524,7 +574,9 @@ def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
         if r == np.inf:
             return np.inf
         if r > -np.inf:
-            cand = cfg.weights[wr, W_PROGRESS] * r - cfg.weights[wr, W_DENT] * min(over, room)
+            cand = cfg.weights[wr, W_PROGRESS] * r
+            if r < past:  # nothing this far is past the finish line: its dents count
+                cand -= cfg.weights[wr, W_DENT] * min(over, room)
             if cand > b:
                 b = cand
     return b + _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus)
@@ -565,6 +617,9 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held)
     lim3 = _line_limit(cfg, c + 2)
     wu = cfg.weights[wr, W_PROGRESS] / DRIFT_SCALE  # per table unit
     wd = cfg.weights[wr, W_DENT]
+    # Entries from this one on may be past the finish line, where dents cost nothing
+    # (``_score``; ``reach_table`` keeps it per space after the entries).
+    past = drifts[drifts.shape[0] - drifts.shape[0] // (REACH * DRIFTS * CORNERS + 1) + start]
     for i in range(n_pl):
         v = wk.plays[i, 0]
         mask = wk.plays[i, 1]
@@ -581,9 +636,12 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held)
         over2 = over1 + max(speed - lim2, 0)
         over3 = over2 + max(speed - lim3, 0)
         b0 = wu * drifts[at]  # NO_REACH scores below b0, so needs no branch
-        b1 = wu * drifts[at + 1] - wd * min(over1, room)
-        b2 = wu * drifts[at + 2] - wd * min(over2, room)
-        b3 = wu * drifts[at + 3] - wd * min(over3, room)
+        e1 = drifts[at + 1]
+        e2 = drifts[at + 2]
+        e3 = drifts[at + 3]
+        b1 = wu * e1 - (wd * min(over1, room) if e1 < past else 0.0)
+        b2 = wu * e2 - (wd * min(over2, room) if e2 < past else 0.0)
+        b3 = wu * e3 - (wd * min(over3, room) if e3 < past else 0.0)
         b = max(max(b0, b1), max(b2, b3))
         wk.bounds[i] = b + _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus)
 
@@ -707,10 +765,10 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     """
     n_pl = list_plays(cfg, pos, p, wk.plays)
     dents = pos.dents[p]
-    prunable = True
+    prunable = ONE  # an int64, not a bool: a literal True compiled _first_of_equals twice
     for j in range(N_WEIGHTS):
         if cfg.weights[wr, j] < 0:
-            prunable = False  # the bound assumes every penalty lowers the score
+            prunable = ZERO  # the bound assumes every penalty lowers the score
     room = max(cfg.dent_limit - dents, 0)
     partial = 0
     if cfg.bonus_rule == BONUS_DICE:

@@ -1,8 +1,9 @@
 """The search bot, ``search:N``: determinized Monte Carlo over the seat's best plays.
 
-At each card play (the decision that moves the sled) the bot takes greedy's best
-``CANDIDATES`` plays (``bots.top_plays``: greedy's one-turn score as the prior), then spends
-``N`` rollouts on them by sequential halving: in each round every play still in contention
+At each card play (the decision that moves the sled) the bot takes greedy's best plays
+(``bots.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
+let the first cut rest on two samples each, ``candidates``), then spends exactly ``N``
+rollouts on them by sequential halving: in each round every play still in contention
 is tried on the same fresh samples of what the seat cannot see (``position.determinize``:
 the other hands and every deck order, consistent with what it has seen, so plays are
 compared on common random numbers), each sample played on to the end of the race with
@@ -25,26 +26,37 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W
+from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING, ZERO
 from simkit.games.snowtails.position import apply, determinize
+from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
 from simkit.rng import next_u64, stream_key
 
-CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight
+CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
+FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candidates``)
+# ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none).
+HORIZON_SHIFT = np.int64(32)
+BUDGET_MASK = np.int64((1 << 32) - 1)
+NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
-    every sled until the seat's place in race ``race`` is settled; the seat's rank utility
-    in it.
+    every sled until the seat's place in race ``race`` is settled, or round ``stop``
+    begins; the seat's rank utility in it.
 
     A sled's place is settled when it finishes (R-05: at the end of the round it crossed
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
-    other sleds' play after it cannot change the result."""
+    other sleds' play after it cannot change the result. A rollout cut short at round
+    ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
+    the race: last)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
+        if pos.rnd >= stop and pos.status[seat] == RACING:
+            n = pos.n_seats
+            return (n - race_position(cfg, pos, seat)) / (n - 1)
         decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
     n = pos.n_seats
@@ -74,47 +86,87 @@ def _halve(wk, alive, n_alive, tries):
 
 
 @njit(no_cpython_wrapper=True)
+def _rounds(m):
+    """Rounds of sequential halving from ``m`` plays down to one: ceil(log2 m)."""
+    rounds = 0
+    k = m - 1
+    while k > 0:
+        rounds += 1
+        k //= 2
+    return rounds
+
+
+@njit(no_cpython_wrapper=True)
+def candidates(budget):
+    """How many of greedy's best plays ``search:N`` (N = ``budget``) compares: the most, up
+    to ``CANDIDATES``, whose first cut still rests on ``FIRST_CUT`` samples each (its share
+    of the budget, ``budget // rounds``, over the plays); with fewer rollouts than that
+    allows for two plays, as many plays as rollouts (one or two)."""
+    for m in range(CANDIDATES, 1, -1):
+        if budget // _rounds(m) // m >= FIRST_CUT:
+            return m
+    return min(budget, 2)
+
+
+@njit(no_cpython_wrapper=True)
+def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop):
+    """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
+    of ``alive`` (common random numbers); their results added to their sums."""
+    determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
+    for i in range(n):
+        c = alive[i]
+        pool[1] = pool[0]
+        for col in range(PLAY_W):
+            swk.play[col] = wk.top[c, col]
+        apply(cfg, pool[1], swk)
+        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop)
+        wk.tries[c] += 1
+
+
+@njit(no_cpython_wrapper=True)
 def search_play(cfg, reach, pos, wk, pool, swk):
     """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.budget``): writes
-    ``wk.play``. ``pool`` holds two positions and ``swk`` a work record for the rollouts."""
+    ``wk.play``. ``pool`` holds two positions and ``swk`` a work record for the rollouts.
+
+    Exactly N rollouts whenever it has two plays or more to compare (``candidates``):
+    each round of sequential halving spends the budget left over the rounds left, in
+    whole samples of every play still in contention, and hands what does not divide on to
+    the next round; the last round spends the rest, its last sample on the plays ranked
+    first only. So ``search:64`` spends 16, 24 and 24 rollouts on 8, 4 and 2 plays (2, 6
+    and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each)."""
     p = pos.to_move
-    top_plays(cfg, reach, pos, wk, p, p, np.int64(CANDIDATES))
+    budget = cfg.budget[p] & BUDGET_MASK
+    horizon = cfg.budget[p] >> HORIZON_SHIFT
+    stop = pos.rnd + horizon if horizon > 0 else NO_STOP
+    top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
-    budget = cfg.budget[p]
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
-    if m > 1 and budget > 0:
+    best = 0
+    if m > 1:
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
         alive = wk.alive
-        tries = wk.tries
         for c in range(m):
             alive[c] = c
-            tries[c] = 0
+            wk.tries[c] = 0
             wk.sums[c] = 0.0
         n_alive = m
-        rounds = 0
-        k = m - 1
-        while k > 0:
-            rounds += 1
-            k //= 2
-        sample = 0
+        rounds = _rounds(m)
+        left = budget
+        sample = ZERO  # not a literal 0, which compiled _sample a second time
         while n_alive > 1:
-            per = max(1, budget // (rounds * n_alive))
-            for _ in range(per):
-                determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
+            share = left // rounds if rounds > 1 else left
+            for _ in range(share // n_alive):
+                _sample(cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop)
                 sample += 1
-                for i in range(n_alive):
-                    c = alive[i]
-                    pool[1] = pool[0]
-                    for col in range(PLAY_W):
-                        swk.play[col] = wk.top[c, col]
-                    apply(cfg, pool[1], swk)
-                    wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p)
-                    tries[c] += 1
-            n_alive = _halve(wk, alive, n_alive, tries)
+            left -= share // n_alive * n_alive
+            if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
+                _sample(cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop)
+                sample += 1
+                left = 0
+            n_alive = _halve(wk, alive, n_alive, wk.tries)
+            rounds -= 1
         best = alive[0]
-    else:
-        best = 0
     for col in range(PLAY_W):
         wk.play[col] = wk.top[best, col]

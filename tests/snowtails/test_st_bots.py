@@ -1,0 +1,124 @@
+"""The bots do what their names say: ``search:N`` spends N rollouts a decision with a
+first cut on more than one sample each, and greedy (so every rollout) crosses the finish
+line rather than stop short of it to save dents that cost nothing there (R-18, R-26)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.errors import SimkitError
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, parse_bot
+from simkit.games.snowtails.kernels import apply, choose, new
+from simkit.games.snowtails.layout import (
+    FL_DONE,
+    PH_PLAY,
+    POSITION,
+    WORK,
+)
+from simkit.games.snowtails.oracle import moves, parse_state
+from simkit.games.snowtails.params import PRESETS
+from simkit.tracks import load
+from simkit.tracks.compiled import F_PAST_FINISH
+from tests.snowtails.st_helpers import sled, state
+from tests.snowtails.st_trackkit import build, space
+
+
+def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
+    """(seat, budget, tries of the candidates) at the first ``limit`` card plays of the
+    search seats in race ``key``."""
+    variant = PRESETS[game]
+    cfga, reach = cell_inputs(load(track), variant, bots, tuple(range(1, len(bots) + 1)))
+    positions = np.zeros(1, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    new(cfga, positions, works, np.uint64(key))
+    seen = []
+    while positions[0]["flow"] != FL_DONE and len(seen) < limit:
+        seat = int(positions[0]["to_move"])
+        choose(cfga, reach, positions, works)
+        if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
+            m = int(works["n_top"][0])
+            budget = int(cfga["budget"][0, seat]) & ((1 << HORIZON_SHIFT) - 1)
+            seen.append((seat, budget, works["tries"][0, :m].copy()))
+        apply(cfga, positions, works)
+    return seen
+
+
+@pytest.mark.parametrize(("game", "track"), [("snowtails", "hairpins"), ("mushmush", None)])
+def test_search_spends_exactly_its_budget(game, track):
+    # search:64 ran 56 rollouts (64 // 24 * 8 + 64 // 12 * 4 + 64 // 6 * 2), search:16 cut
+    # 8 plays down to 4 on one rollout each.
+    track = track or "mm5-what-goes-up"
+    bots = ("search:64", "search:16", "search:7", "search:3h2")
+    seen = search_decisions(bots, 11, game, track, limit=24)
+    assert {b for _, b, _ in seen} == {64, 16, 7, 3}
+    for _, budget, tries in seen:
+        if tries.size > 1:
+            assert tries.sum() == budget
+            if budget >= 16:
+                assert tries.min() >= 2  # the first cut rests on two samples or more
+    sizes = {b: max(t.size for _, bb, t in seen if bb == b) for b in (64, 16)}
+    assert sizes == {64: 8, 16: 4}
+
+
+def _greedy_end(st, track, bot):
+    """The space greedy's play from ``st`` ends on (carried out by the engine)."""
+    pos = parse_state(st, track)
+    n = pos.n_seats
+    slots = tuple(range(1, n + 1))
+    cfga, reach = cell_inputs([track] * pos.variant.races, pos.variant, (bot,) * n, slots)
+    positions = pos.positions.copy()
+    works = np.zeros(1, dtype=WORK)
+    choose(cfga, reach, positions, works)
+    play = works["play"][0].copy()
+    works = np.zeros(1, dtype=WORK)
+    works["halt"] = 1
+    works["play"][0] = play
+    apply(cfga, positions, works)
+    return int(positions[0]["space"][0])
+
+
+@pytest.mark.parametrize("rules", [{}, {"dents_past_finish": False}])
+@pytest.mark.parametrize("bot", ["greedy", "greedy:tuned", "greedy:cautious"])
+@pytest.mark.parametrize("dents", [0, 1, 2])
+def test_greedy_crosses_the_finish_line_rather_than_save_dents(rules, bot, dents):
+    # The finish line (progress 8) lies just into a corner of safety speed 3 (R-15). From
+    # progress 4 a play of speed 5 crosses it with two overspeed dents; greedy used to
+    # charge them and stop short of the line on a slower play (R-18: dents taken past the
+    # line cannot cost the finish; R-26: none are taken).
+    t = build([("straight", 6), ("corner", "L", 90, 4, 3), ("straight", 8)], width=3, finish=8.0)
+    st = state([sled(space(t, 1, 3), (2, 2), 0, [2, 3, 1, 1, 1], dents=dents)], **rules)
+    res = moves(st, t)
+    assert any(all(o["past_finish"] for o in p["outcomes"]) for p in res.plays)
+    end = _greedy_end(st, t, bot)
+    assert t.flags[end] & F_PAST_FINISH
+
+
+def test_search_names_parse_to_budget_and_horizon():
+    assert parse_bot("search:64")[::2] == (BOT_SEARCH, 64)
+    assert parse_bot("search")[2] == 64
+    assert parse_bot("search:16h3")[2] == 16 | 3 << HORIZON_SHIFT
+    assert parse_bot("search:16h3@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    for bad in ("search:16h", "search:16h0", "search:h3", "search:0h2", "search:16h100"):
+        with pytest.raises(SimkitError, match="rollouts per decision"):
+            parse_bot(bad)
+
+
+def test_a_horizon_cuts_rollouts_short_and_keeps_races_pure():
+    # search:8h1 scores each rollout by race position at the next round (R-04): cheaper
+    # than search:8, and a race is still a pure function of its key.
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    keys = race_keys(3, 0, np.arange(6))
+    out = {}
+    for bots in (("search:8h1", "greedy"), ("search:8", "greedy")):
+        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
+        one = get("snowtails").simulate(cell, keys, threads=1)
+        two = get("snowtails").simulate(cell, keys, threads=2)
+        for name in one.seats:
+            assert np.array_equal(one.seats[name], two.seats[name])
+        out[bots[0]] = one.seats["turns"]
+    assert not np.array_equal(out["search:8h1"], out["search:8"])  # the horizon plays
