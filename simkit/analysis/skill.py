@@ -469,3 +469,39 @@ def _change(x: pd.Series, y: pd.Series, races: pd.DataFrame | None):
     return difference_of_means(
         n[0], x["diff"], se[0] ** 2 * n[0], n[1], y["diff"], se[1] ** 2 * n[1]
     )
+
+
+def skill_curve(slots: pd.DataFrame, strength: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each slot's deviation from fair against the levels' strength (issue 23 item 6).
+
+    Args:
+        slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows with ``combination``
+            and ``skill`` (:func:`with_combinations`).
+        strength: one row per level with ``level`` and ``rating`` (the level check's ratings
+            on the study's own ground, :mod:`simkit.ladder`); None places the levels at
+            their rank in the study's order.
+
+    Returns:
+        One row per (combination, level, slot): ``label``, ``level``, ``x`` (the rating, or
+        the rank), ``slot``, ``deviation``, and the Wilson interval moved by the fair rate
+        (``low``, ``high``).
+    """
+    order = {lv: i for i, lv in enumerate(dict.fromkeys(slots["skill"]))}
+    x = (
+        {str(r.level): float(r.rating) for r in strength.itertuples()}
+        if strength is not None and len(strength)
+        else order
+    )
+    out = pd.DataFrame(
+        {
+            "combination": slots["combination"],
+            "label": slots["label"],
+            "level": slots["skill"],
+            "x": slots["skill"].map(x),
+            "slot": slots["slot"],
+            "deviation": slots["deviation"],
+            "low": slots["win_low"] - slots["fair_rate"],
+            "high": slots["win_high"] - slots["fair_rate"],
+        }
+    )
+    return out.dropna(subset=["x"]).reset_index(drop=True)

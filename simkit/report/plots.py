@@ -461,3 +461,42 @@ def skill_deviation(
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
     return save_figure(draw, path, (8.0, 3.8))
+
+
+def skill_curve(
+    path: Path, rows: pd.DataFrame, tolerance: float, title: str, xlabel: str, rated: bool
+):
+    """Each slot's distance from fair (pp, Wilson 95%) against the levels' strength.
+
+    ``rows``: one per (level, slot) of one combination with ``x`` (the level's strength, or
+    its rank), ``level``, ``slot``, ``deviation``, ``low`` and ``high`` (win-rate interval
+    minus the fair rate). One line per slot, so a reader sees how the answer moves as play
+    improves; the band is the fair rate ± the tolerance.
+    """
+
+    def draw(fig):
+        ax = fig.subplots()
+        tol = 100 * tolerance
+        ax.axhspan(-tol, tol, color="#c6f6d5", label=f"fair ± {tol:g} pp")
+        ax.axhline(0, color="#276749", lw=0.8)
+        for slot, part in rows.groupby("slot", sort=True):
+            part = part.sort_values("x")
+            y = 100 * part["deviation"].to_numpy(float)
+            err = np.clip(
+                [y - 100 * part["low"].to_numpy(float), 100 * part["high"].to_numpy(float) - y],
+                0.0,
+                None,
+            )
+            ax.errorbar(part["x"], y, yerr=err, fmt="o-", capsize=3, label=f"slot {slot}")
+        levels = rows.drop_duplicates("level").sort_values("x")
+        ticks = [
+            f"{lv}\n{x:+.2f}" if rated else str(lv)
+            for lv, x in zip(levels["level"], levels["x"], strict=True)
+        ]
+        ax.set_xticks(levels["x"].to_numpy(float), ticks)
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("win rate minus fair, pp")
+        ax.set_title(title)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+
+    return save_figure(draw, path, (7.5, 3.8))

@@ -12,8 +12,10 @@ from typing import Any
 
 import pandas as pd
 
+from simkit.analysis.fairness import fairness_by_slot
 from simkit.analysis.skill import combinations as skill_combinations
 from simkit.analysis.skill import levels as skill_levels
+from simkit.analysis.skill import skill_curve, with_combinations
 from simkit.report import plots
 from simkit.report.document import Document, Figure, Heading, Paragraph, Table
 
@@ -28,6 +30,7 @@ def add_skill_section(
     summary: pd.DataFrame,
     across: pd.DataFrame,
     tests: pd.DataFrame,
+    strength: pd.DataFrame | None = None,
 ) -> None:
     """Fairness verdicts side by side across the skill levels, the tested differences
     between levels, and the worst slot by level."""
@@ -77,5 +80,45 @@ def add_skill_section(
                 "skill level; below the dashed line (the tolerance) it is within the fair "
                 "band. Points of one combination are joined; each names its worst slot and "
                 "whether it is ahead or behind.",
+            )
+        )
+    _skill_curves(doc, results, out, tolerance, strength)
+
+
+MAX_CURVES = 6  # combinations drawn as a skill curve; skill_curve.csv holds all
+
+
+def _skill_curves(
+    doc: Document, results: Any, out: Path, tolerance: float, strength: pd.DataFrame | None
+) -> None:
+    """Per combination: every slot's deviation from fair against the levels' strength."""
+    slots = with_combinations(fairness_by_slot(results), results.cells)
+    curve = skill_curve(slots, strength)
+    rated = strength is not None and len(strength) > 0
+    xlabel = (
+        "skill level and its rating on this study's ground (level check)"
+        if rated
+        else "skill level, in the study's order (not rated here)"
+    )
+    doc.add(
+        Table(
+            curve,
+            "skill_curve.csv",
+            "Each slot's win rate minus fair (with its 95% interval) at each level, and the "
+            "level's strength (x).",
+        )
+    )
+    for combo, part in list(curve.groupby("combination", sort=True))[:MAX_CURVES]:
+        png = f"skill_curve_{combo}.png"
+        label = str(part["label"].iloc[0])
+        title = f"{label}: slots as play improves"
+        plots.skill_curve(out / png, part, tolerance, title, xlabel, rated)
+        doc.add(
+            Figure(
+                png,
+                f"{label}: how far each start slot's win rate is from fair (pp, 95% Wilson "
+                "interval) at each skill level, placed by the level's "
+                + ("rating measured in this study's own setting" if rated else "rank")
+                + "; the green band is the fair rate ± the tolerance.",
             )
         )

@@ -9,6 +9,7 @@ keys but not every outcome, as real bots of different skill do.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import binomtest
 
@@ -18,6 +19,7 @@ from simkit.analysis.skill import (
     ROBUST,
     UNDETERMINED,
     fairness_across,
+    skill_curve,
     slot_differences,
     with_combinations,
 )
@@ -182,3 +184,18 @@ def test_unpaired_without_race_rows_gives_the_same_difference():
     np.testing.assert_allclose(a["diff"], b["diff"])
     # Shared luck correlates the levels: pairing narrows every interval.
     assert ((a["high"] - a["low"]) < (b["high"] - b["low"])).all()
+
+
+def test_the_skill_curve_places_levels_by_their_rating_or_their_rank():
+    res = synthetic_run(
+        _cells({"v": {"a": {"strength": [0.4, 0, 0]}, "b": {}}}, players=3), races=500, seed=6
+    )
+    slots = with_combinations(fairness_by_slot(res), res.cells)
+    ranked = skill_curve(slots)
+    assert sorted(set(zip(ranked["level"], ranked["x"], strict=True))) == [("a", 0), ("b", 1)]
+    rated = skill_curve(slots, pd.DataFrame({"level": ["a", "b"], "rating": [0.0, 0.35]}))
+    assert sorted(set(zip(rated["level"], rated["x"], strict=True))) == [("a", 0.0), ("b", 0.35)]
+    row = rated[(rated["level"] == "a") & (rated["slot"] == 1)].iloc[0]
+    want = slots[(slots["skill"] == "a") & (slots["slot"] == 1)].iloc[0]
+    assert row["deviation"] == want["win_rate"] - want["fair_rate"]
+    assert row["low"] == want["win_low"] - want["fair_rate"] < row["deviation"] < row["high"]
