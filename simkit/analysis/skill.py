@@ -304,7 +304,7 @@ def fairness_across(
     slots: pd.DataFrame,
     short: dict,
     tolerance: float,
-    distinct: dict[tuple[str, str], str] | None = None,
+    distinct: dict[int, dict[tuple[str, str], str]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One row per combination: each level's verdict, the label and its sentence.
 
@@ -317,7 +317,8 @@ def fairness_across(
             with ``combination`` and ``skill``.
         short: verdict -> the word the report states (``fair``, ``unfair``, ...).
         tolerance: the fairness tolerance (for the races-needed wording).
-        distinct: adjacent level pairs measured not to differ in strength in this study.
+        distinct: per combination, the adjacent level pairs measured not to differ in
+            strength in its setting (:func:`not_distinct`).
 
     Returns:
         (across, differences): ``across`` has ``combination``, ``label``, ``players``, one
@@ -344,7 +345,7 @@ def fairness_across(
                 "players": int(part["players"].iloc[0]),
                 **{f"verdict {k}": v for k, v in by_level.items()},
                 "across": label_of(by_level, mine),
-                "across_skill": sentence(by_level, mine, needs, distinct),
+                "across_skill": sentence(by_level, mine, needs, (distinct or {}).get(combo)),
             }
         )
     return pd.DataFrame(rows), tests
@@ -475,29 +476,28 @@ def skill_curve(slots: pd.DataFrame, strength: pd.DataFrame | None = None) -> pd
     """Each slot's deviation from fair against the levels' strength (issue 23 item 6).
 
     Args:
-        slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows with ``combination``
-            and ``skill`` (:func:`with_combinations`).
-        strength: one row per level with ``level`` and ``rating`` (the level check's ratings
-            on the study's own ground, :mod:`simkit.ladder`); None places the levels at
-            their rank in the study's order.
+        slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows with ``cell``,
+            ``combination`` and ``skill`` (:func:`with_combinations`).
+        strength: the level check's table (``Results.levels``: ``cell`` and ``rating``,
+            each level's rating in its own setting); None places the levels at their rank in
+            the study's order.
 
     Returns:
         One row per (combination, level, slot): ``label``, ``level``, ``x`` (the rating, or
         the rank), ``slot``, ``deviation``, and the Wilson interval moved by the fair rate
         (``low``, ``high``).
     """
-    order = {lv: i for i, lv in enumerate(dict.fromkeys(slots["skill"]))}
-    x = (
-        {str(r.level): float(r.rating) for r in strength.itertuples()}
-        if strength is not None and len(strength)
-        else order
-    )
+    if strength is not None and len(strength):
+        x = slots["cell"].map(strength.set_index("cell")["rating"])
+    else:
+        order = {lv: i for i, lv in enumerate(dict.fromkeys(slots["skill"]))}
+        x = slots["skill"].map(order)
     out = pd.DataFrame(
         {
             "combination": slots["combination"],
             "label": slots["label"],
             "level": slots["skill"],
-            "x": slots["skill"].map(x),
+            "x": x,
             "slot": slots["slot"],
             "deviation": slots["deviation"],
             "low": slots["win_low"] - slots["fair_rate"],
@@ -505,3 +505,21 @@ def skill_curve(slots: pd.DataFrame, strength: pd.DataFrame | None = None) -> pd
         }
     )
     return out.dropna(subset=["x"]).reset_index(drop=True)
+
+
+def not_distinct(levels: pd.DataFrame | None, cells: pd.DataFrame) -> dict:
+    """Per combination, the adjacent level pairs the level check did not find distinct.
+
+    ``levels`` is the run's level check (``Results.levels``); returns ``{combination:
+    {(below, level): its sentence}}`` for the levels it flags (not shown stronger than the
+    one below them in that setting), for :func:`sentence`'s ``distinct``.
+    """
+    if levels is None or levels.empty:
+        return {}
+    combo = combinations(cells).set_index("cell")["combination"]
+    out: dict[int, dict[tuple[str, str], str]] = {}
+    for r in levels[levels["flag"].astype(bool)].itertuples():
+        if not isinstance(r.below, str) or not r.below:
+            continue
+        out.setdefault(int(combo[r.cell]), {})[(r.below, str(r.skill))] = str(r.sentence)
+    return out

@@ -28,7 +28,12 @@ from simkit.analysis.fairness import (
 )
 from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
 from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import comparisons_across, fairness_across, with_combinations
+from simkit.analysis.skill import (
+    comparisons_across,
+    fairness_across,
+    not_distinct,
+    with_combinations,
+)
 from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
     heat_by_space,
@@ -587,6 +592,7 @@ def build(
             with_combinations(fairness_by_slot(results), results.cells),
             SHORT,
             tolerance,
+            not_distinct(getattr(results, "levels", None), results.cells),
         )
         combo = skill_combinations(results.cells).set_index("cell")
         says = across.set_index("combination")["across_skill"]

@@ -30,12 +30,12 @@ def add_skill_section(
     summary: pd.DataFrame,
     across: pd.DataFrame,
     tests: pd.DataFrame,
-    strength: pd.DataFrame | None = None,
 ) -> None:
     """Fairness verdicts side by side across the skill levels, the tested differences
     between levels, and the worst slot by level."""
     levels = skill_levels(results.cells)
     doc.add(Heading("Across skill levels"))
+    _measured_order(doc, results)
     doc.add(
         Paragraph(
             f"Every combination of the study was played at {len(levels)} skill levels "
@@ -82,7 +82,7 @@ def add_skill_section(
                 "whether it is ahead or behind.",
             )
         )
-    _skill_curves(doc, results, out, tolerance, strength)
+    _skill_curves(doc, results, out, tolerance, getattr(results, "levels", None))
 
 
 MAX_CURVES = 6  # combinations drawn as a skill curve; skill_curve.csv holds all
@@ -122,3 +122,46 @@ def _skill_curves(
                 + "; the green band is the fair rate ± the tolerance.",
             )
         )
+
+
+def _measured_order(doc: Document, results: Any) -> None:
+    """The section opens with the order of the levels measured where the study plays."""
+    check = getattr(results, "levels", None)
+    if check is None or check.empty:
+        doc.add(
+            Paragraph(
+                "The order of the levels was not measured in this study's settings "
+                "(check_levels = false, or a run made before the check): the levels are "
+                "taken in the scenario's order, weakest first, as listed."
+            )
+        )
+        return
+    flagged = check[check["flag"].astype(bool)]
+    combo = skill_combinations(results.cells).set_index("cell")["label"]
+    if flagged.empty:
+        head = (
+            "Measured where the study plays (mixed lineups of adjacent levels, seats rotated, "
+            "common random numbers; the ladder's ratings): every level is stronger than the "
+            "one listed before it, in every setting."
+        )
+    else:
+        head = (
+            f"Measured where the study plays (mixed lineups of adjacent levels, seats rotated, "
+            f"common random numbers; the ladder's ratings): {len(flagged)} level"
+            f"{'s are' if len(flagged) > 1 else ' is'} not stronger than the one listed "
+            "before it: "
+            + "; ".join(f"{combo[r.cell]}: {r.sentence}" for r in flagged.itertuples())
+            + ". Across-skill labels between such levels say so: they are not two skill "
+            "levels there."
+        )
+    doc.add(Paragraph(head, "warning" if len(flagged) else ""))
+    shown = check.assign(setting=check["cell"].map(combo))
+    doc.add(
+        Table(
+            shown,
+            "skill_levels.csv",
+            "The levels' measured order in each setting: rating (0 = the setting's mean "
+            "level), the difference to the level below and the head-to-head share, with 95% "
+            "intervals.",
+        )
+    )

@@ -19,6 +19,7 @@ from simkit.analysis.skill import (
     ROBUST,
     UNDETERMINED,
     fairness_across,
+    not_distinct,
     skill_curve,
     slot_differences,
     with_combinations,
@@ -193,9 +194,36 @@ def test_the_skill_curve_places_levels_by_their_rating_or_their_rank():
     slots = with_combinations(fairness_by_slot(res), res.cells)
     ranked = skill_curve(slots)
     assert sorted(set(zip(ranked["level"], ranked["x"], strict=True))) == [("a", 0), ("b", 1)]
-    rated = skill_curve(slots, pd.DataFrame({"level": ["a", "b"], "rating": [0.0, 0.35]}))
+    rated = skill_curve(slots, pd.DataFrame({"cell": [0, 1], "rating": [0.0, 0.35]}))
     assert sorted(set(zip(rated["level"], rated["x"], strict=True))) == [("a", 0.0), ("b", 0.35)]
     row = rated[(rated["level"] == "a") & (rated["slot"] == 1)].iloc[0]
     want = slots[(slots["skill"] == "a") & (slots["slot"] == 1)].iloc[0]
     assert row["deviation"] == want["win_rate"] - want["fair_rate"]
     assert row["low"] == want["win_low"] - want["fair_rate"] < row["deviation"] < row["high"]
+
+
+def test_levels_the_check_did_not_separate_are_named_in_the_label():
+    same = {"strength": [0.6, 0.0, 0.0, 0.0]}
+    res = synthetic_run(_cells({"v": {"a": same, "b": same}}, players=4), races=6000, seed=3)
+    check = pd.DataFrame(
+        {
+            "cell": [0, 1],
+            "skill": ["a", "b"],
+            "below": ["", "a"],
+            "flag": [False, True],
+            "sentence": ["", "b is not stronger than a here: -0.049 [-0.071, -0.025]"],
+        }
+    )
+    distinct = not_distinct(check, res.cells)
+    assert distinct == {0: {("a", "b"): "b is not stronger than a here: -0.049 [-0.071, -0.025]"}}
+    summary = with_combinations(fairness(res, tolerance=TOLERANCE), res.cells)
+    slots = with_combinations(fairness_by_slot(res), res.cells)
+    across, _ = fairness_across(res, summary, slots, SHORT, TOLERANCE, distinct)
+    assert (
+        across["across_skill"]
+        .iloc[0]
+        .endswith(
+            "; a and b are not two skill levels here (b is not stronger than a here: -0.049 "
+            "[-0.071, -0.025])"
+        )
+    )
