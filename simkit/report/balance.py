@@ -484,7 +484,16 @@ def _comparison_section(
 ) -> None:
     doc.add(Heading("Variant comparison"))
     if table is None:
-        doc.add(Paragraph("Nothing to compare: no two cells share game and number of players."))
+        if skill_levels(results.cells):
+            doc.add(
+                Paragraph(
+                    "No variants to compare: on a skill axis variants are compared within a "
+                    "level, and no two cells share game, number of players and skill level. "
+                    "The levels themselves are compared under 'Across skill levels'."
+                )
+            )
+        else:
+            doc.add(Paragraph("Nothing to compare: no two cells share game and number of players."))
         return
     paired = (table["pairing"] == "paired").all()
     how = (

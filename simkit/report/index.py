@@ -55,11 +55,27 @@ def studies(folder: Path) -> list[tuple[str, dict]]:
     return out
 
 
-def write_index(folder: str | Path) -> Path:
-    """Write ``index.html`` and ``index.md`` listing every report in ``folder``."""
+def missing(folder: Path, scenarios: Path) -> list[str]:
+    """The ready-made studies in ``scenarios`` (every scenario but the demo and the space
+    files, as `make reports` names their report folders) with no report in ``folder``."""
+    if not scenarios.is_dir():
+        return []
+    built = {name for name, _ in studies(folder)}
+    names = sorted(
+        p.stem
+        for p in scenarios.glob("*.toml")
+        if p.stem != "demo" and not p.stem.endswith("-space")
+    )
+    return [n for n in names if n not in built]
+
+
+def write_index(folder: str | Path, scenarios: str | Path = "scenarios") -> Path:
+    """Write ``index.html`` and ``index.md`` listing every report in ``folder``, and the
+    ready-made studies of ``scenarios`` that have none there (and how to build them)."""
     folder = Path(folder)
     e = html.escape
     items, md = [], ["# simkit studies", ""]
+    absent = missing(folder, Path(scenarios))
     for name, summary in studies(folder):
         verdict, sentence = study_line(summary)
         title = str(summary.get("title") or name)
@@ -70,13 +86,26 @@ def write_index(folder: str | Path) -> Path:
             f"{e(verdict)}</span>: {e(sentence)}"
             f'<div class="d">{e(str(summary.get("description") or ""))}</div></li>'
         )
-        md.append(f"- [{e(title, quote=False)}]({link}): **{e(verdict)}**: {e(sentence)}")
+        md.append(
+            f"- [{e(title, quote=False)}]({link}): **{e(verdict, quote=False)}**: "
+            f"{e(sentence, quote=False)}"
+        )
+    lead = f"{len(items)} reports here; each line gives the study's verdict and links to it."
+    rest = (
+        f"Not built here ({len(absent)}): {', '.join(absent)}. `make reports` runs every "
+        "ready-made study and writes its report into this folder (about an hour on 2 cores)."
+        if absent
+        else ""
+    )
+    md[2:2] = [lead, ""] + ([rest, ""] if rest else [])
     page = (
         '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">'
         f'<meta name="generator" content="{GENERATOR}"><title>simkit studies</title>'
         f"<style>{_CSS}</style></head><body><h1>simkit studies</h1>"
-        f"<p>{len(items)} reports; each line gives the study's verdict and links to it.</p>"
-        f"<ul>{''.join(items)}</ul></body></html>\n"
+        f"<p>{e(lead)}</p>"
+        f"<ul>{''.join(items)}</ul>"
+        + (f'<p class="d">{e(rest)}</p>' if rest else "")
+        + "</body></html>\n"
     )
     index = folder / "index.html"
     index.write_text(page, encoding="utf-8")
@@ -86,7 +115,7 @@ def write_index(folder: str | Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    print(write_index(args[0] if args else "reports"))
+    print(write_index(*(args or ["reports"])))
     return 0
 
 

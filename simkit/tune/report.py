@@ -125,7 +125,7 @@ def build(
     per = len(results.cells) // len(v)
     fair = fairness(results).assign(candidate=lambda f: f["cell"] // per)
     fair = fair.groupby("candidate").agg(verdict=("verdict", _worst)).reset_index()
-    doc = Document(f"Tuning: {title}")
+    doc = Document(title if title.lower().startswith("tuning") else f"Tuning: {title}")
     verdict, sentence, detail = _answer(v, fair, s)
     doc.add(Heading("Answer"), Verdicts(((verdict, sentence, detail),)))
     h = history(study)

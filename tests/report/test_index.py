@@ -1,5 +1,6 @@
 """The study index lists every report with its verdict and a link, escaped."""
 
+import re
 from dataclasses import replace
 
 from simkit.report import build
@@ -30,3 +31,24 @@ def test_index_has_one_line_per_study(tmp_path, capsys):
     md = (tmp_path / "index.md").read_text()
     assert "- [A sweep](sweep/index.html)" in md
     assert write_index(tmp_path) == tmp_path / "index.html"
+
+
+def test_index_names_the_studies_not_built_and_how_to_build_them(tmp_path):
+    _report(tmp_path, "fairness", [{"players": 3}], "Fairness")
+    scenarios = tmp_path / "scenarios"
+    scenarios.mkdir()
+    for name in ("demo", "fairness", "bonus", "extra-cards", "extra-cards-space"):
+        (scenarios / f"{name}.toml").write_text("")
+    write_index(tmp_path, scenarios)
+    md = (tmp_path / "index.md").read_text()
+    assert md.splitlines()[2:5] == [
+        "1 reports here; each line gives the study's verdict and links to it.",
+        "",
+        "Not built here (2): bonus, extra-cards. `make reports` runs every ready-made study "
+        "and writes its report into this folder (about an hour on 2 cores).",
+    ]
+    assert "&#x27;" not in md and "study's verdict" in md
+    # every link of the page points at a report that is there
+    page = (tmp_path / "index.html").read_text()
+    for link in re.findall(r'href="([^"]+)"', page):
+        assert (tmp_path / link).is_file(), link
