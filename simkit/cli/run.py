@@ -59,7 +59,7 @@ def check(file: Path) -> None:
     "--races",
     "-r",
     type=click.IntRange(1, MAX_RACES),
-    help="Races per cell (overrides the file).",
+    help="Races per cell (overrides the file); with --resume, raise every cell to at least N.",
 )
 @click.option(
     "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
@@ -78,7 +78,11 @@ def check(file: Path) -> None:
     type=click.IntRange(1, MAX_CHUNK),
     help="Races per chunk (overrides the file).",
 )
-@click.option("--resume", is_flag=True, help="Finish the unfinished run TARGET (a run directory).")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish the run TARGET (a run directory) where it stopped; with --races N, extend it.",
+)
 @click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
 @click.option(
     "--dask",
@@ -98,6 +102,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
       simkit run scenarios/demo.toml
       simkit run scenarios/demo.toml --races 200000 --seed 7 --out runs/big
       simkit run --resume runs/big
+      simkit run --resume runs/big --races 400000
       simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
     """
     from simkit import runner
@@ -108,7 +113,6 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         changed = [
             n
             for n, v in (
-                ("--races", races),
                 ("--seed", seed),
                 ("--chunk-size", chunk_size),
                 ("--out", out),
@@ -125,7 +129,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         run_dir = out or Path("runs") / target.stem
     try:
         if resume:
-            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=True)
+            summary = runner.resume(run_dir, races=races, threads=threads, dask=dask, progress=True)
         else:
             sc = runner.load_scenario(target)
             sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)

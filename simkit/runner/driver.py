@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -150,7 +150,12 @@ def start(
 
 
 def resume(
-    out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
+    out: str | Path,
+    *,
+    races: int | None = None,
+    threads: int | None = None,
+    dask: str | None = None,
+    progress: bool = False,
 ) -> RunSummary:
     """Finish the run in ``out`` where it stopped, after checking everything it wrote.
 
@@ -158,6 +163,10 @@ def resume(
     missing or differ from their recorded sha256 is simulated again (``repaired`` says
     which), files the manifest does not list are removed, and a finished run with nothing
     damaged is left as it is.
+
+    ``races`` extends the run (``simkit run --resume DIR --races N``): every cell is raised
+    to max(its races, ``races``), same keys, so the tables are those of one uninterrupted
+    run in which each cell had that many races (:func:`_extend`).
     """
     run = RunDir(out)
     manifest = run.read_manifest()
@@ -169,7 +178,10 @@ def resume(
             "cells; start it again with --force"
         )
     repaired = _repair(run, manifest, cells)
-    if manifest["status"] == "complete" and not repaired:
+    extended = False
+    if races is not None:
+        scenario, cells, extended = _extend(run, manifest, scenario, cells, races)
+    if manifest["status"] == "complete" and not repaired and not extended:
         races = sum(manifest["races_done"])
         return RunSummary(run.path, len(cells), races, 0, 0.0, already_complete=True)
     manifest["status"] = "running"
@@ -181,6 +193,66 @@ def resume(
         backend.close()
     summary.repaired = repaired
     return summary
+
+
+def _extend(
+    run: RunDir,
+    manifest: dict[str, Any],
+    scenario: Scenario,
+    cells: list[PlannedCell],
+    races: int,
+) -> tuple[Scenario, list[PlannedCell], bool]:
+    """Raise every cell to max(its races, ``races``); True if any cell grew.
+
+    Race ``r`` of a cell is the same race whatever the cell's total, so the races done stay;
+    only a cell's last chunk, when it was cut short by the old total (``races`` not a
+    multiple of the chunk size), is dropped and played again at its full size, so that every
+    chunk file is the one an uninterrupted run of the new total writes. A level with its
+    own races per cell keeps its own count when that is larger. The manifest is written
+    before the dropped chunk's files are removed (a crash in between leaves files that the
+    next resume removes as unlisted).
+    """
+    if scenario.precision is not None:
+        raise RunError(
+            f"'{run.path}' stops each cell at a precision target (width "
+            f"{scenario.precision.width:g}), so --races cannot extend it; start it again with "
+            "--force and a narrower [precision] width or a larger max_races"
+        )
+    data = scenario.to_json()
+    data["races"] = total = max(scenario.races, races)
+    levels = data.get("skill", [])
+    for k, level in enumerate(levels):
+        if isinstance(level, dict):
+            own = max(level["races"], races)
+            levels[k] = level["bot"] if own == total else {**level, "races": own}
+    grown = parse(data, scenario.path)
+    new_cells = [replace(pc, races=grown.level_races(pc.skill)) for pc in cells]
+    size = scenario.chunk_size
+    drop = []
+    for pc, new in zip(cells, new_cells, strict=True):
+        i, before, after = pc.cell.cell_id, cap(scenario, pc), cap(grown, new)
+        last = chunks_per_cell(before, size) - 1
+        if after > before and before % size and [i, last] in manifest["chunks_done"]:
+            drop.append((i, last))
+            manifest["chunks_done"].remove([i, last])
+            manifest["races_done"][i] -= before % size
+    if all(cap(grown, n) == cap(scenario, p) for p, n in zip(cells, new_cells, strict=True)):
+        return scenario, cells, False
+    names = [f"{t}/{part_name(i, c)}" for i, c in drop for t in ("races", "heat", "agg")]
+    for name in names:
+        manifest["files"].pop(name, None)
+    manifest.update(
+        scenario=grown.to_json(),
+        races_per_cell=grown.max_races,
+        cells=[pc.spec() for pc in new_cells],
+        chunks_total=sum(chunks_per_cell(cap(grown, pc), size) for pc in new_cells),
+        status="running",
+    )
+    manifest["timings"]["finished"] = None
+    run.write_manifest(manifest)
+    for name in names:
+        (run.path / name).unlink(missing_ok=True)
+    return grown, new_cells, True
 
 
 def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> list[str]:
