@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.errors import RunError
 from simkit.games import get
+from simkit.runner import inputs
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.manifest import CELLS, chunk_races, part_name
@@ -49,6 +50,7 @@ class RunSummary:
     seconds: float
     already_complete: bool = False
     repaired: list[str] = field(default_factory=list)  # what resume found damaged and redid
+    notices: list[str] = field(default_factory=list)  # inputs changed on disk since the start
 
     @property
     def races_per_second(self) -> float:
@@ -136,15 +138,22 @@ def start(
 
     ``progress`` tells the user on stderr: a compile notice on a cold cache, then a bar.
     """
-    cells = expand(scenario)
+    cells, recorded = inputs.expand_recorded(
+        lambda: expand(scenario), scenario.game, scenario.path, scenario.source
+    )
+    run = RunDir(out)
+    run.command = _command(scenario.path)
     backend = _backend(dask, threads)
     try:
-        run = RunDir(out)
-        run.create(force)
-        manifest = _manifest(scenario, cells)
-        run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
-        run.write_manifest(manifest)
-        return _execute(run, scenario, cells, manifest, backend, progress)
+        run.prepare()
+        with run.lock():
+            run.create(force)
+            manifest = _manifest(scenario, cells)
+            run.record_inputs(recorded, manifest)
+            # Until the first manifest there is no run to resume: a failure says run again.
+            run.write(CELLS, parquet_bytes(cells_table(cells)), manifest, then="run again")
+            run.write_manifest(manifest, then="run again")
+            return _execute(run, scenario, cells, manifest, backend, progress)
     finally:
         backend.close()
 
@@ -169,7 +178,37 @@ def resume(
     run in which each cell had that many races (:func:`_extend`).
     """
     run = RunDir(out)
-    manifest = run.read_manifest()
+    run.command = _command(run.read_manifest()["scenario_path"])  # a run, before it is locked
+    with run.lock():
+        manifest = run.read_manifest()  # as it is now that no one else writes it
+        return _resume_recorded(run, manifest, races, threads, dask, progress)
+
+
+def _resume_recorded(
+    run: RunDir,
+    manifest: dict[str, Any],
+    races: int | None,
+    threads: int | None,
+    dask: str | None,
+    progress: bool,
+) -> RunSummary:
+    with inputs.replayed(run.path, manifest) as notices:
+        if progress:
+            for line in notices:
+                print(line, file=sys.stderr, flush=True)
+        summary = _resume(run, manifest, races, threads, dask, progress)
+    summary.notices = notices
+    return summary
+
+
+def _resume(
+    run: RunDir,
+    manifest: dict[str, Any],
+    races: int | None,
+    threads: int | None,
+    dask: str | None,
+    progress: bool,
+) -> RunSummary:
     scenario = parse(manifest["scenario"], manifest["scenario_path"])
     cells = expand(scenario)
     if [pc.spec() for pc in cells] != manifest["cells"]:
@@ -177,6 +216,7 @@ def resume(
             f"'{run.path}': this simkit version expands the run's scenario into different "
             "cells; start it again with --force"
         )
+    run.restore_folders()
     repaired = _repair(run, manifest, cells)
     extended = False
     if races is not None:
@@ -193,6 +233,11 @@ def resume(
         backend.close()
     summary.repaired = repaired
     return summary
+
+
+def _command(scenario_path: str) -> str:
+    """What continues a run of this scenario: a generated scenario names its command."""
+    return scenario_path if scenario_path in ("simkit ladder",) else "simkit run"
 
 
 def _extend(
