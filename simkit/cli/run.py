@@ -28,6 +28,17 @@ def _describe(scenario, cells) -> str:
     return f"game {scenario.game}, {n:,} cell{'s' if n != 1 else ''}, {per}, {total}"
 
 
+def default_out(target: Path, prefix: str = "") -> Path:
+    """``runs/<prefix><file name without .toml>``; a name that is no folder name (``...toml``
+    gives ``..``) is refused rather than let it point outside ``runs/``."""
+    stem = prefix + target.stem.removeprefix(prefix) if prefix else target.stem
+    if stem in ("", ".", "..") or "/" in stem or "\\" in stem:
+        raise click.UsageError(
+            f"'{target.name}' gives no folder name for the run; name the folder with --out"
+        )
+    return Path("runs") / stem
+
+
 @click.group()
 def scenario() -> None:
     """Inspect scenario files before running them (see docs/scenarios.md)."""
@@ -126,7 +137,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
             raise click.UsageError(f"--resume takes a run directory (got '{target}')")
         run_dir = target
     else:
-        run_dir = out or Path("runs") / target.stem
+        run_dir = out or default_out(target)
     try:
         if resume:
             summary = runner.resume(run_dir, races=races, threads=threads, dask=dask, progress=True)

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import RunError, SimkitError, SpaceError
+from simkit.files import claim_folder, resolved
 from simkit.games import get
 from simkit.runner.backends import chunk_keys
 from simkit.runner.grid import PlannedCell, expand
@@ -310,12 +311,13 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning folder: ``tune.json``, then the study with the book's values first."""
     import optuna
 
-    out = Path(out)
+    out = resolved(out)
     if (out / SETTINGS).exists() and not force:
         raise RunError(
             f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
         )
-    out.mkdir(parents=True, exist_ok=True)
+    claim_folder(out, "tuning", force=force, ours=lambda p: (p / SETTINGS).is_file())
+    check_confirm_folder(out)
     for name in (STUDY, SETTINGS):
         (out / name).unlink(missing_ok=True)
     data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
@@ -348,10 +350,25 @@ def references(s: Settings) -> list[dict[str, Any]]:
     return [{**base, **ref} for ref in sp.references]
 
 
+def check_confirm_folder(out: Path) -> None:
+    """Refuse, before the search, a ``confirm/`` the confirmation could not write into."""
+    from simkit.runner.storage import MANIFEST
+
+    folder = Path(out) / "confirm"
+    if not folder.exists() or (folder / MANIFEST).is_file():
+        return
+    if not folder.is_dir() or any(folder.iterdir()):
+        raise RunError(
+            f"'{folder}' holds files that are not a simkit run, and the tuning confirms its "
+            "best candidates there; move them away, then start or resume the tuning"
+        )
+
+
 def load_settings(out: Path) -> Settings:
     path = Path(out) / SETTINGS
     if not path.is_file() or not (Path(out) / STUDY).is_file():
         raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    check_confirm_folder(out)
     return Settings(**json.loads(path.read_text(encoding="utf-8")))
 
 
