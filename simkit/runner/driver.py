@@ -35,7 +35,7 @@ from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.manifest import CELLS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
-from simkit.runner.storage import RunDir
+from simkit.runner.storage import RunDir, command_of
 from simkit.runner.tables import cells_table, parquet_bytes
 
 
@@ -142,7 +142,7 @@ def start(
         lambda: expand(scenario), scenario.game, scenario.path, scenario.source
     )
     run = RunDir(out)
-    run.command = _command(scenario.path)
+    run.command = command_of(scenario.path)
     backend = _backend(dask, threads)
     try:
         run.prepare()
@@ -178,7 +178,7 @@ def resume(
     run in which each cell had that many races (:func:`_extend`).
     """
     run = RunDir(out)
-    run.command = _command(run.read_manifest()["scenario_path"])  # a run, before it is locked
+    run.read_manifest()  # a run (and the command that resumes it), before it is locked
     with run.lock():
         manifest = run.read_manifest()  # as it is now that no one else writes it
         return _resume_recorded(run, manifest, races, threads, dask, progress)
@@ -233,11 +233,6 @@ def _resume(
         backend.close()
     summary.repaired = repaired
     return summary
-
-
-def _command(scenario_path: str) -> str:
-    """What continues a run of this scenario: a generated scenario names its command."""
-    return scenario_path if scenario_path in ("simkit ladder",) else "simkit run"
 
 
 def _extend(

@@ -120,6 +120,14 @@ def _matches(path: Path, entry: dict[str, Any]) -> bool:
     return h.hexdigest() == entry["sha256"]
 
 
+def command_of(scenario_path: str) -> str:
+    """What continues a run of this scenario: a generated scenario names its command."""
+    return scenario_path if scenario_path in GENERATED else "simkit run"
+
+
+GENERATED = ("simkit ladder",)  # scenarios made by a command, which also resumes them
+
+
 class RunDir:
     """A run directory (docs/tables.md): paths, manifest, chunk files."""
 
@@ -181,7 +189,9 @@ class RunDir:
         data = read_json(
             self.manifest_path, lambda msg: RunError(f"'{where}': {msg}"), MAX_MANIFEST_BYTES
         )
-        return check(data, where)
+        manifest = check(data, where)
+        self.command = command_of(manifest["scenario_path"])
+        return manifest
 
     def write_manifest(
         self, manifest: dict[str, Any], point: str | None = None, then: str | None = None

@@ -129,3 +129,14 @@ def test_a_second_writer_is_refused_naming_the_first(here):
                 f"'run' is being written by another process (simkit run, pid {os.getpid()} on "
             )
     assert resume("run", races=90).races == 180  # the lock is gone with its holder
+
+
+def test_a_ladder_run_is_resumed_by_the_ladder(here):
+    """Remedies name the command that resumes the run: a ladder's is `simkit ladder`."""
+    from simkit.results import load
+    from simkit.runner.scenario import parse
+
+    start(parse({"game": "dicerace", "races": 40, "chunk_size": 20}, "simkit ladder"), "lad")
+    (here / "lad" / "agg" / "part-00000-000001.parquet").write_bytes(b"x")
+    with pytest.raises(RunError, match=r"repair the run with `simkit ladder --resume lad`$"):
+        load("lad")
