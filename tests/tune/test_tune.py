@@ -248,3 +248,17 @@ def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_pa
     resumed = tune.resume(out)
     assert _trials(out) == _trials(tmp_path / "whole")
     assert resumed.best == whole.best
+
+
+def test_a_tuning_never_writes_into_a_folder_that_is_not_a_tuning(tmp_path, monkeypatch):
+    from simkit.errors import SimkitError
+
+    monkeypatch.chdir(tmp_path)
+    s = tune.settings(*_files(tmp_path), **SMALL)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    for out in ("mine", "nosuch/../mine"):
+        with pytest.raises(SimkitError, match="holds files simkit did not write as a tuning"):
+            tune.start(s, out)
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
+    assert not (tmp_path / "nosuch").exists()
