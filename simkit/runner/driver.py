@@ -175,7 +175,8 @@ def resume(
 
     ``races`` extends the run (``simkit run --resume DIR --races N``): every cell is raised
     to max(its races, ``races``), same keys, so the tables are those of one uninterrupted
-    run in which each cell had that many races (:func:`_extend`).
+    run in which each cell had that many races (:func:`_extend`); a precision target is
+    dropped (every cell then plays N races; refused if one already has more).
     """
     run = RunDir(out)
     run.read_manifest()  # a run (and the command that resumes it), before it is locked
@@ -252,14 +253,20 @@ def _extend(
     before the dropped chunk's files are removed (a crash in between leaves files that the
     next resume removes as unlisted).
     """
-    if scenario.precision is not None:
-        raise RunError(
-            f"'{run.path}' stops each cell at a precision target (width "
-            f"{scenario.precision.width:g}), so --races cannot extend it; start it again with "
-            "--force and a narrower [precision] width or a larger max_races"
-        )
     data = scenario.to_json()
-    data["races"] = total = max(scenario.races, races)
+    if scenario.precision is not None:
+        # The target goes: every cell plays N races. A cell it stopped with more than N
+        # races cannot be expressed as "max(its races, N)" by one races per cell: refused.
+        most = max(manifest["races_done"])
+        if most > races:
+            raise RunError(
+                f"'{run.path}': a cell of this run already has {most:,} races (its precision "
+                f"target stopped it there), more than --races {races:,}; give --races {most} "
+                "or more"
+            )
+        del data["precision"]
+        data["races"] = races
+    data["races"] = total = max(data["races"], races)
     levels = data.get("skill", [])
     for k, level in enumerate(levels):
         if isinstance(level, dict):
@@ -276,7 +283,8 @@ def _extend(
             drop.append((i, last))
             manifest["chunks_done"].remove([i, last])
             manifest["races_done"][i] -= before % size
-    if all(cap(grown, n) == cap(scenario, p) for p, n in zip(cells, new_cells, strict=True)):
+    same = all(cap(grown, n) == cap(scenario, p) for p, n in zip(cells, new_cells, strict=True))
+    if same and scenario.precision is None:
         return scenario, cells, False
     names = [f"{t}/{part_name(i, c)}" for i, c in drop for t in ("races", "heat", "agg")]
     for name in names:
@@ -284,6 +292,7 @@ def _extend(
     manifest.update(
         scenario=grown.to_json(),
         races_per_cell=grown.max_races,
+        precision=None,  # --races replaces a target, as on a fresh run
         cells=[pc.spec() for pc in new_cells],
         chunks_total=sum(chunks_per_cell(cap(grown, pc), size) for pc in new_cells),
         status="running",

@@ -67,9 +67,21 @@ def test_a_level_with_its_own_races_is_raised_not_capped(tmp_path):
     assert_same_tables(load(out), load(ref))
 
 
-def test_a_precision_run_is_not_extended(tmp_path):
+def test_a_precision_run_is_extended_to_a_fixed_count(tmp_path):
+    """The target goes; every cell plays N races: a cell it stopped early carries on."""
     text = BASE + "[precision]\nwidth = 0.2\nmax_races = 1000\n"
     sc = load_scenario(write(tmp_path, text))
     start(sc, tmp_path / "run")
-    with pytest.raises(RunError, match="stops each cell at a precision target"):
-        resume(tmp_path / "run", races=5000)
+    done = load(tmp_path / "run").manifest["races_done"]
+    assert max(done) < 1000  # stopped early
+    with pytest.raises(RunError) as info:
+        resume(tmp_path / "run", races=max(done) - 1)
+    assert str(info.value) == (
+        f"'{tmp_path / 'run'}': a cell of this run already has {max(done):,} races (its "
+        f"precision target stopped it there), more than --races {max(done) - 1:,}; give "
+        f"--races {max(done)} or more"
+    )
+    resume(tmp_path / "run", races=1100)
+    ref = _fresh(tmp_path, 1100, "ref")
+    assert part_files(tmp_path / "run") == part_files(ref)
+    assert load(tmp_path / "run").manifest["precision"] is None
