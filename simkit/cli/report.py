@@ -64,7 +64,8 @@ def report(
     from simkit.report import build
     from simkit.runner.inputs import of_run
 
-    with of_run(run_dir) as notices:  # the run's tracks as they were when it started
+    # The run's tracks as they were when it started; a refit presets file is only named.
+    with of_run(run_dir, plays=False) as notices:
         folder = report_folder(out or run_dir / "report", force)  # a run's, checked first
         for line in notices:
             click.echo(line, err=True)

@@ -129,12 +129,13 @@ def _sha_of(path: Path, cap: int) -> str | None:
 
 
 @contextlib.contextmanager
-def replayed(run_path: Path, manifest: dict[str, Any]) -> Iterator[list[str]]:
+def replayed(run_path: Path, manifest: dict[str, Any], plays: bool = True) -> Iterator[list[str]]:
     """Read the run's recorded inputs instead of the files on disk inside the block.
 
     Yields one notice per input whose file on disk differs from the copy (changed, moved,
-    gone). ``RunError`` if a copy is damaged, or a checked-only input (a presets file)
-    changed.
+    gone). ``RunError`` if a copy is damaged, or, when the caller ``plays`` races (a resume,
+    a replay), a checked-only input (a presets file) changed; a report plays none, and is
+    only told.
     """
     contents, notices = {}, []
     for path, e in manifest.get("inputs", {}).items():
@@ -153,13 +154,17 @@ def replayed(run_path: Path, manifest: dict[str, Any]) -> Iterator[list[str]]:
         now = _sha_of(Path(path), files.MAX_BYTES)
         if now == e["sha256"]:
             continue
-        if e["use"] == "check":
+        if e["use"] == "check" and plays:
             raise RunError(
                 f"'{path}' has changed since the run started (sha256 {e['sha256'][:12]} then, "
                 f"{now[:12] if now else 'no file'} now) and the run's bots read it; put back "
                 f"the run's copy ({copy}) to continue, or start the run again with --force"
             )
-        what = "the scenario it recorded" if e["use"] == "scenario" else f"its copy {copy}"
+        what = {
+            "scenario": "the scenario it recorded",
+            "read": f"its copy {copy}",
+            "check": "it only to play races, and this command plays none",
+        }[e["use"]]
         how = "has changed" if now else "is gone (or no longer a readable file)"
         notices.append(f"'{path}' {how} since the run started; the run uses {what}")
     with files.replaying(contents):
@@ -167,10 +172,11 @@ def replayed(run_path: Path, manifest: dict[str, Any]) -> Iterator[list[str]]:
 
 
 @contextlib.contextmanager
-def of_run(run_dir: str | Path) -> Iterator[list[str]]:
-    """:func:`replayed` for the run in ``run_dir`` (``race --replay``, ``report``)."""
+def of_run(run_dir: str | Path, plays: bool = True) -> Iterator[list[str]]:
+    """:func:`replayed` for the run in ``run_dir`` (``race --replay``; ``report``, which
+    ``plays`` no race)."""
     from simkit.runner.storage import RunDir
 
     run = RunDir(run_dir)
-    with replayed(run.path, run.read_manifest()) as notices:
+    with replayed(run.path, run.read_manifest(), plays) as notices:
         yield notices

@@ -114,3 +114,26 @@ def test_a_damaged_copy_refuses_the_resume(folder, reference):
     copy.write_text("x = 1\n")
     with pytest.raises(RunError, match=r"the run's copy of 'trk/mytrack\.toml' is missing or"):
         resume(folder / "ref")
+
+
+def test_a_changed_presets_file_refuses_a_resume_and_is_named_by_a_report(tmp_path, monkeypatch):
+    """A presets file is read by bots, not replayed: a resume after a refit would play other
+    bots, so it is refused; a report plays no race, and only says so."""
+    from simkit.runner import resume
+    from tests.runner.dicerace import GAME
+
+    presets = tmp_path / "bots.toml"
+    presets.write_text("[steady.tuned]\nweights = [1.0]\n")
+    monkeypatch.setattr(type(GAME), "bot_presets_file", presets)
+    (tmp_path / "s.toml").write_text('game = "dicerace"\nraces = 40\nchunk_size = 20\n')
+    start(load_scenario(tmp_path / "s.toml"), tmp_path / "run")
+    entry = json.loads((tmp_path / "run" / "manifest.json").read_text())["inputs"][str(presets)]
+    assert entry["use"] == "check"
+    presets.write_text("[steady.tuned]\nweights = [2.0]\n")  # a refit
+    with pytest.raises(RunError, match=r"has changed since the run started .* the run's bots"):
+        resume(tmp_path / "run", races=60)
+    with of_run(tmp_path / "run", plays=False) as notices:
+        assert notices == [
+            f"'{presets}' has changed since the run started; the run uses it only to play "
+            "races, and this command plays none"
+        ]
