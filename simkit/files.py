@@ -4,16 +4,26 @@
 Whatever a file holds, reading it ends in parsed data or in one :class:`SimkitError` line
 from the caller's ``error`` factory (which names the file): missing or unreadable, larger
 than the cap, not UTF-8, not valid TOML or JSON, or nested deeper than :data:`MAX_DEPTH`.
-The size cap bounds the time any parser and any later check can take. :func:`shown`
-quotes a user's value for a message; :func:`one_line` makes any message one printable line.
+The size cap bounds the time any parser and any later check can take; anything that is not a
+regular file (a FIFO, a device, a socket) is refused before a byte is read, so no reader
+waits on one. :func:`shown` quotes a user's value for a message; :func:`one_line` makes any
+message one printable line.
+
+Every file read here can be recorded and replayed by content (:mod:`simkit.runner.inputs`):
+inside :func:`recording`, each file read is remembered with its bytes; inside
+:func:`replaying`, a file that was recorded is read from the recording, not from the disk,
+so a resumed run reads the inputs its start read, whatever happened to them since.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
+import os
+import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,20 +37,102 @@ LINE_CHARS = 600  # of one error line
 ErrorFactory = Callable[[str], SimkitError]
 
 
-def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> str:
-    """The file's text, read as UTF-8; at most ``max_bytes`` are ever read."""
-    p = Path(path)
+# What the reads of this process record and replay: a file's path as given -> its bytes.
+_recordings: list[dict[str, bytes]] = []
+_replayed: dict[str, bytes] = {}
+
+
+@contextlib.contextmanager
+def recording() -> Iterator[dict[str, bytes]]:
+    """Remember every file read inside the block: path (as given) -> the bytes read."""
+    seen: dict[str, bytes] = {}
+    _recordings.append(seen)
     try:
-        with open(p, "rb") as fh:
-            data = fh.read(max_bytes + 1)
+        yield seen
+    finally:
+        _recordings.remove(seen)
+
+
+@contextlib.contextmanager
+def replaying(contents: dict[str, bytes]) -> Iterator[None]:
+    """Inside the block, a read of a path in ``contents`` returns its recorded bytes.
+
+    Process-wide (not per thread): a run's chunks are played on worker threads.
+    """
+    before = dict(_replayed)
+    _replayed.update(contents)
+    try:
+        yield
+    finally:
+        _replayed.clear()
+        _replayed.update(before)
+
+
+def replayed_contents() -> dict[str, bytes]:
+    """What :func:`replaying` answers now (for a worker process to answer the same)."""
+    return dict(_replayed)
+
+
+def replayed(path: str | Path) -> bool:
+    """True if a read of ``path`` is answered by a recording (:func:`replaying`)."""
+    return str(Path(path)) in _replayed
+
+
+def read_bytes(
+    path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES, *, replay: bool = True
+) -> bytes:
+    """The file's bytes, at most ``max_bytes`` read; a recorded file's recorded bytes
+    (unless ``replay`` is false: what the disk holds now)."""
+    key = str(Path(path))
+    data = _replayed.get(key) if replay else None
+    if data is None:
+        data = _read_regular(Path(path), error, max_bytes)
+    if len(data) > max_bytes:
+        raise error(f"larger than {max_bytes:,} bytes; is it the right file?")
+    for seen in _recordings:
+        seen[key] = data
+    return data
+
+
+def _read_regular(p: Path, error: ErrorFactory, max_bytes: int) -> bytes:
+    """Up to ``max_bytes + 1`` bytes of ``p``; refused unless it is a regular file.
+
+    Opened without blocking and checked on the open descriptor: opening a FIFO for
+    reading would otherwise wait for a writer forever.
+    """
+    try:
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise error("file not found") from None
     except IsADirectoryError:
         raise error("is a folder, not a file") from None
     except OSError as exc:
         raise error(f"cannot read it ({exc.strerror or exc})") from None
-    if len(data) > max_bytes:
-        raise error(f"larger than {max_bytes:,} bytes; is it the right file?")
+    with open(fd, "rb") as fh:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise error("is a folder, not a file")
+        if not stat.S_ISREG(mode):
+            raise error(f"is not a regular file (a {_kind(mode)}); give a file")
+        try:
+            return fh.read(max_bytes + 1)
+        except OSError as exc:
+            raise error(f"cannot read it ({exc.strerror or exc})") from None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "named pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "device"
+    if stat.S_ISSOCK(mode):
+        return "socket"
+    return "special file"
+
+
+def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> str:
+    """The file's text, read as UTF-8; at most ``max_bytes`` are ever read."""
+    data = read_bytes(path, error, max_bytes)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -116,3 +208,86 @@ def shown(value: Any) -> str:
     """A user's value for a message: its repr, escaped to one line and cut short."""
     text = one_line(repr(value))
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
+
+
+# --- where simkit writes -------------------------------------------------------------------
+
+MARKER = ".simkit-output"  # in every folder simkit writes into: the kind of output it holds
+
+
+def resolved(path: str | Path) -> Path:
+    """``path`` with ``..`` resolved the way the system will (``nosuch/../u`` is ``u``).
+
+    Every check on an output path is made on this, so that no check looks at one folder
+    while the write lands in another. A path without ``..`` is kept as given (messages
+    show what the user typed).
+    """
+    p = Path(path)
+    return p.resolve() if ".." in p.parts else p
+
+
+def _kind_of(folder: Path) -> str | None:
+    try:
+        return read_text(folder / MARKER, SimkitError, 200).strip() or None
+    except SimkitError:
+        return None
+
+
+def claim_folder(
+    path: str | Path,
+    kind: str,
+    *,
+    force: bool = False,
+    ours: Callable[[Path], bool] | None = None,
+    option: str = "--out",
+) -> Path:
+    """The folder ``path`` (:func:`resolved`), made ready to receive simkit's ``kind`` output.
+
+    A folder may be written into if simkit creates it now, if it is empty, if it holds
+    ``kind`` output (its :data:`MARKER` says so, or ``ours(folder)`` recognises output of
+    an older simkit), or with ``force``; anything else is the user's, and refused with one
+    line. The marker is written before any output, so a folder simkit filled is always
+    recognised as its own.
+    """
+    p = resolved(path)
+    if p.exists() or p.is_symlink():
+        if not p.is_dir():
+            raise SimkitError(f"'{p}' exists and is not a folder; choose another {option}")
+        try:
+            empty = not any(p.iterdir())
+        except OSError as exc:
+            raise SimkitError(f"cannot read the folder '{p}' ({exc.strerror or exc})") from None
+        held = _kind_of(p)
+        if not (empty or held == kind or (held is None and ours and ours(p)) or force):
+            what = f"a simkit {held}" if held else f"files simkit did not write as a {kind}"
+            raise SimkitError(
+                f"'{p}' holds {what}; choose another {option}, or add --force to write the "
+                f"{kind} there (files of the same names are replaced)"
+            )
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+        if _kind_of(p) != kind:
+            (p / MARKER).write_text(kind + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise SimkitError(
+            f"cannot write into '{p}' ({exc.strerror or exc}); choose another {option}"
+        ) from None
+    return p
+
+
+def claim_file(path: str | Path, *, suffix: str, force: bool = False, option: str) -> Path:
+    """The file ``path`` (:func:`resolved`) that a command is about to write.
+
+    Refused with one line unless it ends in ``suffix`` (the format written), and, when it
+    already exists, unless ``force``: simkit never replaces a file it was not asked to.
+    """
+    p = resolved(path)
+    if p.suffix.lower() != suffix:
+        raise SimkitError(f"{option} '{p}': give a file name ending in {suffix}")
+    if p.is_dir():
+        raise SimkitError(f"{option} '{p}' is a folder; give a file name ending in {suffix}")
+    if (p.exists() or p.is_symlink()) and not force:
+        raise SimkitError(
+            f"{option} '{p}' exists; choose another name, or add --force to replace it"
+        )
+    return p

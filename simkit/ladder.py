@@ -11,6 +11,7 @@ explains the design.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,7 @@ from simkit.games import get
 from simkit.games.cells import build_cell
 from simkit.runner import RunSummary, Scenario
 from simkit.runner import resume as _resume
-from simkit.runner.scenario import parse
+from simkit.runner.scenario import MAX_CELLS, MAX_PLAYERS, parse
 
 DEFAULT_RACES = 2_000  # per lineup: 4 Snow Tails bots rated to about ±0.03 (docs/ladder.md)
 CHUNK = 1_000  # races per chunk: a slow bot's ladder resumes without losing much
@@ -50,6 +51,11 @@ def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
             for r in range(players)
         ]
     return [tuple(bots[(j + r) % k] for j in range(players)) for r in range(k)]
+
+
+def lineup_count(bots: int, players: int) -> int:
+    """How many lineups :func:`lineups` makes, without making them."""
+    return math.comb(bots, players) * players if bots >= players else bots
 
 
 def bots_of(design: Sequence[Sequence[str]]) -> tuple[str, ...]:
@@ -87,6 +93,16 @@ def scenario(
             key="bots",
         )
     n = g.default_players if players is None else players
+    if not isinstance(n, int) or not 1 <= n <= MAX_PLAYERS:
+        raise SimkitError(f"ladder: --players must be 1 to {MAX_PLAYERS} (got {n})", key="players")
+    count = lineup_count(len(bots), n)
+    if count > MAX_CELLS:  # counted, not built: 200 bots at 4 seats would be 258 million
+        raise SimkitError(
+            f"ladder: {len(bots)} bots at {n} players make {count:,} lineups, more than "
+            f"{MAX_CELLS:,}; rate fewer bots at once (e.g. the strongest few, then the rest "
+            "against the best of them)",
+            key="bots",
+        )
     design = lineups(bots, n)
     for b in bots:
         build_cell(game, preset=preset, overrides=overrides, track=track, players=n, bots=b)

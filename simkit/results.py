@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
@@ -105,4 +106,28 @@ def load(path: str | Path) -> Results:
         cols = [*ROUND_KEYS, "count"]
         part = table.filter(pc.equal(table["table"], ROUND_TABLE)).select(cols).to_pandas()
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
+    if races is not None:
+        _cross_check(run, races, agg["slot_finish"])
     return Results(run.path, manifest, cells, races, heat, agg, rounds)
+
+
+def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> None:
+    """The per-race rows must count what the aggregates count (docs/reliability.md).
+
+    Both are written from the same chunk, so they disagree only if a file was replaced by
+    one of another run (its sha256 updated in the manifest): checksums catch accidents, and
+    this catches the commonest edit that checksums cannot.
+    """
+    keys = ["cell", "slot", "finish"]
+
+    def counts(frame: pd.DataFrame) -> np.ndarray:
+        frame = frame[frame["count"] != 0][[*keys, "count"]].astype("int64")
+        return frame.sort_values(keys).to_numpy()
+
+    mine = races.groupby(keys, observed=True).size().rename("count").reset_index()
+    if not np.array_equal(counts(mine), counts(slot_finish)):
+        raise RunError(
+            f"'{run.path}': its per-race rows and its aggregates count different races (a "
+            "chunk file replaced by another run's, its sha256 rewritten); simkit will not "
+            "trust this run: start it again with --force"
+        )

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from simkit.errors import SimkitError
-from simkit.files import LINE_CHARS, one_line
+from simkit.files import LINE_CHARS, one_line, shown
 
 
 class SimkitGroup(click.Group):
@@ -36,6 +36,13 @@ def _line(text: str) -> str:
     return line if len(line) <= LINE_CHARS else line[: LINE_CHARS - 3] + "..."
 
 
+MAX_VALUE_CHARS = 1_000  # of one --set value: lists of a few dozen numbers at most
+
+
+def _no_constant(name: str) -> None:
+    raise ValueError(f"{name} is not a number a parameter takes")
+
+
 def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
     """``--set name=value`` pairs into a dict; values are JSON where they parse as JSON.
 
@@ -47,10 +54,17 @@ def parse_overrides(items: Sequence[str]) -> dict[str, Any]:
         if "=" not in item:
             raise click.BadParameter(f"expected NAME=VALUE, got '{item}'", param_hint="--set")
         key, _, raw = item.partition("=")
+        if len(raw) > MAX_VALUE_CHARS:
+            raise SimkitError(
+                f"--set {shown(key.strip())}: the value is {len(raw):,} characters long, more "
+                f"than {MAX_VALUE_CHARS:,}; no parameter takes one so long"
+            )
         try:
-            value = json.loads(raw)
+            value = json.loads(raw, parse_constant=_no_constant)
         except json.JSONDecodeError:
             value = raw
+        except (ValueError, RecursionError) as exc:  # NaN, Infinity; nested too deep
+            raise SimkitError(f"--set {shown(key.strip())}: {one_line(str(exc))[:80]}") from None
         out[key.strip()] = value
     return out
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 
@@ -9,7 +10,7 @@ import click
 
 from simkit.cli.common import ExamplesCommand, LazyChoice, game_names, parse_overrides
 from simkit.errors import StateError
-from simkit.files import read_json
+from simkit.files import claim_file, read_json
 
 
 @click.command()
@@ -106,8 +107,21 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     help="Replay race --race of cell --cell of this run directory (its game, cell and seed).",
 )
 @click.option("--cell", type=click.IntRange(0), help="The run's cell to replay (with --replay).")
+@click.option("--force", is_flag=True, help="Replace the --png file if it exists.")
 def race(
-    game, preset, overrides, track, players, bots, seed, race_index, as_json, png, replay, cell
+    game,
+    preset,
+    overrides,
+    track,
+    players,
+    bots,
+    seed,
+    race_index,
+    as_json,
+    png,
+    replay,
+    cell,
+    force,
 ) -> None:
     """Play one race and print it turn by turn, so a player can check every move.
 
@@ -123,11 +137,18 @@ def race(
     from simkit.rng import race_key
     from simkit.runner.progress import compile_notice
 
+    if png is not None:  # before the race is played: a name it cannot write is refused now
+        png = claim_file(png, suffix=".png", force=force, option="--png")
+    inputs = contextlib.ExitStack()
     if replay is not None:
         if cell is None:
             raise click.UsageError("--replay needs --cell (and --race, default 0)")
         from simkit.runner import replay_cell
+        from simkit.runner.inputs import of_run
 
+        # The run's tracks and routes as they were when it started, not as they are now.
+        for line in inputs.enter_context(of_run(replay)):
+            click.echo(line, err=True)
         built, key = replay_cell(replay, cell, race_index)
         game = built.game
     else:
@@ -148,16 +169,17 @@ def race(
     notice = compile_notice(get(game), "trace")
     if notice:
         click.echo(notice, err=True)
-    trace = get(game).trace(built, key, race_index=race_index)
-    if as_json:
-        click.echo(json.dumps(trace.to_json(), indent=1))
-    else:
-        click.echo(trace.text())
-    if png is not None:
-        if not hasattr(trace, "draw"):
-            raise click.UsageError(f"{game} has no board to draw")
-        trace.draw(png)
-        click.echo(f"wrote {png}", err=True)
+    with inputs:
+        trace = get(game).trace(built, key, race_index=race_index)
+        if as_json:
+            click.echo(json.dumps(trace.to_json(), indent=1))
+        else:
+            click.echo(trace.text())
+        if png is not None:
+            if not hasattr(trace, "draw"):
+                raise click.UsageError(f"{game} has no board to draw")
+            trace.draw(png)
+            click.echo(f"wrote {png}", err=True)
 
 
 @click.command(cls=ExamplesCommand)

@@ -15,6 +15,26 @@ _TOLERANCE = click.option(
     help="Fairness tolerance on win rates (0.02 = 2 percentage points of 1/players).",
 )
 _TITLE = click.option("--title", help="Report title (default: from the run's scenario).")
+_FORCE = click.option(
+    "--force", is_flag=True, help="Write into a folder that holds something other than a report."
+)
+
+
+def report_folder(path: Path, force: bool) -> Path:
+    """The report folder, claimed (:func:`simkit.files.claim_folder`) before any work."""
+    from simkit.files import claim_folder
+    from simkit.report.document import GENERATOR
+
+    def older_report(folder: Path) -> bool:  # written before folders carried a marker
+        index = folder / "index.html"
+        try:
+            with open(index, "rb") as fh:
+                head = fh.read(2000).decode("utf-8", "replace") if index.is_file() else ""
+        except OSError:
+            return False
+        return f'content="{GENERATOR}"' in head
+
+    return claim_folder(path, "report", force=force, ours=older_report)
 
 
 @click.command()
@@ -27,7 +47,10 @@ _TITLE = click.option("--title", help="Report title (default: from the run's sce
 )
 @_TOLERANCE
 @_TITLE
-def report(run_dir: Path, out: Path | None, tolerance: float, title: str | None) -> None:
+@_FORCE
+def report(
+    run_dir: Path, out: Path | None, tolerance: float, title: str | None, force: bool
+) -> None:
     """Write a balance report of RUN_DIR: start-slot fairness, track tuning, comparisons.
 
     The folder holds index.html (self-contained, plots embedded), report.md, the plots as
@@ -39,8 +62,14 @@ def report(run_dir: Path, out: Path | None, tolerance: float, title: str | None)
       simkit report runs/fairness -o reports/fairness --tolerance 0.01
     """
     from simkit.report import build
+    from simkit.runner.inputs import of_run
 
-    click.echo(build(run_dir, out or run_dir / "report", tolerance=tolerance, title=title))
+    # The run's tracks as they were when it started; a refit presets file is only named.
+    with of_run(run_dir, plays=False) as notices:
+        folder = report_folder(out or run_dir / "report", force)  # a run's, checked first
+        for line in notices:
+            click.echo(line, err=True)
+        click.echo(build(run_dir, folder, tolerance=tolerance, title=title))
 
 
 @click.command()
@@ -60,6 +89,7 @@ def report(run_dir: Path, out: Path | None, tolerance: float, title: str | None)
 )
 @_TOLERANCE
 @_TITLE
+@_FORCE
 def compare(
     run_a: Path,
     run_b: Path,
@@ -67,6 +97,7 @@ def compare(
     paired: bool | None,
     tolerance: float,
     title: str | None,
+    force: bool,
 ):
     """Compare two runs cell by cell: differences are B - A.
 
@@ -89,7 +120,7 @@ def compare(
     if paired and why:
         raise click.ClickException(f"runs {run_a} and {run_b} cannot be paired: {why}")
     use = why is None if paired is None else paired
-    target = out or run_a / f"compare-{run_b.resolve().name}"
+    target = report_folder(out or run_a / f"compare-{run_b.resolve().name}", force)
     index = build_comparison(a, b, target, tolerance=tolerance, title=title, paired=use)
     how = "paired race by race" if use else "unpaired (Welch)" + (f": {why}" if why else "")
     click.echo(f"comparison {how}", err=True)

@@ -28,6 +28,17 @@ def _describe(scenario, cells) -> str:
     return f"game {scenario.game}, {n:,} cell{'s' if n != 1 else ''}, {per}, {total}"
 
 
+def default_out(target: Path, prefix: str = "") -> Path:
+    """``runs/<prefix><file name without .toml>``; a name that is no folder name (``...toml``
+    gives ``..``) is refused rather than let it point outside ``runs/``."""
+    stem = prefix + target.stem.removeprefix(prefix) if prefix else target.stem
+    if stem in ("", ".", "..") or "/" in stem or "\\" in stem:
+        raise click.UsageError(
+            f"'{target.name}' gives no folder name for the run; name the folder with --out"
+        )
+    return Path("runs") / stem
+
+
 @click.group()
 def scenario() -> None:
     """Inspect scenario files before running them (see docs/scenarios.md)."""
@@ -59,7 +70,7 @@ def check(file: Path) -> None:
     "--races",
     "-r",
     type=click.IntRange(1, MAX_RACES),
-    help="Races per cell (overrides the file).",
+    help="Races per cell (overrides the file); with --resume, raise every cell to at least N.",
 )
 @click.option(
     "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
@@ -78,7 +89,11 @@ def check(file: Path) -> None:
     type=click.IntRange(1, MAX_CHUNK),
     help="Races per chunk (overrides the file).",
 )
-@click.option("--resume", is_flag=True, help="Finish the unfinished run TARGET (a run directory).")
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Finish the run TARGET (a run directory) where it stopped; with --races N, extend it.",
+)
 @click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
 @click.option(
     "--dask",
@@ -98,6 +113,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
       simkit run scenarios/demo.toml
       simkit run scenarios/demo.toml --races 200000 --seed 7 --out runs/big
       simkit run --resume runs/big
+      simkit run --resume runs/big --races 400000
       simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
     """
     from simkit import runner
@@ -108,7 +124,6 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
         changed = [
             n
             for n, v in (
-                ("--races", races),
                 ("--seed", seed),
                 ("--chunk-size", chunk_size),
                 ("--out", out),
@@ -122,10 +137,10 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
             raise click.UsageError(f"--resume takes a run directory (got '{target}')")
         run_dir = target
     else:
-        run_dir = out or Path("runs") / target.stem
+        run_dir = out or default_out(target)
     try:
         if resume:
-            summary = runner.resume(run_dir, threads=threads, dask=dask, progress=True)
+            summary = runner.resume(run_dir, races=races, threads=threads, dask=dask, progress=True)
         else:
             sc = runner.load_scenario(target)
             sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)

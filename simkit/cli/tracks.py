@@ -64,7 +64,12 @@ def list_tracks(family: str | None) -> None:
 @click.option(
     "--dpi", type=click.IntRange(30, 600), default=130, show_default=True, help="PNG resolution."
 )
-def show(track: str | None, all_: bool, output: Path | None, segments: bool, dpi: int) -> None:
+@click.option(
+    "--force", is_flag=True, help="Replace PNG files that exist (or use a foreign -o folder)."
+)
+def show(
+    track: str | None, all_: bool, output: Path | None, segments: bool, dpi: int, force: bool
+) -> None:
     """Draw TRACK (a library name or a .toml path) to a PNG.
 
     The picture shows lanes and spaces, corner entry lines with their safety speeds,
@@ -77,21 +82,23 @@ def show(track: str | None, all_: bool, output: Path | None, segments: bool, dpi
       simkit tracks show my_track.toml --segments -o my_track.png
       simkit tracks show --all -o reports/tracks
     """
+    from simkit.files import claim_file, claim_folder
     from simkit.tracks import library, load
     from simkit.tracks.picture import save_png
 
     if all_ == (track is not None):
         raise click.UsageError("give a TRACK or --all (not both)")
     if all_:
-        folder = output or Path("reports/tracks")
-        folder.mkdir(parents=True, exist_ok=True)
+        folder = claim_folder(
+            output or Path("reports/tracks"), "track pictures", force=force, option="-o"
+        )
         for info in library():
             path = folder / f"{info.name}.png"
             save_png(load(info.name), path, dpi=dpi, segments=segments)
             click.echo(f"wrote {path}")
         return
     t = load(track)
-    path = output or Path(f"{t.name}.png")
+    path = claim_file(output or Path(f"{t.name}.png"), suffix=".png", force=force, option="-o")
     if path.parent != Path(""):
         path.parent.mkdir(parents=True, exist_ok=True)
     save_png(t, path, dpi=dpi, segments=segments)

@@ -111,6 +111,8 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
       simkit tune --resume runs/tune-extra-cards --dask local
     """
     from simkit import tune as tuning
+    from simkit.cli.report import report_folder
+    from simkit.cli.run import default_out
 
     if resume:
         given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
@@ -123,7 +125,9 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
     else:
         if space is None:
             raise click.UsageError("give the search space: --space SPACE.toml")
-        folder = out or Path("runs") / f"tune-{target.stem.removeprefix('tune-')}"
+        folder = out or default_out(target, "tune-")
+    if report is not None:  # claimed before the search, not after it
+        report = report_folder(report, force)
     try:
         if resume:
             done = tuning.resume(folder, report=report, threads=threads, dask=dask, progress=True)

@@ -19,6 +19,7 @@ import pandas as pd
 from numba import njit
 
 from simkit.errors import RunError
+from simkit.files import replayed_contents, replaying
 from simkit.games.base import Batch, Game
 from simkit.rng import race_key
 from simkit.runner.grid import PlannedCell
@@ -68,14 +69,23 @@ def chunk_keys(seed: int, cell_key: int, lo: int, hi: int) -> np.ndarray:
 
 
 def simulate_chunk(
-    game: Game, task: ChunkTask, seed: int, keep: str, heat: bool, threads: int | None
+    game: Game,
+    task: ChunkTask,
+    seed: int,
+    keep: str,
+    heat: bool,
+    threads: int | None,
+    inputs: dict[str, bytes] | None = None,
 ) -> ChunkResult:
     """Play one chunk with ``game`` and encode its tables.
 
     The game object travels to Dask workers by pickle, i.e. as a reference to its class's
-    module, which the worker imports: no registry lookup is needed there.
+    module, which the worker imports: no registry lookup is needed there. ``inputs`` are
+    the run's recorded inputs (:mod:`simkit.runner.inputs`), read instead of the worker's
+    files.
     """
-    batch, seconds = play_chunk(game, task, seed, threads)
+    with replaying(inputs or {}):
+        batch, seconds = play_chunk(game, task, seed, threads)
     return encode_chunk(game, task, batch, seconds, keep, heat)
 
 
@@ -199,6 +209,7 @@ class DaskBackend:
                         keep,
                         heat,
                         self.threads,
+                        replayed_contents(),
                         pure=False,
                         retries=2,
                     )

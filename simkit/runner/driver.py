@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,12 +29,13 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.errors import RunError
 from simkit.games import get
+from simkit.runner import inputs
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.manifest import CELLS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
-from simkit.runner.storage import RunDir
+from simkit.runner.storage import RunDir, command_of
 from simkit.runner.tables import cells_table, parquet_bytes
 
 
@@ -49,6 +50,7 @@ class RunSummary:
     seconds: float
     already_complete: bool = False
     repaired: list[str] = field(default_factory=list)  # what resume found damaged and redid
+    notices: list[str] = field(default_factory=list)  # inputs changed on disk since the start
 
     @property
     def races_per_second(self) -> float:
@@ -136,21 +138,33 @@ def start(
 
     ``progress`` tells the user on stderr: a compile notice on a cold cache, then a bar.
     """
-    cells = expand(scenario)
+    cells, recorded = inputs.expand_recorded(
+        lambda: expand(scenario), scenario.game, scenario.path, scenario.source
+    )
+    run = RunDir(out)
+    run.command = command_of(scenario.path)
     backend = _backend(dask, threads)
     try:
-        run = RunDir(out)
-        run.create(force)
-        manifest = _manifest(scenario, cells)
-        run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
-        run.write_manifest(manifest)
-        return _execute(run, scenario, cells, manifest, backend, progress)
+        run.prepare()
+        with run.lock():
+            run.create(force)
+            manifest = _manifest(scenario, cells)
+            run.record_inputs(recorded, manifest)
+            # Until the first manifest there is no run to resume: a failure says run again.
+            run.write(CELLS, parquet_bytes(cells_table(cells)), manifest, then="run again")
+            run.write_manifest(manifest, then="run again")
+            return _execute(run, scenario, cells, manifest, backend, progress)
     finally:
         backend.close()
 
 
 def resume(
-    out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
+    out: str | Path,
+    *,
+    races: int | None = None,
+    threads: int | None = None,
+    dask: str | None = None,
+    progress: bool = False,
 ) -> RunSummary:
     """Finish the run in ``out`` where it stopped, after checking everything it wrote.
 
@@ -158,9 +172,44 @@ def resume(
     missing or differ from their recorded sha256 is simulated again (``repaired`` says
     which), files the manifest does not list are removed, and a finished run with nothing
     damaged is left as it is.
+
+    ``races`` extends the run (``simkit run --resume DIR --races N``): every cell is raised
+    to max(its races, ``races``), same keys, so the tables are those of one uninterrupted
+    run in which each cell had that many races (:func:`_extend`); a precision target is
+    dropped (every cell then plays N races; refused if one already has more).
     """
     run = RunDir(out)
-    manifest = run.read_manifest()
+    run.read_manifest()  # a run (and the command that resumes it), before it is locked
+    with run.lock():
+        manifest = run.read_manifest()  # as it is now that no one else writes it
+        return _resume_recorded(run, manifest, races, threads, dask, progress)
+
+
+def _resume_recorded(
+    run: RunDir,
+    manifest: dict[str, Any],
+    races: int | None,
+    threads: int | None,
+    dask: str | None,
+    progress: bool,
+) -> RunSummary:
+    with inputs.replayed(run.path, manifest) as notices:
+        if progress:
+            for line in notices:
+                print(line, file=sys.stderr, flush=True)
+        summary = _resume(run, manifest, races, threads, dask, progress)
+    summary.notices = notices
+    return summary
+
+
+def _resume(
+    run: RunDir,
+    manifest: dict[str, Any],
+    races: int | None,
+    threads: int | None,
+    dask: str | None,
+    progress: bool,
+) -> RunSummary:
     scenario = parse(manifest["scenario"], manifest["scenario_path"])
     cells = expand(scenario)
     if [pc.spec() for pc in cells] != manifest["cells"]:
@@ -168,8 +217,12 @@ def resume(
             f"'{run.path}': this simkit version expands the run's scenario into different "
             "cells; start it again with --force"
         )
+    run.restore_folders()
     repaired = _repair(run, manifest, cells)
-    if manifest["status"] == "complete" and not repaired:
+    extended = False
+    if races is not None:
+        scenario, cells, extended = _extend(run, manifest, scenario, cells, races)
+    if manifest["status"] == "complete" and not repaired and not extended:
         races = sum(manifest["races_done"])
         return RunSummary(run.path, len(cells), races, 0, 0.0, already_complete=True)
     manifest["status"] = "running"
@@ -181,6 +234,74 @@ def resume(
         backend.close()
     summary.repaired = repaired
     return summary
+
+
+def _extend(
+    run: RunDir,
+    manifest: dict[str, Any],
+    scenario: Scenario,
+    cells: list[PlannedCell],
+    races: int,
+) -> tuple[Scenario, list[PlannedCell], bool]:
+    """Raise every cell to max(its races, ``races``); True if any cell grew.
+
+    Race ``r`` of a cell is the same race whatever the cell's total, so the races done stay;
+    only a cell's last chunk, when it was cut short by the old total (``races`` not a
+    multiple of the chunk size), is dropped and played again at its full size, so that every
+    chunk file is the one an uninterrupted run of the new total writes. A level with its
+    own races per cell keeps its own count when that is larger. The manifest is written
+    before the dropped chunk's files are removed (a crash in between leaves files that the
+    next resume removes as unlisted).
+    """
+    data = scenario.to_json()
+    if scenario.precision is not None:
+        # The target goes: every cell plays N races. A cell it stopped with more than N
+        # races cannot be expressed as "max(its races, N)" by one races per cell: refused.
+        most = max(manifest["races_done"])
+        if most > races:
+            raise RunError(
+                f"'{run.path}': a cell of this run already has {most:,} races (its precision "
+                f"target stopped it there), more than --races {races:,}; give --races {most} "
+                "or more"
+            )
+        del data["precision"]
+        data["races"] = races
+    data["races"] = total = max(data["races"], races)
+    levels = data.get("skill", [])
+    for k, level in enumerate(levels):
+        if isinstance(level, dict):
+            own = max(level["races"], races)
+            levels[k] = level["bot"] if own == total else {**level, "races": own}
+    grown = parse(data, scenario.path)
+    new_cells = [replace(pc, races=grown.level_races(pc.skill)) for pc in cells]
+    size = scenario.chunk_size
+    drop = []
+    for pc, new in zip(cells, new_cells, strict=True):
+        i, before, after = pc.cell.cell_id, cap(scenario, pc), cap(grown, new)
+        last = chunks_per_cell(before, size) - 1
+        if after > before and before % size and [i, last] in manifest["chunks_done"]:
+            drop.append((i, last))
+            manifest["chunks_done"].remove([i, last])
+            manifest["races_done"][i] -= before % size
+    same = all(cap(grown, n) == cap(scenario, p) for p, n in zip(cells, new_cells, strict=True))
+    if same and scenario.precision is None:
+        return scenario, cells, False
+    names = [f"{t}/{part_name(i, c)}" for i, c in drop for t in ("races", "heat", "agg")]
+    for name in names:
+        manifest["files"].pop(name, None)
+    manifest.update(
+        scenario=grown.to_json(),
+        races_per_cell=grown.max_races,
+        precision=None,  # --races replaces a target, as on a fresh run
+        cells=[pc.spec() for pc in new_cells],
+        chunks_total=sum(chunks_per_cell(cap(grown, pc), size) for pc in new_cells),
+        status="running",
+    )
+    manifest["timings"]["finished"] = None
+    run.write_manifest(manifest)
+    for name in names:
+        (run.path / name).unlink(missing_ok=True)
+    return grown, new_cells, True
 
 
 def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> list[str]:

@@ -18,6 +18,7 @@ from typing import Any
 
 from simkit.errors import RunError
 from simkit.files import shown
+from simkit.runner.inputs import problem as inputs_problem
 
 STATUSES = ("running", "complete")
 TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
@@ -103,7 +104,7 @@ def check(manifest: Any, where: str) -> dict[str, Any]:
             raise fail(f"key '{key}' has the wrong type (got {shown(value)})")
     if manifest["checksum"] != checksum(manifest):
         raise fail("its checksum does not match its content (edited by hand, or damaged)")
-    problem = _inconsistency(manifest)
+    problem = _inconsistency(manifest) or inputs_problem(manifest.get("inputs", {}))
     if problem:
         raise fail(f"its settings do not match its chunks ({problem})")
     return manifest

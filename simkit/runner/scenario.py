@@ -13,12 +13,12 @@ from __future__ import annotations
 import difflib
 import json
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NoReturn
 
 from simkit.errors import ScenarioError, SimkitError
-from simkit.files import read_toml, shown
+from simkit.files import read_toml, recording, shown
 from simkit.games import get, names
 from simkit.tracks import override
 
@@ -85,6 +85,8 @@ class Scenario:
     keep: str = "races"
     heat: bool = True
     chunk_size: int = DEFAULT_CHUNK
+    # The file's bytes as read (recorded in the run folder); not part of what it asks for.
+    source: bytes | None = field(default=None, compare=False, repr=False)
 
     @property
     def max_races(self) -> int:
@@ -131,7 +133,7 @@ class Scenario:
             data["seed"] = seed
         if chunk_size is not None:
             data["chunk_size"] = chunk_size
-        return parse(data, self.path)
+        return replace(parse(data, self.path), source=self.source)
 
 
 def _jsonable(value: Any) -> Any:
@@ -145,8 +147,10 @@ def _jsonable(value: Any) -> Any:
 def load(path: str | Path) -> Scenario:
     """Read and validate the scenario file at ``path``."""
     where = str(path)
-    data = read_toml(path, lambda msg: ScenarioError(msg, path=where))
-    return parse(data, where, base=Path(path).parent)
+    with recording() as seen:
+        data = read_toml(path, lambda msg: ScenarioError(msg, path=where))
+    parsed = parse(data, where, base=Path(path).parent)
+    return replace(parsed, source=next(iter(seen.values()), None))
 
 
 def _unknown(key: str, allowed: tuple[str, ...] | list[str], path: str, prefix: str = "") -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.errors import TrackError
-from simkit.files import read_toml
+from simkit.files import read_toml, replayed
 from simkit.tracks import override
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
@@ -103,7 +103,9 @@ def _find(name_or_path: str, relative_to: str | None = None) -> str:
     path = Path(name_or_path)
     if relative_to is not None and not path.is_absolute():
         path = Path(relative_to).parent / path
-    if path.is_file():
+    # A run's recorded copy stands for the file (simkit.runner.inputs); anything else on
+    # disk that is not a plain file (a folder, a FIFO) is named as such by the reader.
+    if path.is_file() or replayed(path) or (path.suffix == ".toml" and path.exists()):
         return str(path)
     close = difflib.get_close_matches(name_or_path, list(known), n=1, cutoff=0.5)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
@@ -157,7 +159,7 @@ def load(name_or_path: str) -> CompiledTrack:
     if name_or_path in known:
         return _load_library(known[name_or_path].path)
     path = Path(name_or_path)
-    if path.suffix == ".toml" and not path.is_file():
+    if path.suffix == ".toml" and not (path.exists() or replayed(path)):
         raise TrackError("no such file", path=name_or_path)
     path = Path(_find(name_or_path))
     return compile_spec(_read_toml(path, name_or_path), name_or_path)

@@ -15,6 +15,7 @@ worst cell, so a rule tuned on several skill levels is fair for all of them.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,9 @@ class Term:
     def text(self) -> str:
         w = "" if self.weight == 1 else f"{self.weight:g}*"
         return w + (self.name if self.target is None else f"{self.name}={self.target:g}")
+
+
+MAX_WEIGHT = 1e6  # a sum of terms in pp: larger weights only overflow
 
 
 def parse(text: str, seat_columns: Any, race_columns: Any) -> tuple[Term, ...]:
@@ -74,8 +78,17 @@ def parse(text: str, seat_columns: Any, race_columns: Any) -> tuple[Term, ...]:
                 f"({', '.join(known)})",
                 key="objective",
             )
-        if not w > 0:
-            raise SimkitError(f"objective weight of '{name}' must be above 0", key="objective")
+        if not (w > 0 and math.isfinite(w)) or w > MAX_WEIGHT:
+            raise SimkitError(
+                f"objective weight of '{name}' must be above 0 and at most {MAX_WEIGHT:g} "
+                f"(got {weight.strip()[:20]})",
+                key="objective",
+            )
+        if t is not None and not math.isfinite(t):
+            raise SimkitError(
+                f"objective target of '{name}' must be a finite number (got {target[:20]})",
+                key="objective",
+            )
         terms.append(Term(name, w, t))
     return tuple(terms)
 

@@ -44,6 +44,7 @@ from simkit.files import read_toml, shown
 from simkit.tracks import override
 
 ENTRY_KEYS = ("low", "high", "step", "values", "elements", "order")
+MAX_STEPS = 1_000_000  # values a stepped range may hold (Optuna counts them in Decimal)
 ORDERS = ("non-decreasing", "non-increasing")
 SEARCH_KEYS = ("budget", "min_races", "max_races", "halving", "sampler", "top", "confirm")
 TOP_KEYS = ("title", "objective", "reference", "search")
@@ -294,6 +295,13 @@ def _references(data: dict[str, Any], keys: list[str], path: str) -> tuple[dict,
                     path=path,
                     key="reference",
                 )
+        if table in out:  # the confirmation's grid would list the same cell twice
+            raise SpaceError(
+                f"reference {len(out) + 1} repeats reference {out.index(table) + 1} "
+                f"({shown(table)}); give each candidate once",
+                path=path,
+                key="reference",
+            )
         out.append(table)
     return tuple(out)
 
@@ -344,6 +352,14 @@ def _entry(key: str, table: Any, path: str) -> Entry:
             kw["step"] = _number(table["step"], f"{key}.step", path)
             if kw["step"] <= 0:
                 raise SpaceError("must be above 0", path=path, key=f"{key}.step")
+            count = (kw["high"] - kw["low"]) / kw["step"]  # inf when it overflows
+            if not count <= MAX_STEPS:
+                raise SpaceError(
+                    f"gives {count:.3g} steps from low to high, more than {MAX_STEPS:,}; "
+                    "use a larger step",
+                    path=path,
+                    key=f"{key}.step",
+                )
     if "elements" in table:
         els = table["elements"]
         ok = isinstance(els, list) and els and all(type(e) is int and e >= 1 for e in els)

@@ -25,6 +25,7 @@ races it played and its objective after each rung. Nothing else holds state, so:
 
 from __future__ import annotations
 
+import errno
 import json
 import math
 import os
@@ -41,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import RunError, SimkitError, SpaceError
+from simkit.files import claim_folder, resolved
 from simkit.games import get
 from simkit.runner.backends import chunk_keys
 from simkit.runner.grid import PlannedCell, expand
@@ -310,12 +312,13 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning folder: ``tune.json``, then the study with the book's values first."""
     import optuna
 
-    out = Path(out)
+    out = resolved(out)
     if (out / SETTINGS).exists() and not force:
         raise RunError(
             f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
         )
-    out.mkdir(parents=True, exist_ok=True)
+    claim_folder(out, "tuning", force=force, ours=lambda p: (p / SETTINGS).is_file())
+    check_confirm_folder(out)
     for name in (STUDY, SETTINGS):
         (out / name).unlink(missing_ok=True)
     data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
@@ -348,10 +351,25 @@ def references(s: Settings) -> list[dict[str, Any]]:
     return [{**base, **ref} for ref in sp.references]
 
 
+def check_confirm_folder(out: Path) -> None:
+    """Refuse, before the search, a ``confirm/`` the confirmation could not write into."""
+    from simkit.runner.storage import MANIFEST
+
+    folder = Path(out) / "confirm"
+    if not folder.exists() or (folder / MANIFEST).is_file():
+        return
+    if not folder.is_dir() or any(folder.iterdir()):
+        raise RunError(
+            f"'{folder}' holds files that are not a simkit run, and the tuning confirms its "
+            "best candidates there; move them away, then start or resume the tuning"
+        )
+
+
 def load_settings(out: Path) -> Settings:
     path = Path(out) / SETTINGS
     if not path.is_file() or not (Path(out) / STUDY).is_file():
         raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    check_confirm_folder(out)
     return Settings(**json.loads(path.read_text(encoding="utf-8")))
 
 
@@ -523,9 +541,11 @@ def search(out: str | Path, *, threads: int | None = None, progress: bool = Fals
     shown = bar(s.budget, min(spent(study), s.budget), enabled=progress)
     first = s.rungs[0] * len(cells(s, base))
     finished = 0
+    trial = None
     try:
         while spent(study) + first <= s.budget and repeats(study) < MAX_REPEATS:
             study.sampler = _sampler(s, study)
+            trial = None
             trial = study.ask()
             trial.set_user_attr("worker", _worker())
             values = sp.candidate(sp.suggest(trial), base)
@@ -540,9 +560,55 @@ def search(out: str | Path, *, threads: int | None = None, progress: bool = Fals
             finished += 1
             best = _best_value(study)
             shown.set_postfix_str(f"trial {trial.number} best {best:.2f}")
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        if trial is not None:
+            _give_back(study, trial.number)
+        raise RunError(
+            f"cannot write '{out / STUDY}' (no space left on the device); free some space, "
+            f"then continue with `simkit tune --resume {out}`"
+        ) from None
     finally:
         shown.close()
     return finished
+
+
+def disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps: SQLAlchemy keeps SQLite's error as ``orig``) says
+    the disk or the database is full."""
+    seen: set[int] = set()
+    stack: list[BaseException | None] = [exc]
+    while stack:
+        e = stack.pop()
+        if e is None or id(e) in seen:
+            continue
+        seen.add(id(e))
+        if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
+            return True
+        if isinstance(e, sqlite3.OperationalError) and "full" in str(e):
+            return True
+        stack += [e.__cause__, e.__context__, getattr(e, "orig", None)]
+    return False
+
+
+def _give_back(study: Any, number: int) -> None:
+    """Mark the candidate a full disk interrupted as failed, and queue it again if it was
+    queued (the book's values, a reference), as :func:`fail_lost` does for a lost worker; if
+    the disk is still full this fails too, and the next ``--resume`` does it instead."""
+    from optuna.trial import TrialState
+
+    try:
+        t = next(t for t in study.get_trials(deepcopy=False) if t.number == number)
+        if t.state != TrialState.RUNNING:
+            return
+        study.tell(number, state=TrialState.FAIL, skip_if_finished=True)
+        queued = t.system_attrs.get("fixed_params")
+        if queued is not None:
+            attrs = {k: v for k, v in t.user_attrs.items() if k in ("book", "reference")}
+            study.enqueue_trial(queued, user_attrs=attrs)
+    except Exception:  # still no space: left to fail_lost on resume
+        return
 
 
 def _best_value(study: Any) -> float:

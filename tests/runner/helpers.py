@@ -38,9 +38,12 @@ def assert_same_tables(a, b) -> None:
 
 
 def part_files(run_dir: Path) -> dict[str, bytes]:
-    """Bytes of every table file of a run (not the manifest, whose timings differ)."""
+    """Bytes of every table file of a run (not the manifest, whose timings differ, the
+    copies of its inputs, named after the scenario file, nor the lock, naming its writer)."""
     return {
         str(p.relative_to(run_dir)): p.read_bytes()
         for p in sorted(run_dir.rglob("*"))
-        if p.is_file() and p.name != "manifest.json"
+        if p.is_file()
+        and p.name not in ("manifest.json", ".simkit-lock")
+        and p.parts[-2] != "inputs"
     }

@@ -114,8 +114,8 @@ def test_resume_takes_a_run_directory_and_no_run_options(tmp_path):
     path = write(tmp_path, SMALL)
     res = _invoke(["run", "--resume", path])
     assert res.exit_code == 2 and f"--resume takes a run directory (got '{path}')" in res.output
-    res = _invoke(["run", "--resume", tmp_path, "--races", 5, "--force"])
-    assert res.exit_code == 2 and "--races, --force cannot be used with --resume" in res.output
+    res = _invoke(["run", "--resume", tmp_path, "--seed", 5, "--force"])
+    assert res.exit_code == 2 and "--seed, --force cannot be used with --resume" in res.output
     res = _invoke(["run"])
     assert res.exit_code == 2 and "give a scenario file, or a run directory with --resume" in (
         res.output

@@ -189,10 +189,9 @@ def _failing_write(monkeypatch, nth: int, error: int):
 @pytest.mark.parametrize(
     ("nth", "error", "fix"),
     [
-        (5, errno.ENOSPC, "free some space"),  # a chunk file
-        (6, errno.ENOSPC, "free some space"),  # the manifest after the first chunk
-        (9, errno.EACCES, "make the folder writable or choose another --out"),
-        (1, errno.EROFS, "make the folder writable or choose another --out"),  # cells.parquet
+        (6, errno.ENOSPC, "free some space"),  # a chunk file
+        (7, errno.ENOSPC, "free some space"),  # the manifest after the first chunk
+        (10, errno.EACCES, "make the folder writable or choose another --out"),
     ],
 )
 def test_a_failing_disk_is_one_line_and_the_run_resumes(
@@ -205,10 +204,24 @@ def test_a_failing_disk_is_one_line_and_the_run_resumes(
     assert line.startswith(f"Error: cannot write '{out}")
     assert not list(out.rglob("*.tmp"))
     monkeypatch.undo()
-    res = _cli("run", "--resume", out)
-    if nth == 1:  # nothing was recorded yet: the run starts again
-        assert _one_error_line(res)
-        res = _cli("run", write(tmp_path, SCENARIO), "--out", out, "--force")
+    res = _cli("run", "--resume", out)  # the remedy, as the line gives it
+    assert res.exit_code == 0, res.output
+    assert part_files(out) == finished[1]
+
+
+@pytest.mark.parametrize("nth", [1, 2, 3])  # the scenario's copy, cells.parquet, the manifest
+def test_a_disk_full_before_the_first_manifest_says_run_again_and_that_works(
+    finished, tmp_path, monkeypatch, nth
+):
+    out = tmp_path / "run"
+    scenario = write(tmp_path, SCENARIO)
+    _failing_write(monkeypatch, nth, errno.ENOSPC)
+    line = _one_error_line(_cli("run", scenario, "--out", out))
+    assert line.startswith(f"Error: cannot write '{out}") and line.endswith(
+        "(No space left on device); free some space, then run again"
+    )
+    monkeypatch.undo()
+    res = _cli("run", scenario, "--out", out)  # the remedy, as the line gives it: no --force
     assert res.exit_code == 0, res.output
     assert part_files(out) == finished[1]
 
@@ -234,4 +247,14 @@ def test_a_read_only_folder_is_one_line(tmp_path):
 def test_a_report_into_a_read_only_folder_is_one_line(finished, tmp_path):
     target = _read_only("simkit-test-report")
     line = _one_error_line(_cli("report", finished[0], "-o", target))
-    assert line.startswith(f"Error: cannot use '{target}' (")
+    assert line.startswith(f"Error: cannot write into '{target}' (")
+
+
+def test_a_removed_table_folder_says_resume_and_resume_restores_it(finished, tmp_path):
+    out = _copy(finished, tmp_path)
+    shutil.rmtree(out / "races")
+    err = storage.disk_error(out / "races" / "x", FileNotFoundError(errno.ENOENT, "gone"), "go")
+    assert str(err).endswith("(gone); its folder was removed while simkit wrote, then go")
+    res = _cli("run", "--resume", out)
+    assert res.exit_code == 0, res.output
+    assert part_files(out) == finished[1]

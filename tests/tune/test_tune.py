@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -213,3 +214,51 @@ def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
         objective.Counts(4, 100, 100, {1: 40, 2: 20, 3: 20, 4: 20}),
     )
     assert objective.value(s.terms(), [fair, unfair]) == pytest.approx(15.0)
+
+
+def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_path, monkeypatch):
+    """SQLite's "database or disk is full" in the middle of a candidate (a fake writer: the
+    storage fails on the 4th candidate's first rung): one line naming the study and the
+    remedy; the remedy, followed, ends with the study of an uninterrupted tuning."""
+    import sqlalchemy.exc
+
+    from simkit.errors import RunError
+
+    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
+    s = tune.settings(*_files(tmp_path), **opts)
+    whole = tune.start(s, tmp_path / "whole")
+    real, calls = study.play, {"n": 0}
+
+    def full(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            orig = sqlite3.OperationalError("database or disk is full")
+            raise sqlalchemy.exc.OperationalError("INSERT", {}, orig)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(study, "play", full)
+    out = tmp_path / "full"
+    with pytest.raises(RunError) as info:
+        tune.start(s, out)
+    assert str(info.value) == (
+        f"cannot write '{out / study.STUDY}' (no space left on the device); free some space, "
+        f"then continue with `simkit tune --resume {out}`"
+    )
+    monkeypatch.setattr(study, "play", real)  # space freed (not undo: slotrace stays known)
+    resumed = tune.resume(out)
+    assert _trials(out) == _trials(tmp_path / "whole")
+    assert resumed.best == whole.best
+
+
+def test_a_tuning_never_writes_into_a_folder_that_is_not_a_tuning(tmp_path, monkeypatch):
+    from simkit.errors import SimkitError
+
+    monkeypatch.chdir(tmp_path)
+    s = tune.settings(*_files(tmp_path), **SMALL)
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "notes.txt").write_text("mine")
+    for out in ("mine", "nosuch/../mine"):
+        with pytest.raises(SimkitError, match="holds files simkit did not write as a tuning"):
+            tune.start(s, out)
+    assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
+    assert not (tmp_path / "nosuch").exists()
