@@ -188,6 +188,20 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
     run = tmp_path / "b" / "run"
     assert f"`simkit run --resume {run} --races " in bold
     assert "this level plays 30 now" in bold
+    # The command works as printed: the run grows to the races named, the same keys.
+    from click.testing import CliRunner
+
+    from simkit.cli import main
+    from simkit.results import load
+
+    command = bold.split("`")[1]
+    need = int(command.split()[-1])
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(simkit.games._REGISTRY, "dicerace", GAME)
+        result = CliRunner().invoke(main, command.split()[1:])
+        assert result.exit_code == 0, result.output
+        races = load(run).races
+    assert races.groupby("cell")["race"].nunique().tolist() == [need, need]
 
 
 @pytest.mark.slow
