@@ -96,6 +96,7 @@ from simkit.games.snowtails.rules import (
     popcount3,
 )
 from simkit.games.snowtails.turn import bot_stream
+from simkit.names import did_you_mean
 from simkit.rng import below, coin
 
 # Greedy weights (one row per seat).
@@ -359,8 +360,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         )
     known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
     base, _, name = spec.partition(":")
-    hint = ""
-    if name and base == "greedy":
+    hint = did_you_mean(spec, ["random", *presets, "search"])
+    if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
             f"'simkit bots tune {game} greedy --name {name}'"
