@@ -244,8 +244,11 @@ def overspeed_by_corner(
 ) -> pd.DataFrame:
     """Overspeed dents per corner (R-15), from the per-space heat counts.
 
-    The engine counts an overspeed dent on the first space past the corner's entry line,
-    so a space's corner is the last entry line at or behind it: ``corners_passed - 1``.
+    The engine counts the dents a sled was charged (none waived past the finish line by
+    R-26, none beyond the dent limit: R-18, R-25), so a cell's corners sum to its seats'
+    ``overspeed_dents``. It counts them on the first space past the corner's entry line,
+    so a space's corner is the last entry line at or behind it: ``corners_passed - 1``
+    (no move of a library track crosses two entry lines at once).
     Cells without a track or without this heat kind are left out; so are cells whose
     track cannot be loaded any more, unless ``strict`` (then that raises ``TrackError``).
 
