@@ -125,3 +125,29 @@ def test_compare_metric_name():
     results = SimpleNamespace(agg={"seat_metric": seat, "race_metric": race})
     with pytest.raises(RunError, match=r"unknown seat metric 'pionts' .*did you mean 'points'\?"):
         _check_metrics(results, ["pionts"], None)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[search]\nbudgett = 5\n[hand_size]\nlow = 4\nhigh = 7\n",
+            "key 'search.budgett': unknown key; [search] takes budget, min_races, max_races, "
+            "halving, sampler, top, confirm; did you mean 'budget'?",
+        ),
+        (
+            "[hand_size]\nlow = 4\nhigh = 7\nstpe = 1\n",
+            "key 'hand_size.stpe': unknown key; a space table takes low, high, step, values, "
+            "elements, order; did you mean 'step'?",
+        ),
+    ],
+)
+def test_space_names(tmp_path, text, message):
+    from simkit.errors import SpaceError
+    from simkit.tune import space
+
+    path = tmp_path / "space.toml"
+    path.write_text(text)
+    with pytest.raises(SpaceError) as info:
+        space.load(path)
+    assert str(info.value) == f"space '{path}', {message}"
