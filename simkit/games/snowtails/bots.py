@@ -96,7 +96,7 @@ from simkit.games.snowtails.rules import (
     popcount3,
 )
 from simkit.games.snowtails.turn import bot_stream
-from simkit.names import did_you_mean
+from simkit.names import closest, did_you_mean
 from simkit.rng import below, coin
 
 # Greedy weights (one row per seat).
@@ -360,7 +360,14 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         )
     known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N"])
     base, _, name = spec.partition(":")
-    hint = did_you_mean(spec, ["random", *presets, "search"])
+    if name and base == "greedy":
+        # A preset's own name decides ('greedy:tunned' -> 'greedy:tuned'): the shared
+        # 'greedy:' would make any preset look close ('greedy:tuned' -> 'greedy:bold' in a
+        # game without a fit).
+        close = closest(name, [p.partition(":")[2] for p in presets if ":" in p])
+        hint = f"; did you mean 'greedy:{close}'?" if close else ""
+    else:
+        hint = did_you_mean(spec, ["random", *presets, "search"])
     if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
