@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 
 from simkit.errors import ParamError
+from simkit.names import unknown
 
 
 def param(
@@ -175,8 +176,7 @@ class Variant:
         user input (CLI, scenarios, positions). Errors name the key: ``preset`` or the
         parameter."""
         if preset not in presets:
-            known = ", ".join(sorted(presets))
-            msg = f"{cls.game}: unknown preset '{preset}' (known: {known})"
+            msg = unknown("preset", preset, sorted(presets), prefix=f"{cls.game}: ")
             raise ParamError(msg, key="preset")
         if overrides is not None and not isinstance(overrides, Mapping):
             msg = f"{cls.game}: overrides must be a table of parameter = value"

@@ -105,6 +105,7 @@ def load(path: str | Path) -> Results:
     if table is not None and "round" in table.column_names:
         cols = [*ROUND_KEYS, "count"]
         part = table.filter(pc.equal(table["table"], ROUND_TABLE)).select(cols).to_pandas()
+        part["slot"] = part["slot"].fillna(0)  # slot 0: a run from before the slot column
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
     if races is not None:
         _cross_check(run, races, agg["slot_finish"])

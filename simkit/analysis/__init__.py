@@ -21,7 +21,12 @@ from simkit.analysis.compare import (
     significance_summary,
 )
 from simkit.analysis.fairness import fairness, fairness_by_slot, slot_finish_counts, verdict
-from simkit.analysis.rounds import comebacks_by_round, round_measures, win_by_position
+from simkit.analysis.rounds import (
+    comebacks_by_round,
+    position_by_slot,
+    round_measures,
+    win_by_position,
+)
 from simkit.analysis.track import (
     heat_by_space,
     hot_spaces,
@@ -42,6 +47,7 @@ __all__ = [
     "overspeed_by_corner",
     "pairable",
     "paired_difference",
+    "position_by_slot",
     "race_length",
     "race_length_summary",
     "round_measures",

@@ -20,6 +20,7 @@ import pandas as pd
 from simkit.analysis.stats import CORRECTION, adjust, moments, paired_test, welch_test
 from simkit.analysis.tables import agg_table
 from simkit.errors import RunError
+from simkit.names import unknown
 
 DEFAULT_SEAT_METRICS = ("win", "finish", "points")
 PAIRED = "paired"
@@ -175,10 +176,10 @@ def _check_metrics(results: Any, seat_metrics, race_metrics) -> tuple[list[str],
     race = list(race_known if race_metrics is None else race_metrics)
     for m in seat:
         if m not in seat_known:
-            raise RunError(f"unknown seat metric '{m}' (known: {', '.join(seat_known)})")
+            raise RunError(unknown("seat metric", m, seat_known))
     for m in race:
         if m not in race_known:
-            raise RunError(f"unknown race metric '{m}' (known: {', '.join(race_known)})")
+            raise RunError(unknown("race metric", m, race_known))
     return seat, race
 
 

@@ -49,6 +49,35 @@ def win_by_position(results: Any) -> pd.DataFrame:
     return out
 
 
+def position_by_slot(results: Any) -> pd.DataFrame:
+    """Where each start slot stands at the end of each round: does its edge fade?
+
+    Over every race still running at the end of the round (decided or not): the share of
+    the slot's seats leading then (race position 1) with its Wilson interval, and the
+    slot's mean race position. Rows of a run recorded before the slot column (slot 0) are
+    left out.
+
+    Returns:
+        One row per (cell, round, slot): ``seats``, ``leading``, ``lead_rate``,
+        ``lead_low``, ``lead_high`` and ``mean_position``.
+    """
+    cols = ["cell", "round", "slot", "seats", "leading", "lead_rate", "lead_low", "lead_high"]
+    rounds = getattr(results, "rounds", None)
+    if rounds is None or len(rounds) == 0 or "slot" not in rounds:
+        return pd.DataFrame(columns=[*cols, "mean_position"])
+    r = rounds[rounds["slot"] > 0]
+    g = r.assign(
+        lead=np.where(r["position"] == 1, r["count"], 0),
+        psum=r["position"].astype(np.int64) * r["count"],
+    )
+    out = g.groupby(["cell", "round", "slot"], sort=True)[["count", "lead", "psum"]].sum()
+    out = out.reset_index().rename(columns={"count": "seats", "lead": "leading"})
+    out["lead_rate"] = out["leading"] / out["seats"]
+    out["lead_low"], out["lead_high"] = wilson_interval(out["leading"], out["seats"])
+    out["mean_position"] = out["psum"] / out["seats"]
+    return out[[*cols, "mean_position"]]
+
+
 def comebacks_by_round(results: Any) -> pd.DataFrame:
     """Per cell and round: share of decided races whose winner was not leading then.
 

@@ -147,12 +147,18 @@ def race_length_summary(results: Any, metric: str = "rounds") -> pd.DataFrame:
 def heat_by_space(results: Any, kinds: tuple[str, ...] | None = None) -> pd.DataFrame:
     """Events per space (crashes, dents, ...) summed over chunks, per cell and kind.
 
+    Every event the engine counted is here, so a kind sums to its seat total (a crash
+    past the finish line is still a crash); ``past_finish`` marks the spaces beyond the
+    line, where a crash cannot cost a sled its place (R-18, R-26).
+
     Returns:
-        cell, kind, space, ``count`` and ``per_1000_races``; empty for trackless games.
+        cell, kind, space, ``count``, ``per_1000_races`` and ``past_finish``; empty for
+        trackless games.
     """
+    cols = ["cell", "kind", "space", "count", "per_1000_races", "past_finish"]
     heat = getattr(results, "heat", None)
     if heat is None or len(heat) == 0:
-        return pd.DataFrame(columns=["cell", "kind", "space", "count", "per_1000_races"])
+        return pd.DataFrame(columns=cols)
     h = heat.assign(kind=heat["kind"].astype(str))
     if kinds is not None:
         h = h[h["kind"].isin(kinds)]
@@ -161,18 +167,27 @@ def heat_by_space(results: Any, kinds: tuple[str, ...] | None = None) -> pd.Data
     races = agg_table(results, "slot_finish").groupby("cell")["count"].sum()
     races = races / results.cells.set_index("cell")["players"]
     h["per_1000_races"] = 1000.0 * h["count"] / h["cell"].map(races)
-    return h.sort_values(["cell", "kind", "count"], ascending=[True, True, False]).reset_index(
-        drop=True
-    )
+    h["past_finish"] = False
+    for cell, part in h.groupby("cell"):
+        past = past_finish(results, int(cell))
+        if past is not None:
+            s = part["space"].to_numpy()
+            inside = (s >= 0) & (s < len(past))
+            h.loc[part.index, "past_finish"] = inside & past[np.clip(s, 0, len(past) - 1)]
+    h = h.sort_values(["cell", "kind", "count"], ascending=[True, True, False])
+    return h[cols].reset_index(drop=True)
 
 
 def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
     """The ``top`` spaces with the most events of each kind, per cell, and where they are.
 
-    ``where`` names the place as a player finds it on the board (corners and lanes counted
-    from 1, lanes from the left), since a space index is on no picture.
+    Spaces past the finish line are left out: a sled there has finished, and a crash in
+    the run-off costs it nothing a designer could fix (R-18, R-26). ``where`` names the
+    place as a player finds it on the board (corners and lanes counted from 1, lanes from
+    the left), since a space index is on no picture.
     """
     h = heat_by_space(results)
+    h = h[~h["past_finish"].astype(bool)].drop(columns="past_finish")
     h = h.groupby(["cell", "kind"], sort=True).head(top).reset_index(drop=True)
     h["where"] = ""
     for cell, part in h.groupby("cell"):
@@ -180,18 +195,32 @@ def hot_spaces(results: Any, top: int = 10) -> pd.DataFrame:
     return h
 
 
-def space_places(results: Any, cell: int, spaces: np.ndarray) -> list[str]:
-    """Where each space of ``cell``'s track lies: "corner 3, lane 2", "straight after
-    corner 4, lane 1", ... (corners as in ``overspeed_by_corner``); "" without a track."""
+def _cell_track(results: Any, cell: int):
+    """The compiled track of ``cell``, or None (no track, or it cannot be loaded)."""
     from simkit import tracks
-    from simkit.tracks.compiled import F_CORNER, F_PAST_FINISH
 
     meta = results.cells.set_index("cell")
     name = meta.at[cell, "track"] if "track" in meta else None
     try:
-        t = tracks.load(name) if isinstance(name, str) else None
+        return tracks.load(name) if isinstance(name, str) else None
     except SimkitError:
-        t = None
+        return None
+
+
+def past_finish(results: Any, cell: int) -> np.ndarray | None:
+    """Per space of ``cell``'s track: True beyond the finish line; None without a track."""
+    from simkit.tracks.compiled import F_PAST_FINISH
+
+    t = _cell_track(results, cell)
+    return None if t is None else (t.flags & F_PAST_FINISH) != 0
+
+
+def space_places(results: Any, cell: int, spaces: np.ndarray) -> list[str]:
+    """Where each space of ``cell``'s track lies: "corner 3, lane 2", "straight after
+    corner 4, lane 1", ... (corners as in ``overspeed_by_corner``); "" without a track."""
+    from simkit.tracks.compiled import F_CORNER, F_PAST_FINISH
+
+    t = _cell_track(results, cell)
     if t is None:
         return [""] * len(spaces)
     out = []
@@ -215,8 +244,11 @@ def overspeed_by_corner(
 ) -> pd.DataFrame:
     """Overspeed dents per corner (R-15), from the per-space heat counts.
 
-    The engine counts an overspeed dent on the first space past the corner's entry line,
-    so a space's corner is the last entry line at or behind it: ``corners_passed - 1``.
+    The engine counts the dents a sled was charged (none waived past the finish line by
+    R-26, none beyond the dent limit: R-18, R-25), so a cell's corners sum to its seats'
+    ``overspeed_dents``. It counts them on the first space past the corner's entry line,
+    so a space's corner is the last entry line at or behind it: ``corners_passed - 1``
+    (no move of a library track crosses two entry lines at once).
     Cells without a track or without this heat kind are left out; so are cells whose
     track cannot be loaded any more, unless ``strict`` (then that raises ``TrackError``).
 

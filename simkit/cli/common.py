@@ -84,6 +84,13 @@ class LazyChoice(click.Choice):
     def choices(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(self._source())
 
+    def get_invalid_choice_message(self, value: Any, ctx: click.Context | None) -> str:
+        from simkit.names import closest
+
+        close = closest(str(value), self.choices)
+        hint = f" Did you mean '{close}'?" if close else ""
+        return super().get_invalid_choice_message(value, ctx) + hint
+
 
 def game_names() -> list[str]:
     from simkit.games import names

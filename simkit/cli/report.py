@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import click
@@ -37,6 +39,48 @@ def report_folder(path: Path, force: bool) -> Path:
     return claim_folder(path, "report", force=force, ours=older_report)
 
 
+MAX_LINES = 24  # verdict lines printed; the report holds every cell
+
+
+def _capped(lines: list[str], index: Path) -> list[str]:
+    if len(lines) <= MAX_LINES:
+        return lines
+    return [*lines[:MAX_LINES], f"... and {len(lines) - MAX_LINES} more in {index}"]
+
+
+def verdict_lines(index: Path) -> list[str]:
+    """The balance report's answer for the terminal: each cell's verdict sentence, then
+    each skill axis's word on it, read from the report's ``summary.json``."""
+    from simkit.report.summary import SUMMARY_JSON
+
+    path = index.parent / SUMMARY_JSON
+    if not path.is_file():
+        return []
+    cells = json.loads(path.read_text(encoding="utf-8")).get("cells", [])
+    lines = [str(c["sentence"]) for c in cells if c.get("sentence")]
+    across: dict[str, list[str]] = {}
+    for c in cells:
+        if c.get("across_skill"):
+            across.setdefault(str(c["across_skill"]), []).append(str(c["cell"]))
+    for says, ids in across.items():
+        word = "cell" if len(ids) == 1 else "cells"
+        lines.append(f"across skill levels ({word} {', '.join(ids)}): {says}")
+    return _capped(lines, index)
+
+
+def answer_lines(index: Path) -> list[str]:
+    """The "Answer" section of the report beside ``index`` (``report.md``) as plain lines."""
+    path = index.parent / "report.md"
+    if not path.is_file():
+        return []
+    text = path.read_text(encoding="utf-8")
+    m = re.search(r"^## Answer\n(.*?)(?=^## |\Z)", text, flags=re.S | re.M)
+    if m is None:
+        return []
+    lines = [re.sub(r"\*\*|`", "", line).strip() for line in m.group(1).splitlines()]
+    return _capped([line for line in lines if line], index)
+
+
 @click.command()
 @click.argument("run_dir", type=_RUN)
 @click.option(
@@ -54,7 +98,7 @@ def report(
     """Write a balance report of RUN_DIR: start-slot fairness, track tuning, comparisons.
 
     The folder holds index.html (self-contained, plots embedded), report.md, the plots as
-    PNG and a CSV of every table. Prints the path of index.html.
+    PNG and a CSV of every table. Prints each cell's verdict, then the path of index.html.
 
     \b
     Examples:
@@ -69,7 +113,10 @@ def report(
         folder = report_folder(out or run_dir / "report", force)  # a run's, checked first
         for line in notices:
             click.echo(line, err=True)
-        click.echo(build(run_dir, folder, tolerance=tolerance, title=title))
+        index = build(run_dir, folder, tolerance=tolerance, title=title)
+    for line in verdict_lines(index):
+        click.echo(line)
+    click.echo(index)
 
 
 @click.command()
@@ -104,7 +151,8 @@ def compare(
     Cells are matched by position. Runs that share seeds and kept per-race rows are paired
     race by race on (race index, start slot), so the luck of the draw cancels out (common
     random numbers); other runs are compared as independent samples (Welch). Says which on
-    stderr, and prints the path of the report's index.html.
+    stderr, prints the report's answer (what differs, by how much), then the path of the
+    report's index.html.
 
     \b
     Examples:
@@ -124,4 +172,6 @@ def compare(
     index = build_comparison(a, b, target, tolerance=tolerance, title=title, paired=use)
     how = "paired race by race" if use else "unpaired (Welch)" + (f": {why}" if why else "")
     click.echo(f"comparison {how}", err=True)
+    for line in answer_lines(index):
+        click.echo(line)
     click.echo(index)

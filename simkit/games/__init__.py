@@ -17,6 +17,7 @@ import pkgutil
 from simkit import _numba_link
 from simkit.errors import SimkitError
 from simkit.games.base import Game
+from simkit.names import unknown
 
 _numba_link.install()  # before any game's kernel compiles: see simkit/_numba_link.py
 
@@ -60,8 +61,7 @@ def get(name: str) -> Game:
     if name not in _REGISTRY:
         _discover()
     if name not in _REGISTRY:
-        known = ", ".join(names())
-        raise SimkitError(f"unknown game '{name}' (known: {known})", key="game")
+        raise SimkitError(unknown("game", name, names()), key="game")
     return _REGISTRY[name]
 
 

@@ -88,9 +88,10 @@ class Batch:
     shape (n_races,), ``heat[kind]`` shape (n_spaces,) summed over the batch (empty for
     games without a board).
 
-    ``round_position`` (optional, int64, shape (round cap, players, players + 1)) counts,
-    summed over the batch like ``heat``, how often a seat was in race position ``p`` at
-    the end of round ``r`` and then finished ``f``: element ``[r - 1, p - 1, f]``, with
+    ``round_position`` (optional, int64, shape (round cap, highest slot, players,
+    players + 1)) counts, summed over the batch like ``heat``, how often a seat that
+    started in slot ``s`` was in race position ``p`` at the end of round ``r`` and then
+    finished ``f``: element ``[r - 1, s - 1, p - 1, f]``, with
     ``f = 0`` for every seat of a race that was not decided (no single winner who
     finished). Race position is the order the game ranks seats by at that moment (R-03
     for Snow Tails); a seat already finished or out keeps its final rank. A race adds one

@@ -15,6 +15,7 @@ from typing import Any
 from simkit.errors import SimkitError
 from simkit.games import get
 from simkit.games.base import Cell
+from simkit.names import closest
 
 
 def build_cell(
@@ -46,9 +47,12 @@ def build_cell(
     if len(seat_bots) != n:
         raise SimkitError(f"{game}: {n} players need {n} bots (got {len(seat_bots)})", key="bots")
     for b in seat_bots:
-        if re.split(r"[:\[]", b)[0] not in g.bots:  # "greedy:bold", "greedy[1/0.3/...]"
+        base = re.split(r"[:\[]", b)[0]  # "greedy:bold", "greedy[1/0.3/...]"
+        if base not in g.bots:
+            close = closest(base, g.bots)
+            hint = f"; did you mean '{close + b[len(base) :]}'?" if close else ""
             known = ", ".join(g.bots)
-            raise SimkitError(f"{game}: unknown bot '{b}' (known: {known})", key="bots")
+            raise SimkitError(f"{game}: unknown bot '{b}' (known: {known}){hint}", key="bots")
     if g.uses_track:
         track = track or g.default_track
     elif track is not None:

@@ -20,6 +20,7 @@ from typing import Any, NoReturn
 from simkit.errors import ScenarioError, SimkitError
 from simkit.files import read_toml, recording, shown
 from simkit.games import get, names
+from simkit.names import did_you_mean
 from simkit.tracks import override
 
 # Cell axes that are not variant parameters; each may be set at top level or swept in [grid].
@@ -239,7 +240,10 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         raise ScenarioError(f"required; one of {', '.join(known_games)}", path=path, key="game")
     if game not in known_games:
         raise ScenarioError(
-            f"unknown game {shown(game)}; one of {', '.join(known_games)}", path=path, key="game"
+            f"unknown game {shown(game)}; one of {', '.join(known_games)}"
+            + (did_you_mean(game, known_games) if isinstance(game, str) else ""),
+            path=path,
+            key="game",
         )
     g = get(game)
     param_names = g.params.names()

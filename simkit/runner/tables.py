@@ -45,7 +45,7 @@ DERIVED_RACE_COLUMNS: dict[str, Column] = {
 }
 # Per-round counts (Batch.round_position), stored in the agg files beside the aggregates.
 ROUND_TABLE = "round_position"
-ROUND_KEYS = ("cell", "round", "position", "finish")
+ROUND_KEYS = ("cell", "round", "slot", "position", "finish")
 AGG_DTYPES = {
     "cell": "int32",
     "slot": "int8",
@@ -259,22 +259,24 @@ def aggregate(
 
 
 def round_table(cell_id: int, batch: Batch) -> pd.DataFrame:
-    """Non-zero counts of ``batch.round_position`` as rows: cell, round, position, finish, count.
+    """Non-zero counts of ``batch.round_position`` as rows: cell, round, slot, position,
+    finish, count.
 
-    Rounds and positions are 1-based; ``finish`` 0 marks races that were not decided.
+    Rounds, slots and positions are 1-based; ``finish`` 0 marks races that were not decided.
     """
     counts = batch.round_position
     if counts is None:
-        counts = np.zeros((0, 0, 0), np.int64)
+        counts = np.zeros((0, 0, 0, 0), np.int64)
     counts = np.asarray(counts, dtype=np.int64)
-    r, p, f = np.nonzero(counts)
+    r, s, p, f = np.nonzero(counts)
     return pd.DataFrame(
         {
             "cell": np.full(len(r), cell_id, AGG_DTYPES["cell"]),
             "round": (r + 1).astype(AGG_DTYPES["round"]),
+            "slot": (s + 1).astype(AGG_DTYPES["slot"]),
             "position": (p + 1).astype(AGG_DTYPES["position"]),
             "finish": f.astype(AGG_DTYPES["finish"]),
-            "count": counts[r, p, f],
+            "count": counts[r, s, p, f],
         }
     )
 

@@ -252,10 +252,35 @@ def _draw_sleds(ax, track: CompiledTrack, unit: float, sleds, names) -> None:
 
 
 def _draw_marks(ax, track: CompiledTrack, unit: float, marks) -> None:
-    """Rings with a label on chosen spaces (the hot spaces of a report's table)."""
+    """Rings with a label on chosen spaces (the hot spaces of a report's table). A space
+    past the finish line gets a dashed grey ring and says so: a crash there costs a sled
+    that has finished nothing (R-18, R-26), so it is not a place to change the track."""
     for space, label in marks:
         x, y = track.centre[space]
-        ax.add_patch(Circle((x, y), 0.6, facecolor="none", edgecolor="#111111", lw=1.6, zorder=9))
+        past = bool(track.flags[space] & F_PAST_FINISH)
+        ax.add_patch(
+            Circle(
+                (x, y),
+                0.6,
+                facecolor="none",
+                edgecolor="#8a8a8a" if past else "#111111",
+                lw=1.2 if past else 1.6,
+                linestyle="--" if past else "-",
+                zorder=9,
+            )
+        )
+        if past:
+            ax.text(
+                x,
+                y - 0.95,
+                "past the finish",
+                ha="center",
+                va="top",
+                fontsize=max(5.5, unit * 0.25),
+                color="#4a4a4a",
+                zorder=10,
+                path_effects=[patheffects.withStroke(linewidth=2.0, foreground="white")],
+            )
         ax.text(
             x,
             y,

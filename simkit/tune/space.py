@@ -41,6 +41,7 @@ from typing import Any
 
 from simkit.errors import SimkitError, SpaceError
 from simkit.files import read_toml, shown
+from simkit.names import did_you_mean
 from simkit.tracks import override
 
 ENTRY_KEYS = ("low", "high", "step", "values", "elements", "order")
@@ -261,7 +262,8 @@ def _search(data: dict[str, Any], path: str) -> tuple[tuple[str, Any], ...]:
     for k, v in table.items():
         if k not in SEARCH_KEYS:
             raise SpaceError(
-                f"unknown key; [search] takes {', '.join(SEARCH_KEYS)}",
+                f"unknown key; [search] takes {', '.join(SEARCH_KEYS)}"
+                + did_you_mean(str(k), SEARCH_KEYS),
                 path=path,
                 key=f"search.{k}",
             )
@@ -291,7 +293,7 @@ def _references(data: dict[str, Any], keys: list[str], path: str) -> tuple[dict,
         for key in table:
             if key not in keys:
                 raise SpaceError(
-                    f"'{key}' is no key of the space ({', '.join(keys)})",
+                    f"'{key}' is no key of the space ({', '.join(keys)})" + did_you_mean(key, keys),
                     path=path,
                     key="reference",
                 )
@@ -318,7 +320,8 @@ def _entry(key: str, table: Any, path: str) -> Entry:
     for k in table:
         if k not in ENTRY_KEYS:
             raise SpaceError(
-                f"unknown key; a space table takes {', '.join(ENTRY_KEYS)}",
+                f"unknown key; a space table takes {', '.join(ENTRY_KEYS)}"
+                + did_you_mean(str(k), ENTRY_KEYS),
                 path=path,
                 key=f"{key}.{k}",
             )
@@ -390,7 +393,7 @@ def check(space: Space, base: dict[str, Any], param_names: list[str]) -> Space:
         if not e.key.startswith(override.PREFIX) and e.key not in param_names:
             raise SpaceError(
                 f"no parameter of the game or track part has this name; parameters: "
-                f"{', '.join(param_names)}",
+                f"{', '.join(param_names)}" + did_you_mean(e.key, param_names),
                 path=space.path,
                 key=e.key,
             )

@@ -146,3 +146,24 @@ def test_aggregates_only_run_says_what_is_missing():
     run.races = None
     with pytest.raises(RunError, match=r'per-race rows.*keep = "races"'):
         mw.first_player(run)
+
+
+def test_one_decided_count_draws_and_both_stuck():
+    """Issue 25: the page gave two decided counts (98,924 from the runner, 98,997 games not
+    drawn) because a game both players were stuck in counted as unfinished. It ends as if
+    the forest were empty (R-50) and is won like any other: decided = not drawn, and a
+    draw is a win for neither, in the runner's columns and in this analysis alike."""
+    from simkit.games.mushroomwalk.game import _batch
+    from simkit.games.mushroomwalk.records import RACE, SEAT
+    from simkit.runner.tables import decided
+
+    race_out = np.zeros(4, dtype=RACE)
+    race_out["winner"] = [0, 1, -1, 0]  # seat 0 wins, seat 1 wins, a draw, seat 0 wins
+    race_out["end_reason"] = [0, 1, 1, 1]  # the forest empty; then both stuck (R-50)
+    seat_out = np.zeros((4, 2), dtype=SEAT)
+    seat_out["score"] = [[30, 20], [10, 12], [15, 15], [9, 8]]
+    batch = _batch(seat_out, race_out)
+    assert batch.seats["finished"].all()
+    ok, won = decided(batch.seats["finish"], batch.seats["finished"])
+    assert ok.tolist() == (~batch.races["draw"]).tolist() == [True, True, False, True]
+    assert won.tolist() == [[True, False], [False, True], [False, False], [True, False]]

@@ -15,6 +15,21 @@ def test_track_picture_numbers_corners_from_one_and_rings_marks():
     assert {"A", "B"} <= set(texts)
 
 
+def test_a_ring_past_the_finish_line_says_so():
+    """Issue 25: rings pointed at the run-off, where a crash costs a finished sled nothing;
+    such a ring is dashed and grey and labelled, the others are not."""
+    from matplotlib.patches import Circle
+
+    from simkit.tracks.compiled import F_PAST_FINISH
+
+    t = tracks.load("nutcracker")
+    past = int(((t.flags & F_PAST_FINISH) != 0).nonzero()[0][0])
+    fig = tracks.draw(t, marks=[(10, "A"), (past, "B")])
+    assert _texts(fig).count("past the finish") == 1
+    rings = [p for ax in fig.axes for p in ax.patches if isinstance(p, Circle) and p.zorder == 9]
+    assert [r.get_linestyle() for r in rings] == ["-", "--"]
+
+
 def test_race_picture_has_a_legend_below_the_board():
     t = tracks.load("nutcracker")
     sleds = [(30, "yellow", "0"), (40, "blue", "1x")]

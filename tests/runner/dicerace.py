@@ -153,7 +153,7 @@ def _one(key, slots, bold, prm, head, table, r, o_seat, o_rounds, o_lead, heat, 
     for q in range(min(rnd, ROUND_CAP)):
         for s in range(n):
             f = final[s] if winners == 1 else 0
-            rp[q, ranks[q, s] - 1, f] += 1
+            rp[q, perm[s] - 1, ranks[q, s] - 1, f] += 1
     o_rounds[r] = rnd
     o_lead[r] = changes
 
@@ -244,7 +244,7 @@ class DiceRace:
         races = {"rounds": np.zeros(n, np.int16), "lead_changes": np.zeros(n, np.int16)}
         blocks = (n + BLOCK - 1) // BLOCK
         heat = np.zeros((blocks, v.length + 1), np.int64)
-        rp = np.zeros((blocks, ROUND_CAP, p, p + 1), np.int64)
+        rp = np.zeros((blocks, ROUND_CAP, int(slots.max()), p, p + 1), np.int64)
         _batch(
             keys,
             slots,

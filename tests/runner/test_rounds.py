@@ -46,7 +46,7 @@ def test_races_nobody_finishes_have_no_winner(tmp_path):
 def test_round_position_counts_every_seat_of_every_round(tmp_path):
     res = run(tmp_path, SCENARIO, "r")
     rp, races = res.rounds, res.races
-    assert list(rp.columns) == ["cell", "round", "position", "finish", "count"]
+    assert list(rp.columns) == ["cell", "round", "slot", "position", "finish", "count"]
     one = races[races["seat"] == 0]
     for cell, part in rp.groupby("cell"):
         rows = one[one["cell"] == cell]
@@ -60,3 +60,41 @@ def test_round_position_counts_every_seat_of_every_round(tmp_path):
         assert r1[r1["finish"] == 0]["count"].sum() == (~rows["decided"]).sum() * players
         last = part[part["round"] == part["round"].max()]
         assert (last["finish"] <= players).all()
+
+
+def test_round_position_by_slot(tmp_path):
+    """Issue 25 item 4: the counts carry the start slot, so a slot's edge can be followed
+    round by round; summed over slots they are the counts without it."""
+    from simkit.analysis import position_by_slot
+
+    res = run(tmp_path, SCENARIO, "r")
+    rp, races = res.rounds, res.races
+    for cell, part in rp.groupby("cell"):
+        rows = races[races["cell"] == cell]
+        players = int(res.cells.set_index("cell").at[cell, "players"])
+        assert sorted(part["slot"].unique()) == list(range(1, players + 1))
+        # every slot is in every race: round 1 counts one seat per race and slot
+        r1 = part[part["round"] == 1].groupby("slot")["count"].sum()
+        assert (r1 == rows["race"].nunique()).all()
+        # a seat's rounds, counted by its own slot
+        per_slot = part.groupby("slot")["count"].sum()
+        expect = rows.groupby("slot")["rounds"].apply(lambda x: int(x.astype(int).sum()))
+        assert per_slot.to_dict() == expect.to_dict()
+    by = position_by_slot(res)
+    assert list(by.columns) == [
+        "cell",
+        "round",
+        "slot",
+        "seats",
+        "leading",
+        "lead_rate",
+        "lead_low",
+        "lead_high",
+        "mean_position",
+    ]
+    one = by[(by["cell"] == 0) & (by["round"] == 1)].set_index("slot")
+    n0 = races[races["cell"] == 0]["race"].nunique()
+    assert one["seats"].tolist() == [n0] * len(one)
+    # the leaders of round 1 over all slots: one per race
+    assert one["leading"].sum() == n0
+    assert (one["mean_position"].between(1, 2)).all()

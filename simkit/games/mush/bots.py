@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.errors import SimkitError
+from simkit.names import did_you_mean, unknown
 
 BOT_KINDS = ("random", "greedy", "search")
 RANDOM, GREEDY, SEARCH = 0, 1, 2
@@ -65,7 +66,7 @@ def bot_row(spec: str) -> np.ndarray:
     ``search:64``."""
     name, *pairs = spec.split(":")
     if name not in BOT_KINDS:
-        raise SimkitError(f"mush: unknown bot '{name}' (known: {', '.join(BOT_KINDS)})", key="bots")
+        raise SimkitError(unknown("bot", name, BOT_KINDS, prefix="mush: "), key="bots")
     kind = BOT_KINDS.index(name)
     row = np.zeros((), dtype=BOT)
     row["kind"] = kind
@@ -84,7 +85,9 @@ def bot_row(spec: str) -> np.ndarray:
         if not eq or key not in known:
             names = ", ".join(known)
             raise SimkitError(
-                f"mush: bot '{spec}': expected key=value with key one of {names}", key="bots"
+                f"mush: bot '{spec}': expected key=value with key one of {names}"
+                + did_you_mean(key, known),
+                key="bots",
             )
         if key == "train":
             if raw not in _TRAIN_NAMES:

@@ -43,6 +43,7 @@ import numpy as np
 
 from simkit.errors import RouteError
 from simkit.files import read_toml
+from simkit.names import did_you_mean
 
 ZONES = ("south", "central", "north")
 WEATHER = ("warm", "mild", "cold")
@@ -171,7 +172,10 @@ def resolve(name_or_path: str) -> Path:
             raise RouteError("file not found", path=str(path))
         return path
     known = ", ".join(route_names())
-    raise RouteError(f"unknown route '{name_or_path}' (shipped: {known}; or give a .toml path)")
+    hint = did_you_mean(name_or_path, route_names())
+    raise RouteError(
+        f"unknown route '{name_or_path}' (shipped: {known}; or give a .toml path){hint}"
+    )
 
 
 _CACHE: dict[tuple[str, float], Route] = {}

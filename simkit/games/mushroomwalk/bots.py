@@ -35,6 +35,7 @@ from simkit.games.mushroomwalk.records import (
     BOT_RANDOM,
     BOT_SEARCH,
 )
+from simkit.names import unknown
 
 BOTS = ("random", "greedy", "lookahead", "search")
 _KIND = dict(zip(BOTS, (BOT_RANDOM, BOT_GREEDY, BOT_LOOKAHEAD, BOT_SEARCH), strict=True))
@@ -75,7 +76,7 @@ def parse_bot(spec: str) -> np.ndarray:
     naming the fix."""
     name, *pairs = spec.split(":")
     if name not in _KIND:
-        raise _error(f"mushroomwalk: unknown bot '{name}' (known: {', '.join(BOTS)})")
+        raise _error(unknown("bot", name, BOTS, prefix="mushroomwalk: "))
     values = {**_DEFAULTS, **(_LOOKAHEAD if name == "lookahead" else {})}
     budget = _budget(spec, pairs) if name == "search" else 0
     for pair in pairs:

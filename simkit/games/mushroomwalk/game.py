@@ -60,7 +60,8 @@ _SEAT_DOCS = {
     "slot": "1 = the starting player (R-51), 2 = the other",
     "finish": "1 = winner, 2 = loser; 1 for both on a draw (see race column 'draw')",
     "points": "the score: points from dishes",
-    "finished": "the game ran until the forest was empty (False: both stuck, R-50)",
+    "finished": "always True: every game is played out (both stuck: as if the forest were "
+    "empty, R-50)",
     "eliminated": "always False: nobody leaves a Mushroom Walk game",
 }
 
@@ -228,7 +229,10 @@ def _batch(seat_out: np.ndarray, race_out: np.ndarray) -> Batch:
         "slot": np.where(seats == starter[:, None], 1, 2),
         "finish": finish,
         "points": score,
-        "finished": np.repeat((end == 0)[:, None], 2, axis=1),
+        # a game both players are stuck in ends "as if the forest were empty", so it
+        # is played out like any other: the runner's decided races (GLOSSARY) are then
+        # exactly the games that are not drawn, the one count every table uses.
+        "finished": np.ones_like(finish, dtype=bool),
         "eliminated": np.zeros_like(finish, dtype=bool),
         "hand_left": seat_out["hand"].sum(axis=-1),
     }

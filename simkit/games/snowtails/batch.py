@@ -195,9 +195,10 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
         for s in range(n):
             wk.heat[k, s] = 0
     for r in range(ROUND_CAP):
-        for p in range(MAX_SEATS):
-            for f in range(MAX_SEATS + 1):
-                wk.round_counts[r, p, f] = 0
+        for s in range(MAX_SEATS):
+            for p in range(MAX_SEATS):
+                for f in range(MAX_SEATS + 1):
+                    wk.round_counts[r, s, p, f] = 0
     # Every decision hands these down four calls deep: views without reference counts
     # (simkit/_borrow.py), of arrays the caller holds for the whole block.
     tables = (borrowed(reach[0]), borrowed(reach[1]))
@@ -215,9 +216,10 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
         for s in range(n):
             heat[k, s] = wk.heat[k, s]
     for r in range(ROUND_CAP):
-        for p in range(rounds.shape[1]):
-            for f in range(rounds.shape[2]):
-                rounds[r, p, f] = wk.round_counts[r, p, f]
+        for s in range(rounds.shape[1]):
+            for p in range(rounds.shape[2]):
+                for f in range(rounds.shape[3]):
+                    rounds[r, s, p, f] = wk.round_counts[r, s, p, f]
 
 
 def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:
@@ -324,7 +326,7 @@ def run_batch(
     results = np.zeros(n, dtype=RESULT)
     heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
     players = len(slots)
-    rounds = np.zeros((n_blocks, ROUND_CAP, players, players + 1), dtype=np.int64)
+    rounds = np.zeros((n_blocks, ROUND_CAP, max(slots), players, players + 1), dtype=np.int64)
 
     workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
     # One position and work set per worker, used for block after block: a block's result

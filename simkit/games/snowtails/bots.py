@@ -96,6 +96,7 @@ from simkit.games.snowtails.rules import (
     popcount3,
 )
 from simkit.games.snowtails.turn import bot_stream
+from simkit.names import closest, did_you_mean
 from simkit.rng import below, coin
 
 # Greedy weights (one row per seat).
@@ -402,8 +403,15 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         )
     known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH"])
     base, _, name = spec.partition(":")
-    hint = ""
     if name and base == "greedy":
+        # A preset's own name decides ('greedy:tunned' -> 'greedy:tuned'): the shared
+        # 'greedy:' would make any preset look close ('greedy:tuned' -> 'greedy:bold' in a
+        # game without a fit).
+        close = closest(name, [p.partition(":")[2] for p in presets if ":" in p])
+        hint = f"; did you mean 'greedy:{close}'?" if close else ""
+    else:
+        hint = did_you_mean(spec, ["random", *presets, "search"])
+    if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
             f"'simkit bots tune {game} greedy --name {name}'"

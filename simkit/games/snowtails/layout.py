@@ -333,8 +333,8 @@ WORK = record_dtype(
         ("heat_on", np.int64),  # 1: count heat and who is where after each round
         ("heat", np.int64, (len(HEAT_KINDS), MAX_SPACES)),
         ("ranks", np.int64, (ROUND_CAP, MAX_SEATS)),  # race position after each round
-        # Batch.round_position: [round - 1, position - 1, finish (0: undecided)]
-        ("round_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS + 1)),
+        # Batch.round_position: [round - 1, slot - 1, position - 1, finish (0: undecided)]
+        ("round_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
     ]
 )
 

@@ -432,8 +432,8 @@ def _record_ranks(pos, wk, order, n):
 @njit(no_cpython_wrapper=True)
 def count_ranks(pos, wk):
     """Add a finished single race's positions after each round to ``wk.round_counts``
-    (``Batch.round_position``): by its finish when the race was decided (a single winner
-    who finished), else as finish 0."""
+    (``Batch.round_position``), by each seat's start slot: by its finish when the race was
+    decided (a single winner who finished), else as finish 0."""
     n = pos.n_seats
     winners = 0
     decided = False
@@ -445,7 +445,7 @@ def count_ranks(pos, wk):
     for r in range(min(pos.rnd, ROUND_CAP)):
         for p in range(n):
             f = pos.finish[p] if decided else 0
-            wk.round_counts[r, wk.ranks[r, p] - 1, f] += 1
+            wk.round_counts[r, pos.slot[p] - 1, wk.ranks[r, p] - 1, f] += 1
 
 
 @njit(no_cpython_wrapper=True)

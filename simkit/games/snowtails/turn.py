@@ -311,8 +311,12 @@ def _overspeed_dents(cfg, pos, wk, p, start, end, k, total):
                 if cfg.tab[path[j], S_CP] > c:
                     where = path[j]
                     break
-            heat(wk, H_OVERSPEED, where, n)
-            if take_dents(cfg, pos, wk, p, n, DENT_OVERSPEED, c, lim, total, end) < 0:
+            before = pos.overspeed[p]
+            got = take_dents(cfg, pos, wk, p, n, DENT_OVERSPEED, c, lim, total, end)
+            # The heat counts the dents the rules charged: none past the finish line with
+            # R-26, and none beyond the dent limit, as ``overspeed`` does.
+            heat(wk, H_OVERSPEED, where, pos.overspeed[p] - before)
+            if got < 0:
                 return -1
     return 0
 
