@@ -105,6 +105,19 @@ def _answer(v: pd.DataFrame, fair: pd.DataFrame, s: Settings) -> tuple[str, str,
             f"[{best['vs_reference_low']:+.2f}, {best['vs_reference_high']:+.2f}], "
             f"{best['against']}."
         )
+    refs = v[v["role"] == "reference"].sort_values("objective")
+    if len(refs) and refs["objective"].iloc[0] < best["objective"]:
+        # The confirmation is the answer: a reference that beat the search's best on the
+        # fresh races leads, and the search's best follows as what it is.
+        ref = refs.iloc[0]
+        verdict = str(fair.loc[fair["candidate"] == ref["candidate"], "verdict"].iloc[0])
+        found = sentence.removeprefix("Best found: ")
+        sentence = (
+            f"Best confirmed: the reference {ref['label']}: objective {ref['objective']:.2f} "
+            f"[{ref['low']:.2f}, {ref['high']:.2f}] {unit} on the fresh races, against "
+            f"{book['objective']:.2f} [{book['low']:.2f}, {book['high']:.2f}] for the book's "
+            f"values. The search's best did not beat it: {found}"
+        )
     sentence += f" Start slots {verdict} within 2 pp."
     detail = f"confirmed on {s.confirm:,} fresh races per cell; objective {s.objective}"
     return verdict, sentence, detail

@@ -262,3 +262,35 @@ def test_a_tuning_never_writes_into_a_folder_that_is_not_a_tuning(tmp_path, monk
             tune.start(s, out)
     assert [p.name for p in (tmp_path / "mine").iterdir()] == ["notes.txt"]
     assert not (tmp_path / "nosuch").exists()
+
+
+def test_a_reference_that_beats_the_search_on_confirmation_leads_the_answer():
+    """The tune-extra-cards case of issue 25: the search's best (6.80) lost its confirmation
+    to the hand-picked reference (6.30); the answer leads with the reference."""
+    from types import SimpleNamespace
+
+    import pandas as pd
+
+    from simkit.tune.report import _answer
+
+    row = dict.fromkeys(("vs_reference", "vs_reference_low", "vs_reference_high"), float("nan"))
+    v = pd.DataFrame(
+        [
+            {"candidate": 0, "role": "book", "label": "the book's values", "objective": 7.14,
+             "low": 6.84, "high": 7.42, **row},
+            {"candidate": 1, "role": "reference", "label": "extra_cards=[0,1,1,2,2]",
+             "objective": 6.30, "low": 6.0, "high": 6.6, **row},
+            {"candidate": 2, "role": "found", "label": "extra_cards=[0,2,2,2,2]",
+             "objective": 6.80, "low": 6.5, "high": 7.1, "vs_book": -0.34, "vs_book_low": -0.6,
+             "vs_book_high": -0.1, "paired": "better", "vs_reference": 0.5,
+             "vs_reference_low": 0.2, "vs_reference_high": 0.8, "against": "worse"},
+        ]
+    )  # fmt: skip
+    fair = pd.DataFrame({"candidate": [0, 1, 2], "verdict": ["unfair"] * 3})
+    verdict, sentence, _ = _answer(v, fair, SimpleNamespace(objective="fairness", confirm=50000))
+    assert sentence.startswith(
+        "Best confirmed: the reference extra_cards=[0,1,1,2,2]: objective 6.30 [6.00, 6.60] pp "
+        "on the fresh races, against 7.14 [6.84, 7.42] for the book's values. The search's "
+        "best did not beat it: extra_cards=[0,2,2,2,2]: objective 6.80"
+    )
+    assert "+0.50 [+0.20, +0.80], worse." in sentence and verdict == "unfair"
