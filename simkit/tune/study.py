@@ -201,7 +201,13 @@ def settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> 
         raise SpaceError("the scenario's grid lists set tables; tune one of them", path=sp.path)
     checked = s.search_space()
     s.terms()
-    _check_numbers(s, len(expand(sc)))
+    try:
+        _check_numbers(s, len(expand(sc)))
+    except SpaceError:
+        raise
+    except SimkitError as exc:  # the options come from the command line or the [search] table
+        where = f"search.{exc.key}" if exc.key else None
+        raise SpaceError(str(exc), path=sp.path, key=where) from None
     base = book_values(sc, checked.keys)
     tried = [("a candidate", None, v) for v in [base, *checked.corners(base)]]
     tried += [
