@@ -31,7 +31,7 @@ from simkit.errors import RunError
 from simkit.games import get
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.manifest import CELLS, chunk_races, part_name
+from simkit.runner.manifest import CELLS, LEVELS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import RunDir
@@ -197,6 +197,9 @@ def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> 
         if name == CELLS:
             run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
             lines.append(f"{run.path / name} was damaged or missing: rebuilt")
+        elif name == LEVELS:  # the level check runs again at the end
+            manifest["files"].pop(name)
+            lines.append(f"{run.path / name} was damaged or missing: checked again")
         else:
             bad.add(tuple(int(x) for x in Path(name).stem.split("-")[1:]))
             lines.append(f"{run.path / name} was damaged or missing: its chunk runs again")
@@ -272,6 +275,9 @@ def _execute(
     finally:
         shown.close()
         writer.close()
+    from simkit.runner.levels import store  # scipy and choix: only runs that check levels
+
+    store(run, scenario, cells, manifest, threads=backend.threads, progress=show)
     writer.finish()
     return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)
 
