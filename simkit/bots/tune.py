@@ -53,8 +53,10 @@ class Settings:
 
     ``players`` and ``track`` may each list several values: the tuning then fits one bot for
     the mix, every (track, players) setting of their product playing an equal share of each
-    evaluation's races, and the objective is the mean of the settings' shares (so a
-    4-player setting, three comparisons a race, does not outweigh a 2-player one).
+    evaluation's races, and the objective is the worst setting's share: a bot for the mix
+    must hold its own in each setting, and a gain in one cannot buy a loss in another (the
+    mean of the shares did exactly that: greedy:tuned fitted on it still lost to greedy on
+    Hairpin Valley with 4 sleds, docs/bots.md).
     """
 
     game: str
@@ -303,7 +305,7 @@ def evaluate(
 
 
 def score(s: Settings, spec: str, gen: int, threads: int | None) -> tuple[float, int, int]:
-    """A candidate's objective in generation ``gen``: the mean over the mix of its shares.
+    """A candidate's objective in generation ``gen``: its worst share over the mix.
 
     Every setting plays the generation's block of keys (its own length per player count).
     Returns the objective and the comparisons won and lost over all settings.
@@ -315,7 +317,7 @@ def score(s: Settings, spec: str, gen: int, threads: int | None) -> tuple[float,
         a, b = evaluate(s, spec, keys, threads, track=t, players=n)
         shares.append(design.share(np.array([a]), np.array([b])))
         ahead, behind = ahead + a, behind + b
-    return float(np.mean(shares)), ahead, behind
+    return float(np.min(shares)), ahead, behind
 
 
 def step(s: Settings, state: State, threads: int | None) -> None:
@@ -339,7 +341,7 @@ def step(s: Settings, state: State, threads: int | None) -> None:
         )
     # CMA-ES minimises; a candidate with no decided comparison ranks last.
     state.es.tell(xs, [-v if np.isfinite(v) else 0.0 for v in scores])
-    mean = weights(s, state.es.mean)
+    mean = weights(s, mean_point(state))
     state.generations.append(
         {
             "generation": gen,
@@ -408,6 +410,17 @@ def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tup
     return s, state
 
 
+def mean_point(state: State) -> np.ndarray:
+    """CMA-ES's distribution mean in the unit cube (``cma``'s ``result.xfavorite``).
+
+    ``es.mean`` is the mean in ``cma``'s internal coordinates, which its bound
+    transformation maps into the bounds: a coordinate at -0.25 there stands for +0.15 here,
+    where the candidates are. Clipping ``es.mean`` to the cube instead (as before December
+    2026) put such weights at 0, far from every candidate the search scored.
+    """
+    return np.asarray(state.es.result.xfavorite)
+
+
 def fitted(s: Settings, state: State) -> tuple[float, ...]:
     """The fitted weights: CMA-ES's mean, which averages out the luck of single evaluations."""
-    return weights(s, state.es.mean)
+    return weights(s, mean_point(state))
