@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit.errors import RunError
-from simkit.runner.manifest import CELLS
+from simkit.runner.manifest import CELLS, LEVELS
 from simkit.runner.storage import RunDir
 from simkit.runner.tables import AGG_KEYS, AGG_VALUES, ROUND_KEYS, ROUND_TABLE, canonical
 
@@ -23,7 +23,9 @@ class Results:
     """The tables of one run. ``races`` is None when the run kept only aggregates.
 
     ``rounds`` holds the per-round counts (docs/tables.md "round_position"), empty for
-    games that do not record them.
+    games that do not record them. ``levels`` is the measured order of the skill levels in
+    each setting (:mod:`simkit.runner.levels`, docs/tables.md "levels"), None for a run
+    without a skill axis or with ``check_levels = false``.
     """
 
     dir: Path
@@ -33,6 +35,7 @@ class Results:
     heat: pd.DataFrame
     agg: dict[str, pd.DataFrame]
     rounds: pd.DataFrame | None = None
+    levels: pd.DataFrame | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -109,7 +112,10 @@ def load(path: str | Path) -> Results:
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
     if races is not None:
         _cross_check(run, races, agg["slot_finish"])
-    return Results(run.path, manifest, cells, races, heat, agg, rounds)
+    levels = None
+    if LEVELS in manifest["files"]:
+        levels = pq.read_table(run.path / LEVELS).to_pandas()
+    return Results(run.path, manifest, cells, races, heat, agg, rounds, levels)
 
 
 def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> None:

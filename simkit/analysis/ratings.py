@@ -230,11 +230,135 @@ def head_to_head(o: Outcomes) -> pd.DataFrame:
     return out
 
 
-def rungs(r: Ratings, races: int) -> list[str]:
-    """One sentence per adjacent pair of rungs: separated when the interval excludes a tie.
+def pair_share(
+    o: Outcomes, a: int, b: int, *, seed: int = 0, replicates: int = REPLICATES
+) -> tuple[float, float, float]:
+    """How often bot ``a``'s seats finished ahead of bot ``b``'s: share and 95% interval.
 
-    The interval is that of the rating difference (from the same bootstrap replicates), not
-    the overlap of the two bots' intervals, which would be too cautious.
+    As :func:`head_to_head` counts it (decided races; a pair neither of which finished is
+    not separated), but the interval is a percentile bootstrap over race keys (scipy), as
+    for the ratings: every lineup's race with one key is resampled together, which keeps a
+    race's correlated pairs and the common-random-numbers pairing intact (Wilson, which
+    treats every pair as independent, is too narrow when a bot fills several seats).
+    NaN when no pair was separated.
+    """
+    from scipy.stats import bootstrap
+
+    from simkit.bots.design import pair_counts
+
+    ahead = np.zeros(len(o.key), np.int64)
+    behind = np.zeros(len(o.key), np.int64)
+    finished = o.place > 0
+    finish = np.where(finished, o.place, 0)
+    for lineup in np.unique(o.bot, axis=0):
+        rows = np.flatnonzero((o.bot == lineup).all(axis=1))
+        mine, theirs = np.flatnonzero(lineup == a), np.flatnonzero(lineup == b)
+        if not (len(mine) and len(theirs)):
+            continue
+        f, fd = finish[rows], finished[rows]
+        x, y = pair_counts(f, fd, mine, theirs)
+        ok = o.decided[rows]
+        ahead[rows], behind[rows] = x * ok, y * ok
+    uniq, cluster = np.unique(o.key, return_inverse=True)
+    ahead = np.bincount(cluster, ahead, len(uniq))
+    behind = np.bincount(cluster, behind, len(uniq))
+    total = ahead.sum() + behind.sum()
+    if total == 0:
+        return float("nan"), float("nan"), float("nan")
+    est = float(ahead.sum() / total)
+    if np.count_nonzero(ahead + behind) < 2:
+        return est, est, est
+
+    def ratio(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
+        return x.sum(axis=axis) / (x + y).sum(axis=axis)
+
+    ci = bootstrap(
+        (ahead, behind),
+        ratio,
+        paired=True,
+        vectorized=True,
+        n_resamples=replicates,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    ).confidence_interval
+    return est, float(ci.low), float(ci.high)
+
+
+ABOVE, BELOW, LEVEL, SPLIT = "above", "below", "level", "split"
+
+
+def verdict(diff: tuple[float, float, float], share: tuple[float, float, float]) -> str:
+    """Where bot A stands against bot B on both measures: ``above``, ``below``, ``level``,
+    or ``split`` (the two disagree).
+
+    ``diff`` is the rating difference A - B with its interval, ``share`` the share of
+    head-to-head comparisons A won with its interval. ``above`` needs both intervals to
+    exclude parity upwards (the difference above 0 and the share above 50%), ``below`` both
+    downwards, ``level`` neither; anything else is ``split``. One rating per bot can disagree
+    with head to head when a bot wins often and crashes often: the ratings then weigh whole
+    finish orders, the share only the pairs that met.
+    """
+    _, dlo, dhi = diff
+    _, slo, shi = share
+    d = 1 if dlo > 0 else -1 if dhi < 0 else 0
+    h = 1 if slo > 0.5 else -1 if shi < 0.5 else 0
+    if np.isnan(slo):
+        h = 0
+    if d == h:
+        return {1: ABOVE, -1: BELOW, 0: LEVEL}[d]
+    return SPLIT
+
+
+def _pct(share: tuple[float, float, float]) -> str:
+    est, lo, hi = share
+    return f"{100 * est:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def compare(
+    upper: str,
+    lower: str,
+    diff: tuple[float, float, float],
+    share: tuple[float, float, float],
+    races: int,
+) -> str:
+    """The sentence for two bots (``upper`` rated higher): "above" only when the rating
+    difference and the head-to-head share both exclude parity (:func:`verdict`); when they
+    disagree the sentence says which says what."""
+    est, lo, hi = diff
+    d = f"rating difference {est:+.3f} [{lo:+.3f}, {hi:+.3f}]"
+    if np.isnan(share[0]):
+        return f"{upper} and {lower} not separated: no decided race separated them ({d})."
+    h = f"head to head {_pct(share)}"
+    v = verdict(diff, share)
+    if v == ABOVE:
+        return f"{upper} above {lower} ({d}; {h})."
+    if v == LEVEL:
+        return f"{upper} and {lower} not separated at {races:,} races ({d}; {h})."
+    if v == BELOW:  # the estimate says upper, both intervals say lower: cannot happen
+        return f"{lower} above {upper} ({d}; {h})."
+    if lo > 0 and share[2] < 0.5:
+        return (
+            f"ratings put {upper} above {lower} ({d}); head to head {lower} finishes ahead: "
+            f"{upper} {_pct(share)}."
+        )
+    if lo > 0:
+        return (
+            f"ratings put {upper} above {lower} ({d}); head to head they are level: {_pct(share)}."
+        )
+    ahead, behind = (upper, lower) if share[1] > 0.5 else (lower, upper)
+    return (
+        f"head to head {ahead} finishes ahead of {behind}: {upper} {_pct(share)}; the "
+        f"ratings do not separate them ({d})."
+    )
+
+
+def rungs(r: Ratings, o: Outcomes, *, seed: int = 0) -> list[str]:
+    """One sentence per adjacent pair of rungs (:func:`compare`).
+
+    The rating interval is that of the difference (from the same bootstrap replicates), not
+    the overlap of the two bots' intervals, which would be too cautious; the head-to-head
+    share's (:func:`pair_share`) is bootstrapped over the same race keys. A pair is called
+    separated only when both exclude parity.
     """
     table = r.table()
     index = {b: i for i, b in enumerate(r.bots)}
@@ -253,10 +377,6 @@ def rungs(r: Ratings, races: int) -> list[str]:
                 "decided race)."
             )
             continue
-        est, lo, hi = r.interval(a, b)
-        diff = f"rating difference {est:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-        if lo > 0:
-            out.append(f"{upper} above {lower} ({diff}).")
-        else:
-            out.append(f"{upper} and {lower} not separated at {races:,} races ({diff}).")
+        share = pair_share(o, a, b, seed=seed, replicates=max(len(r.replicates), 2))
+        out.append(compare(upper, lower, r.interval(a, b), share, len(o.key)))
     return out

@@ -64,7 +64,11 @@ class Confirmation:
 
 
 def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Confirmation:
-    """Play ``fitted`` against ``default`` (bot names) on ``s.confirm`` keys per lineup."""
+    """Play ``fitted`` against ``default`` (bot names) on ``s.confirm`` keys per lineup.
+
+    With a mix of settings every setting's lineups play the same keys, and a key's races in
+    all of them are resampled together.
+    """
     from scipy.stats import bootstrap
 
     from simkit.ladder import lineups
@@ -73,24 +77,25 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
     keys = chunk_keys(s.seed, design.CONFIRM_KEY, 0, s.confirm)
     ahead = np.zeros(s.confirm, np.int64)
     behind = np.zeros(s.confirm, np.int64)
-    decided = 0
-    design_ = lineups([fitted, default], s.players)
-    for lineup in design_:
-        cell = build_cell(
-            s.game,
-            preset=s.preset,
-            overrides=s.overrides,
-            track=s.track,
-            players=s.players,
-            bots=lineup,
-        )
-        batch = g.simulate(cell, keys, threads, race_indices=np.arange(s.confirm))
-        mine = [j for j, b in enumerate(lineup) if b == fitted]
-        theirs = [j for j, b in enumerate(lineup) if b == default]
-        finish, finished = batch.seats["finish"], batch.seats["finished"]
-        a, b = design.pair_counts(finish, finished, mine, theirs)
-        ahead, behind = ahead + a, behind + b
-        decided += int(decided_races(finish, finished)[0].sum())
+    decided = lineups_played = 0
+    for track, players in s.mix:
+        for lineup in lineups([fitted, default], players):
+            cell = build_cell(
+                s.game,
+                preset=s.preset,
+                overrides=s.overrides,
+                track=track,
+                players=players,
+                bots=lineup,
+            )
+            batch = g.simulate(cell, keys, threads, race_indices=np.arange(s.confirm))
+            mine = [j for j, b in enumerate(lineup) if b == fitted]
+            theirs = [j for j, b in enumerate(lineup) if b == default]
+            finish, finished = batch.seats["finish"], batch.seats["finished"]
+            a, b = design.pair_counts(finish, finished, mine, theirs)
+            ahead, behind = ahead + a, behind + b
+            decided += int(decided_races(finish, finished)[0].sum())
+            lineups_played += 1
     est = design.share(ahead, behind)
 
     def ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -107,5 +112,5 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
         rng=np.random.default_rng(s.seed),
     ).confidence_interval
     return Confirmation(
-        fitted, default, s.confirm * len(design_), decided, est, float(ci.low), float(ci.high)
+        fitted, default, s.confirm * lineups_played, decided, est, float(ci.low), float(ci.high)
     )

@@ -8,6 +8,7 @@ and every comment as they were, so hand-written notes survive a new fit.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -61,4 +62,6 @@ def record(path: Path, base: str, name: str, weights: tuple[float, ...], facts: 
     if name in group:
         del group[name]
     group.add(name, entry)
-    write_atomic(path, tomlkit.dumps(doc).encode("utf-8"), "tune again")
+    # tomlkit keeps the blank lines around a replaced table: drop the extra ones a refit adds.
+    text = re.sub(r"\n{3,}", "\n\n", tomlkit.dumps(doc))
+    write_atomic(path, text.encode("utf-8"), "tune again")

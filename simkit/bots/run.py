@@ -75,17 +75,18 @@ def provenance(s: tune.Settings, state: tune.State, c: Confirmation) -> dict:
     """What the presets file records beside the weights (docs/bots.md)."""
     g = s.game_obj
     evaluations = len(state.evaluations)
-    races = s.keys_per_rotation * s.players
+    races = s.races_per_evaluation
     facts = {
         "game": s.game,
         "command": s.command(),
         "seed": s.seed,
         "field": list(s.field),
-        "players": s.players,
+        "players": s.players if len(s.player_counts) == 1 else list(s.player_counts),
         "preset": s.preset or g.default_preset,
     }
     if g.uses_track:
-        facts["track"] = s.track or g.default_track
+        tracks = [t or g.default_track for t in s.tracks]
+        facts["track"] = tracks[0] if len(tracks) == 1 else tracks
     if s.overrides:
         facts["set"] = dict(s.overrides)
     facts.update(

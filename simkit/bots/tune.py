@@ -50,20 +50,40 @@ class Settings:
     ``races`` counts the races of one evaluation over all rotations (rounded up to a whole
     number per rotation); ``budget`` counts evaluations (rounded up to whole generations);
     ``confirm`` counts confirmation races per lineup.
+
+    ``players`` and ``track`` may each list several values: the tuning then fits one bot for
+    the mix, every (track, players) setting of their product playing an equal share of each
+    evaluation's races, and the objective is the worst setting's share: a bot for the mix
+    must hold its own in each setting, and a gain in one cannot buy a loss in another (the
+    mean of the shares did exactly that: greedy:tuned fitted on it still lost to greedy on
+    Hairpin Valley with 4 sleds, docs/bots.md).
     """
 
     game: str
     bot: str
     field: tuple[str, ...]
-    players: int
+    players: int | tuple[int, ...]
     races: int = DEFAULT_RACES
     budget: int = DEFAULT_BUDGET
     seed: int = 0
     preset: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
-    track: str | None = None
+    track: str | tuple[str, ...] | None = None
     name: str = "tuned"
     confirm: int = DEFAULT_CONFIRM
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return self.players if isinstance(self.players, tuple) else (self.players,)
+
+    @property
+    def tracks(self) -> tuple[str | None, ...]:
+        return self.track if isinstance(self.track, tuple) else (self.track,)
+
+    @property
+    def mix(self) -> list[tuple[str | None, int]]:
+        """The (track, players) settings an evaluation plays, tracks varying slowest."""
+        return [(t, n) for t in self.tracks for n in self.player_counts]
 
     @property
     def tunable(self) -> TunableBot:
@@ -73,9 +93,13 @@ class Settings:
     def game_obj(self) -> Any:
         return get(self.game)
 
+    def keys_per_rotation(self, players: int) -> int:
+        """Race keys per rotation at ``players`` seats: an equal share of ``races`` per setting."""
+        return math.ceil(self.races / (len(self.mix) * players))
+
     @property
-    def keys_per_rotation(self) -> int:
-        return math.ceil(self.races / self.players)
+    def races_per_evaluation(self) -> int:
+        return sum(self.keys_per_rotation(n) * n for _, n in self.mix)
 
     @property
     def free(self) -> list[int]:
@@ -86,13 +110,14 @@ class Settings:
     def command(self) -> str:
         """The command line that plays exactly this tuning (``--out`` and ``--threads`` aside)."""
         words = ["simkit", "bots", "tune", self.game, self.bot]
-        words += ["--field", ",".join(self.field), "--players", str(self.players)]
+        players = ",".join(str(n) for n in self.player_counts)
+        words += ["--field", ",".join(self.field), "--players", players]
         words += ["--races", str(self.races), "--budget", str(self.budget)]
         words += ["--seed", str(self.seed), "--confirm", str(self.confirm), "--name", self.name]
         if self.preset is not None:
             words += ["--preset", self.preset]
         if self.track is not None:
-            words += ["--track", self.track]
+            words += ["--track", ",".join(self.tracks)]
         for k, v in self.overrides.items():
             words += ["--set", f"{k}={json.dumps(v)}"]
         return shlex.join(words)
@@ -104,7 +129,11 @@ class Settings:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
-        return cls(**{**data, "field": tuple(data["field"])})
+        out = {**data, "field": tuple(data["field"])}
+        for key in ("players", "track"):
+            if isinstance(out.get(key), list):
+                out[key] = tuple(out[key])
+        return cls(**out)
 
 
 def settings(
@@ -112,10 +141,14 @@ def settings(
     bot: str,
     *,
     field: list[str] | None = None,
-    players: int | None = None,
+    players: int | list[int] | None = None,
+    track: str | list[str] | None = None,
     **rest: Any,
 ) -> Settings:
     """Checked settings: a tunable bot, a field the game accepts, a budget of a generation.
+
+    ``players`` and ``track`` may be lists (a mix, :class:`Settings`); with several player
+    counts the field must fit the fewest seats.
 
     Raises:
         SimkitError: a game without tunable bots, a bot it cannot tune, a field bot or a
@@ -125,8 +158,21 @@ def settings(
     if bot not in g.tunable:
         can = ", ".join(g.tunable) or "none"
         raise SimkitError(f"{game}: bot '{bot}' cannot be tuned (tunable: {can})", key="bot")
-    n = g.default_players if players is None else players
-    s = Settings(game, bot, tuple(field or [bot]), n, **rest)
+    counts = [g.default_players] if players is None else players
+    counts = counts if isinstance(counts, list) else [counts]
+    tracks = track if isinstance(track, list) else [track]
+    for key, values in (("players", counts), ("track", tracks)):
+        if len(set(values)) != len(values):
+            raise SimkitError(f"--{key} names a value twice", key=key)
+    s = Settings(
+        game,
+        bot,
+        tuple(field or [bot]),
+        counts[0] if len(counts) == 1 else tuple(counts),
+        track=tracks[0] if len(tracks) == 1 else tuple(tracks),
+        **rest,
+    )
+    n = min(counts)
     if len(s.field) > n - 1:
         raise SimkitError(
             f"--field names {len(s.field)} bots but {n} players leave {n - 1} seats beside "
@@ -145,9 +191,10 @@ def settings(
         )
     if not s.free:
         raise SimkitError(f"{game}: every weight of '{bot}' is fixed (lo == hi)", key="bot")
-    # One lineup holds every bot of every rotation: the game checks them and the cell.
-    lineup = design.rotations(s.tunable.spec(s.tunable.default), s.field, n)[0]
-    build_cell(game, preset=s.preset, overrides=s.overrides, track=s.track, players=n, bots=lineup)
+    # One lineup holds every bot of every rotation: the game checks them and the cells.
+    for t, n in s.mix:
+        lineup = design.rotations(s.tunable.spec(s.tunable.default), s.field, n)[0]
+        build_cell(game, preset=s.preset, overrides=s.overrides, track=t, players=n, bots=lineup)
     if s.budget < popsize(s):
         raise SimkitError(
             f"--budget {s.budget} is less than one generation of {popsize(s)} evaluations",
@@ -228,43 +275,65 @@ def generations(s: Settings) -> int:
     return math.ceil(s.budget / popsize(s))
 
 
-def evaluate(s: Settings, spec: str, keys: np.ndarray, threads: int | None) -> tuple[int, int]:
-    """(comparisons won, lost) by bot ``spec`` against the field, in every rotation on ``keys``."""
+def evaluate(
+    s: Settings,
+    spec: str,
+    keys: np.ndarray,
+    threads: int | None,
+    *,
+    track: str | None = None,
+    players: int | None = None,
+) -> tuple[int, int]:
+    """(comparisons won, lost) by bot ``spec`` against the field, in every rotation on ``keys``.
+
+    At one (track, players) setting of the mix (default: the first).
+    """
     g = s.game_obj
+    t0, n0 = s.mix[0]
+    track = t0 if track is None else track
+    n = n0 if players is None else players
     ahead = behind = 0
-    for r, lineup in enumerate(design.rotations(spec, s.field, s.players)):
+    for r, lineup in enumerate(design.rotations(spec, s.field, n)):
         cell = build_cell(
-            s.game,
-            preset=s.preset,
-            overrides=s.overrides,
-            track=s.track,
-            players=s.players,
-            bots=lineup,
+            s.game, preset=s.preset, overrides=s.overrides, track=track, players=n, bots=lineup
         )
         batch = g.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
-        rivals = [j for j in range(s.players) if j != r]
+        rivals = [j for j in range(n) if j != r]
         a, b = design.pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
         ahead, behind = ahead + int(a.sum()), behind + int(b.sum())
     return ahead, behind
 
 
+def score(s: Settings, spec: str, gen: int, threads: int | None) -> tuple[float, int, int]:
+    """A candidate's objective in generation ``gen``: its worst share over the mix.
+
+    Every setting plays the generation's block of keys (its own length per player count).
+    Returns the objective and the comparisons won and lost over all settings.
+    """
+    shares, ahead, behind = [], 0, 0
+    for t, n in s.mix:
+        k = s.keys_per_rotation(n)
+        keys = chunk_keys(s.seed, design.TUNE_KEY, gen * k, (gen + 1) * k)
+        a, b = evaluate(s, spec, keys, threads, track=t, players=n)
+        shares.append(design.share(np.array([a]), np.array([b])))
+        ahead, behind = ahead + a, behind + b
+    return float(np.min(shares)), ahead, behind
+
+
 def step(s: Settings, state: State, threads: int | None) -> None:
     """Play one generation and tell CMA-ES how its candidates did."""
     gen = state.generation
-    k = s.keys_per_rotation
-    keys = chunk_keys(s.seed, design.TUNE_KEY, gen * k, (gen + 1) * k)
     xs = state.es.ask()
     scores = []
     for c, x in enumerate(xs):
         w = weights(s, x)
-        ahead, behind = evaluate(s, s.tunable.spec(w), keys, threads)
-        score = design.share(np.array([ahead]), np.array([behind]))
-        scores.append(score)
+        score_, ahead, behind = score(s, s.tunable.spec(w), gen, threads)
+        scores.append(score_)
         state.evaluations.append(
             {
                 "generation": gen,
                 "candidate": c,
-                "objective": score,
+                "objective": score_,
                 "ahead": ahead,
                 "behind": behind,
                 **dict(zip(s.tunable.names, w, strict=True)),
@@ -272,11 +341,11 @@ def step(s: Settings, state: State, threads: int | None) -> None:
         )
     # CMA-ES minimises; a candidate with no decided comparison ranks last.
     state.es.tell(xs, [-v if np.isfinite(v) else 0.0 for v in scores])
-    mean = weights(s, state.es.mean)
+    mean = weights(s, mean_point(state))
     state.generations.append(
         {
             "generation": gen,
-            "races": k * s.players * len(xs),
+            "races": s.races_per_evaluation * len(xs),
             "best": max(scores),
             "median": float(np.nanmedian(scores)),
             "sigma": float(state.es.sigma),
@@ -322,7 +391,7 @@ def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tup
     s, state = load(out)
     state = state or new_state(s)
     total = generations(s)
-    per = s.keys_per_rotation * s.players * popsize(s)
+    per = s.races_per_evaluation * popsize(s)
     notice = compile_notice(s.game_obj, "simulate") if progress else None
     if notice:
         print(notice, file=sys.stderr, flush=True)
@@ -341,6 +410,17 @@ def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tup
     return s, state
 
 
+def mean_point(state: State) -> np.ndarray:
+    """CMA-ES's distribution mean in the unit cube (``cma``'s ``result.xfavorite``).
+
+    ``es.mean`` is the mean in ``cma``'s internal coordinates, which its bound
+    transformation maps into the bounds: a coordinate at -0.25 there stands for +0.15 here,
+    where the candidates are. Clipping ``es.mean`` to the cube instead (as before December
+    2026) put such weights at 0, far from every candidate the search scored.
+    """
+    return np.asarray(state.es.result.xfavorite)
+
+
 def fitted(s: Settings, state: State) -> tuple[float, ...]:
     """The fitted weights: CMA-ES's mean, which averages out the luck of single evaluations."""
-    return weights(s, state.es.mean)
+    return weights(s, mean_point(state))

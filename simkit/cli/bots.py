@@ -15,6 +15,19 @@ def _names(ctx, param, value: str | None) -> list[str] | None:
     return [b.strip() for b in value.split(",") if b.strip()]
 
 
+def _counts(ctx, param, value: str | None) -> list[int] | None:
+    names = _names(ctx, param, value)
+    if names is None:
+        return None
+    try:
+        counts = [int(n) for n in names]
+    except ValueError:
+        raise click.BadParameter(f"'{value}' is not a number or a list such as 2,4") from None
+    if not counts or min(counts) < 2:
+        raise click.BadParameter(f"'{value}': every count must be at least 2")
+    return counts
+
+
 @click.group(cls=SimkitGroup)
 def bots() -> None:
     """Bots: fit a heuristic bot's weights (tune)."""
@@ -31,7 +44,13 @@ def bots() -> None:
     help="The bots the tuned bot plays against, one per other seat, repeated if fewer "
     "[default: BOT with its default weights].",
 )
-@click.option("--players", "-p", type=click.IntRange(2), help="Seats (default: the game's).")
+@click.option(
+    "--players",
+    "-p",
+    callback=_counts,
+    metavar="N[,N...]",
+    help="Seats (default: the game's); several (2,4) fit one bot for the mix.",
+)
 @click.option(
     "--races",
     "-r",
@@ -58,7 +77,13 @@ def bots() -> None:
     metavar="NAME=VALUE",
     help="Override a variant parameter (repeatable), e.g. --set hand_size=6.",
 )
-@click.option("--track", help="Track name or TOML file (games raced on a track).")
+@click.option(
+    "--track",
+    callback=_names,
+    metavar="T[,T...]",
+    help="Track name or TOML file (games raced on a track); several fit one bot for the mix "
+    "of tracks and player counts.",
+)
 @click.option(
     "--name",
     "-n",
@@ -165,14 +190,14 @@ def tune(
                 "confirm": confirm,
                 "seed": seed,
                 "preset": preset,
-                "track": track,
                 "name": name,
             }
             s = lib.settings(
                 game,
                 bot,
                 field=field,
-                players=players,
+                players=players if players is None or len(players) > 1 else players[0],
+                track=track if track is None or len(track) > 1 else track[0],
                 overrides=parse_overrides(overrides),
                 **{k: v for k, v in given_rest.items() if v is not None},
             )

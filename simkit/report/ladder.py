@@ -8,6 +8,7 @@ CSV per table, with the same building blocks as ``simkit report``.
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,8 @@ def analyse(run: Any, *, replicates: int = REPLICATES) -> Ladder:
     o = outcomes(run.races, bots_of(design))
     if not o.decided.any():
         raise RunError(f"'{run.dir}' has no decided race (a single winner who finished) to rate")
-    r = fit(o, seed=int(run.manifest["seed"]), replicates=replicates)
+    seed = int(run.manifest["seed"])
+    r = fit(o, seed=seed, replicates=replicates)
     wins = win_rates(o).rename(columns={"low": "win_low", "high": "win_high"})
     table = r.table().merge(wins, on="bot")
     h2h = head_to_head(o)
@@ -71,7 +73,7 @@ def analyse(run: Any, *, replicates: int = REPLICATES) -> Ladder:
     with np.errstate(invalid="ignore"):
         gap = h2h["opponent"].map(rating) - h2h["bot"].map(rating)
         h2h["model"] = 1.0 / (1.0 + np.exp(gap))
-    return Ladder(run, design, o, r, table, rungs(r, len(o.key)), h2h, len(o.key))
+    return Ladder(run, design, o, r, table, rungs(r, o, seed=seed), h2h, len(o.key))
 
 
 def command(ladder: Ladder) -> str:
@@ -258,7 +260,7 @@ def _depth(doc: Document, lad: Ladder, out: Path) -> None:
             "that separate them (chance: 50%)."
         )
     )
-    steps = sum(" above " in r for r in lad.rungs)
+    steps = sum(bool(re.match(r"\S+ above \S+ \(", r)) for r in lad.rungs)
     doc.add(
         Paragraph(
             f"{steps} of the {len(lad.rungs)} adjacent pairs of rungs are separated at "

@@ -30,13 +30,16 @@ def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any)
     evals = pd.DataFrame(state.evaluations)
     doc.add(Heading("Answer"))
     doc.add(Paragraph(c.sentence(f"{preset} (fitted)", f"{t.base} (its default weights)")))
-    races = s.keys_per_rotation * s.players
+    races = s.races_per_evaluation
     field = ", ".join(s.field)
+    seats = ", ".join(map(str, s.player_counts))
     doc.add(
         Paragraph(
             f"Fitted by CMA-ES over {len(state.evaluations):,} evaluations ({state.generation} "
             f"generations of {len(evals[evals['generation'] == 0]) if len(evals) else 0}) "
-            f"of {races:,} races each, against the field {field} with {s.players} players. "
+            f"of {races:,} races each, against the field {field} with {seats} players"
+            + (f" on {', '.join(map(str, s.tracks))}" if s.track is not None else "")
+            + ". "
             f"The weights are recorded as [{t.base}.{s.name}] in {g.bot_presets_file}, and "
             f"the bot '{preset}' plays them."
             + (f" CMA-ES stopped before the budget: {state.stop}." if state.stop else "")

@@ -32,7 +32,7 @@ from simkit.games import get
 from simkit.runner import inputs
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.manifest import CELLS, chunk_races, part_name
+from simkit.runner.manifest import CELLS, LEVELS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import RunDir, command_of
@@ -318,6 +318,9 @@ def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> 
         if name == CELLS:
             run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
             lines.append(f"{run.path / name} was damaged or missing: rebuilt")
+        elif name == LEVELS:  # the level check runs again at the end
+            manifest["files"].pop(name)
+            lines.append(f"{run.path / name} was damaged or missing: checked again")
         else:
             bad.add(tuple(int(x) for x in Path(name).stem.split("-")[1:]))
             lines.append(f"{run.path / name} was damaged or missing: its chunk runs again")
@@ -393,6 +396,9 @@ def _execute(
     finally:
         shown.close()
         writer.close()
+    from simkit.runner.levels import store  # scipy and choix: only runs that check levels
+
+    store(run, scenario, cells, manifest, threads=backend.threads, progress=show)
     writer.finish()
     return RunSummary(run.path, len(cells), sum(races_done), new_races, writer.seconds)
 

@@ -23,6 +23,7 @@ from simkit.runner.inputs import problem as inputs_problem
 STATUSES = ("running", "complete")
 TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
 CELLS = "cells.parquet"
+LEVELS = "levels.parquet"  # the skill levels' measured order (simkit.runner.levels)
 _PART = re.compile(r"^(races|heat|agg)/part-(\d{5})-(\d{6})\.parquet$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _TYPES: dict[str, type | tuple[type, ...]] = {
@@ -151,7 +152,7 @@ def _inconsistency(m: dict[str, Any]) -> str | None:
     for name, entry in m["files"].items():
         if not isinstance(entry, dict) or not _SHA.match(str(entry.get("sha256", ""))):
             return f"file {shown(name)}"
-        if name == CELLS:
+        if name in (CELLS, LEVELS):
             continue
         match = _PART.match(name)
         if match is None:

@@ -29,6 +29,7 @@ KEEP = ("races", "aggregates")
 BUNDLE = "set"  # [grid] set = [{...}, ...]: each value a whole [set] table (one cell each)
 DEFAULT_RACES = 10_000
 DEFAULT_CHUNK = 10_000
+DEFAULT_LEVEL_RACES = 1_000  # the level check's races per lineup (simkit.runner.levels)
 DEFAULT_MAX_RACES = 1_000_000
 MAX_SEED = 2**63 - 1
 # Upper bounds, checked before any work (docs/scenarios.md "Bounds"): races per cell, races
@@ -45,6 +46,8 @@ _TOP_KEYS = (
     "game",
     *AXES,
     "skill",
+    "check_levels",
+    "level_races",
     "set",
     "grid",
     "races",
@@ -79,6 +82,8 @@ class Scenario:
     grid: dict[str, list[Any]] = field(default_factory=dict)
     skill: list[str] = field(default_factory=list)  # skill levels: one bot for every seat
     skill_races: dict[str, int] = field(default_factory=dict)  # a level's own races per cell
+    check_levels: bool = True  # measure the levels' order in each setting (simkit.runner.levels)
+    check_races: int = DEFAULT_LEVEL_RACES  # that check's races per lineup (key level_races)
     races: int = DEFAULT_RACES
     precision: Precision | None = None
     seed: int = 0
@@ -110,6 +115,8 @@ class Scenario:
                 {"bot": b, "races": self.skill_races[b]} if b in self.skill_races else b
                 for b in self.skill
             ]
+            out["check_levels"] = self.check_levels
+            out["level_races"] = self.check_races
         if self.precision is None:
             out["races"] = self.races
         else:
@@ -130,6 +137,8 @@ class Scenario:
             for level in data.get("skill", []):  # --races caps a level's own count too
                 if isinstance(level, dict):
                     level["races"] = min(level["races"], races)
+            if "level_races" in data:  # and the level check's
+                data["level_races"] = min(data["level_races"], races)
         if seed is not None:
             data["seed"] = seed
         if chunk_size is not None:
@@ -307,6 +316,11 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
     skill, skill_races = _skill(data, grid, path)
+    for key in ("check_levels", "level_races"):
+        if key in data and not skill:
+            raise ScenarioError(
+                "checks the order of skill levels; give skill = [...] too", path=path, key=key
+            )
 
     precision = None
     if "precision" in data:
@@ -333,6 +347,16 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid=grid,
         skill=skill,
         skill_races=skill_races,
+        check_levels=_bool(data.get("check_levels", True), "check_levels", path),
+        check_races=_int(
+            data.get(
+                "level_races", min(DEFAULT_LEVEL_RACES, precision.max_races if precision else races)
+            ),
+            "level_races",
+            path,
+            1,
+            MAX_RACES,
+        ),
         races=races,
         precision=precision,
         seed=_int(data.get("seed", 0), "seed", path, 0, MAX_SEED),

@@ -64,6 +64,7 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     data.pop("precision", None)
     if "skill" in data:  # every cell plays the same races: no level keeps its own count
         data["skill"] = [e["bot"] if isinstance(e, dict) else e for e in data["skill"]]
+        data["check_levels"] = False  # the study checks its levels; candidates need not
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
     return parse(data, s.scenario_path)

@@ -68,9 +68,9 @@ def test_every_candidate_of_a_generation_plays_the_same_new_keys(tmp_path, monke
     seen: list[tuple[int, tuple[int, ...]]] = []
     real = tune.evaluate
 
-    def spy(s, spec, keys, threads):
+    def spy(s, spec, keys, threads, **setting):
         seen.append((len(seen), tuple(int(k) for k in keys)))
-        return real(s, spec, keys, threads)
+        return real(s, spec, keys, threads, **setting)
 
     monkeypatch.setattr(tune, "evaluate", spy)
     s = tune.settings("aimrace", "aim", races=30, budget=12, confirm=10)
@@ -80,7 +80,7 @@ def test_every_candidate_of_a_generation_plays_the_same_new_keys(tmp_path, monke
     blocks = [{k for _, k in seen[g * per : (g + 1) * per]} for g in range(2)]
     assert [len(b) for b in blocks] == [1, 1]  # one block of keys per generation
     first, second = (next(iter(b)) for b in blocks)
-    assert len(first) == s.keys_per_rotation == 10
+    assert len(first) == s.keys_per_rotation(3) == 10
     assert not set(first) & set(second)  # keys move on between generations
 
 
@@ -92,11 +92,11 @@ def test_a_killed_tuning_resumes_to_what_an_uninterrupted_one_finds(tmp_path, mo
     tune.create(s, tmp_path / "cut")
     real, calls = tune.evaluate, []
 
-    def dies(*args):
+    def dies(*args, **setting):
         calls.append(1)
         if len(calls) == 2 * tune.popsize(s) + 3:  # mid-way through generation 3
             raise KeyboardInterrupt
-        return real(*args)
+        return real(*args, **setting)
 
     monkeypatch.setattr(tune, "evaluate", dies)
     with pytest.raises(KeyboardInterrupt):
@@ -139,3 +139,41 @@ def test_recording_keeps_other_presets_and_comments(tmp_path):
     data = tomllib.loads(text)["aim"]
     assert data["old"]["weights"] == [1.0, 2.0, 1.0]
     assert data["new"] == {"weights": [0.25, 0.5, 1.0], "seed": 2}
+
+
+def test_a_mix_of_player_counts_shares_each_evaluation_and_scores_the_worst_share(tmp_path):
+    s = tune.settings("aimrace", "aim", players=[2, 4], races=60, budget=6, confirm=20)
+    assert s.players == (2, 4) and s.mix == [(None, 2), (None, 4)]
+    # 60 races: 30 per setting, 15 keys per rotation at 2 seats and 8 (rounded up) at 4.
+    assert (s.keys_per_rotation(2), s.keys_per_rotation(4)) == (15, 8)
+    assert s.races_per_evaluation == 15 * 2 + 8 * 4
+    assert "--players 2,4" in s.command()
+    shares = {}
+    for n in (2, 4):
+        keys = tune.chunk_keys(s.seed, design.TUNE_KEY, 0, s.keys_per_rotation(n))
+        a, b = tune.evaluate(s, "aim", keys, None, players=n)
+        shares[n] = a / (a + b)
+    got, _, _ = tune.score(s, "aim", 0, None)
+    assert got == pytest.approx(min(shares.values()))
+    assert tune.Settings.from_json(s.to_json()) == s
+    with pytest.raises(SimkitError, match=r"--field names 2 bots but 2 players leave 1 seats"):
+        tune.settings("aimrace", "aim", field=["aim", "aim:x"], players=[2, 4])
+    tune.create(s, tmp_path / "mix")
+    done = run.resume(tmp_path / "mix")
+    assert done.confirmation.races == 20 * (2 + 2)  # 2 lineups at 2 seats, 2 at 4
+    entry = tomllib.loads(GAME.bot_presets_file.read_text())["aim"]["tuned"]
+    assert entry["players"] == [2, 4]
+
+
+def test_the_fitted_weights_are_the_mean_where_the_candidates_are_not_a_clipped_genotype():
+    """cma's bound transformation: its internal mean can leave the cube; the fit must not."""
+    s = tune.settings("aimrace", "aim", races=30, budget=12, confirm=10)
+    state = tune.new_state(s)
+    while state.es.mean[0] >= -0.05:  # pretend a low x scores best: press against its bound
+        xs = state.es.ask()
+        state.es.tell(xs, [x[0] for x in xs])
+    got = tune.fitted(s, state)
+    assert got[0] > -2.0  # cma's internal -0.05 stands for a point inside, not the bound
+    inside = state.es.mean[1]
+    if 0.2 < inside < 0.8:  # cma's transformation is the identity away from the bounds
+        assert got[1] == tune.weights(s, state.es.mean)[1]

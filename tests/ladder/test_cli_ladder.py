@@ -25,8 +25,10 @@ def test_tiny_ladder_prints_ratings_rungs_and_report(tmp_path):
         "1     luce:1   +0.975  [+0.902, +1.094]  0.658\n"
         "2     luce:0   -0.000  [-0.019, +0.018]  0.248\n"
         "3     luce:-1  -0.975  [-1.086, -0.892]  0.093\n"
-        "luce:1 above luce:0 (rating difference +0.975 [+0.891, +1.102]).\n"
-        "luce:0 above luce:-1 (rating difference +0.974 [+0.871, +1.082]).\n"
+        "luce:1 above luce:0 (rating difference +0.975 [+0.891, +1.102]; head to head "
+        "72.5% [70.0, 74.9]).\n"
+        "luce:0 above luce:-1 (rating difference +0.974 [+0.871, +1.082]; head to head "
+        "72.5% [70.0, 74.9]).\n"
         f"{out}/report/index.html\n"
     )
     # stderr: progress (and a compile notice on a cold cache), then the summary.

@@ -8,12 +8,14 @@ import pytest
 
 from simkit.analysis.ratings import (
     Outcomes,
-    Ratings,
     _choices,
+    compare,
     fit,
     head_to_head,
     outcomes,
+    pair_share,
     rungs,
+    verdict,
     win_rates,
 )
 from tests.ladder.synthetic import draw
@@ -129,13 +131,41 @@ def test_same_seed_same_intervals_other_seed_other_replicates():
     assert not np.array_equal(a.replicates, c.replicates)
 
 
-def test_rungs_say_above_only_when_the_difference_interval_excludes_zero():
-    reps = np.array([[0.1, -0.1, 0.0], [-0.1, 0.1, 0.0]] * 50)  # a - b spread ±0.2
-    r = Ratings(("a", "b", "c"), np.array([0.15, 0.0, -1.0]), reps, 10, 10, 30)
-    assert rungs(r, 4000) == [
-        "a and b not separated at 4,000 races (rating difference +0.150 [-0.050, +0.350]).",
-        "b above c (rating difference +1.000 [+0.900, +1.100]).",
-    ]
+def test_a_pair_is_above_only_when_ratings_and_head_to_head_both_exclude_parity():
+    both = compare("a", "b", (0.2, 0.1, 0.3), (0.55, 0.52, 0.58), 4000)
+    assert both == (
+        "a above b (rating difference +0.200 [+0.100, +0.300]; head to head 55.0% [52.0, 58.0])."
+    )
+    # The case: greedy:tuned over greedy:bold on ratings, level head to head.
+    split = compare("t", "b", (0.218, 0.149, 0.297), (0.501, 0.486, 0.517), 20000)
+    assert split == (
+        "ratings put t above b (rating difference +0.218 [+0.149, +0.297]); head to head "
+        "they are level: 50.1% [48.6, 51.7]."
+    )
+    against = compare("t", "b", (0.2, 0.1, 0.3), (0.47, 0.45, 0.49), 100)
+    assert "head to head b finishes ahead: t 47.0% [45.0, 49.0]" in against
+    only_h2h = compare("a", "b", (0.05, -0.01, 0.1), (0.53, 0.51, 0.55), 100)
+    assert only_h2h.startswith("head to head a finishes ahead of b: a 53.0% [51.0, 55.0]; the ")
+    level = compare("a", "b", (0.05, -0.01, 0.1), (0.51, 0.49, 0.53), 4000)
+    assert level.startswith("a and b not separated at 4,000 races (rating difference +0.050")
+    assert verdict((0.2, 0.1, 0.3), (0.55, 0.52, 0.58)) == "above"
+    assert verdict((-0.2, -0.3, -0.1), (0.45, 0.42, 0.48)) == "below"
+    assert verdict((0.0, -0.1, 0.1), (0.5, 0.48, 0.52)) == "level"
+    assert verdict((0.2, 0.1, 0.3), (0.5, 0.48, 0.52)) == "split"
+
+
+def test_rungs_and_the_pair_share_come_from_the_same_races():
+    lineups = [(0, 1), (1, 0), (0, 2), (2, 0), (1, 2), (2, 1)]
+    o = draw([1.0, 0.0, 0.0], lineups, races=300, seed=2)
+    r = fit(o, seed=1, replicates=50)
+    share = pair_share(o, 0, 1, replicates=50)
+    h = head_to_head(o).set_index(["bot", "opponent"]).loc[("bot0", "bot1")]
+    assert share[0] == pytest.approx(h["share"])  # the same count, another interval
+    assert share[1] < share[0] < share[2]
+    lines = rungs(r, o)
+    assert lines[0].startswith("bot0 above bot") and "(rating difference +" in lines[0]
+    assert "; head to head " in lines[0]
+    assert "not separated at 1,800 races" in lines[1]
 
 
 def test_a_bot_that_never_finishes_ahead_is_rated_minus_infinity_and_spares_the_others():
@@ -151,6 +181,6 @@ def test_a_bot_that_never_finishes_ahead_is_rated_minus_infinity_and_spares_the_
     assert np.isneginf(t["rating"].iloc[2]) and np.isneginf(t["high"].iloc[2])
     assert t["rating"].iloc[0] - t["rating"].iloc[1] == pytest.approx(0.5, abs=0.15)
     assert (t["low"] <= t["rating"]).all() and (t["rating"] <= t["high"]).all()
-    assert rungs(r, 900)[1] == (
+    assert rungs(r, o)[1] == (
         "bot1 above bot2 (bot2 never finished ahead of another seat in a decided race)."
     )
