@@ -2,16 +2,22 @@
 it cuts it after H rounds, instead of the bare race position (``search.py``).
 
 The value is the seat's expected rank utility, (n - place) / (n - 1), with greedy:tuned
-playing every sled on to the end: a logistic function of ``N_FEATURES`` things any player
-sees on the table (the race order, the progress gaps to the nearest sleds ahead and behind,
-how far along the track the seat is, dents, hand sizes: ``features``). It reads no hidden
-card (an opponent's hand enters only by its size, which ``observe`` keeps), so every
-determinization of what the seat cannot see gets the same value.
+playing every sled on to the end: a logistic function of ``N_FEATURES`` things the seat
+sees (``FEATURES``: the race order, the progress gaps to the nearest sleds ahead and behind,
+how far along the track it is, against the furthest space of the race's track, dents, hand
+sizes, speed, and its own cards). It reads no hidden card (an opponent's hand enters only
+by its size, which ``observe`` keeps), so every determinization of what the seat cannot
+see gets the same value.
 
-``COEF`` was fitted by ``python -m simkit.games.snowtails.value_fit`` ( greedy:tuned
+``COEF`` was fitted by ``python -m simkit.games.snowtails.value_fit`` (greedy:tuned
 races on The Nutcracker, S-Bends and The Long Haul, 2-4 sleds; no Hairpin Valley race, so
 the frontier's ground stays unfitted). It lives in this source, not a data file, so numba's
 cache (keyed on this file) can never keep a stale fit. Refit rather than edit by hand.
+
+Measured (docs/bots.md, "A fitted value at the horizon"): it does not make the search
+stronger. search:16h3v ties search:16h3 head to head, and search:16h1v loses to
+search:16h1: fitted on greedy's positions, the value rewards what goes with winning there
+(a small early deficit, high cards held), and a search steers to it.
 """
 
 from __future__ import annotations
