@@ -20,6 +20,7 @@ BOTS = {
     "search:4": 3_000,
     "search:16h3": 2_000,
     "search:16h3v": 2_000,
+    "search:16h2v": 2_000,
     "search:16h1v": 3_000,
     "search:16": 1_200,
     "search:32h3": 1_200,

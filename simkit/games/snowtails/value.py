@@ -14,8 +14,9 @@ races on The Nutcracker, S-Bends and The Long Haul, 2-4 sleds; no Hairpin Valley
 the frontier's ground stays unfitted). It lives in this source, not a data file, so numba's
 cache (keyed on this file) can never keep a stale fit. Refit rather than edit by hand.
 
-Measured (docs/bots.md, "A fitted value at the horizon"): it does not make the search
-stronger. search:16h3v ties search:16h3 head to head, and search:16h1v loses to
+Measured (docs/bots.md, "A fitted value at the horizon"): a small gain at two rounds only.
+search:16h2v beats search:16h2 head to head (52.2%) and plays as well as search:16h3 at
+about 1.6 times its speed; search:16h3v ties search:16h3, and search:16h1v loses to
 search:16h1: fitted on greedy's positions, the value rewards what goes with winning there
 (a small early deficit, high cards held), and a search steers to it.
 """
