@@ -153,6 +153,7 @@ SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails
 MAX_BUDGET = 100_000
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
+VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -356,7 +357,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
     rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``; ``search:NhH``: rollouts
-    cut after H rounds and scored by race position there, search.py), whose prior,
+    cut after H rounds and scored by race position there, search.py; ``search:NhHv``:
+    scored there by the fitted value of the position, value.py), whose prior,
     rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
     one named after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s
     own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
@@ -369,6 +371,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
+        valued = cut and horizon.endswith("v")
+        horizon = horizon.removesuffix("v") if valued else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
@@ -377,7 +381,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
-                f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2)",
+                f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
+                f"value with a 'v' (search:16h3v)",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
@@ -388,8 +393,10 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 f"{game}: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
                 key="bots",
             )
-        # The rollouts in the low bits, the horizon above (search.py reads them).
-        return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT
+        # The rollouts in the low bits, the horizon above, the value flag above that
+        # (search.py reads them).
+        flag = 1 << VALUE_SHIFT if valued else 0
+        return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))
@@ -401,7 +408,9 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             f"{game}: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
         )
-    known = ", ".join(["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH"])
+    known = ", ".join(
+        ["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH", "search:NhHv"]
+    )
     base, _, name = spec.partition(":")
     if name and base == "greedy":
         # A preset's own name decides ('greedy:tunned' -> 'greedy:tuned'): the shared

@@ -30,19 +30,23 @@ from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W,
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
+from simkit.games.snowtails.value import N_FEATURES, value
 from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
 FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candidates``)
-# ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none).
+# ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none), and
+# above that a flag: score a cut rollout by the fitted value (``value.py``, ``search:NhHv``).
 HORIZON_SHIFT = np.int64(32)
 BUDGET_MASK = np.int64((1 << 32) - 1)
+VALUE_SHIFT = np.int64(48)
+HORIZON_MASK = np.int64((1 << 16) - 1)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr, stop):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
     begins; the seat's rank utility in it.
@@ -51,10 +55,13 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop):
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
     other sleds' play after it cannot change the result. A rollout cut short at round
     ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
-    the race: last)."""
+    the race: last), or with ``valued`` (``search:NhHv``) the fitted value of the position
+    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
+            if valued:
+                return value(cfg, pos, seat, f)
             n = pos.n_seats
             return (n - race_position(cfg, pos, seat)) / (n - 1)
         decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
@@ -109,7 +116,7 @@ def candidates(budget):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop):
+def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
     of ``alive`` (common random numbers); their results added to their sums."""
     determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
@@ -119,7 +126,7 @@ def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop):
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
-        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop)
+        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f)
         wk.tries[c] += 1
 
 
@@ -136,7 +143,9 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each)."""
     p = pos.to_move
     budget = cfg.budget[p] & BUDGET_MASK
-    horizon = cfg.budget[p] >> HORIZON_SHIFT
+    horizon = (cfg.budget[p] >> HORIZON_SHIFT) & HORIZON_MASK
+    valued = (cfg.budget[p] >> VALUE_SHIFT) & 1 == 1
+    f = np.zeros(N_FEATURES)
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
@@ -158,11 +167,15 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         while n_alive > 1:
             share = left // rounds if rounds > 1 else left
             for _ in range(share // n_alive):
-                _sample(cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop)
+                _sample(
+                    cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop, valued, f
+                )
                 sample += 1
             left -= share // n_alive * n_alive
             if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
-                _sample(cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop)
+                _sample(
+                    cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop, valued, f
+                )
                 sample += 1
                 left = 0
             n_alive = _halve(wk, alive, n_alive, wk.tries)

@@ -1,0 +1,84 @@
+"""The fitted horizon value (``value.py``) and the bot that uses it, ``search:NhHv``: its
+name parses, its races are a pure function of their keys, and the value reads only what
+the seat sees (two samples of the hidden cards get the same value)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.errors import SimkitError
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, VALUE_SHIFT, parse_bot
+from simkit.games.snowtails.kernels import apply, choose, determinize, new
+from simkit.games.snowtails.layout import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.value import COEF, FEATURES, N_FEATURES, seat_value
+from simkit.tracks import load
+
+
+def test_value_bot_names_parse():
+    assert parse_bot("search:16h3v")[::2] == (
+        BOT_SEARCH,
+        16 | 3 << HORIZON_SHIFT | 1 << VALUE_SHIFT,
+    )
+    assert parse_bot("search:16h3v@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    for bad in ("search:16v", "search:16hv", "search:16h3vv", "search:16h0v", "search:v"):
+        with pytest.raises(SimkitError, match="rollouts per decision"):
+            parse_bot(bad)
+    assert len(COEF) == len(FEATURES) == N_FEATURES
+
+
+def test_value_races_are_pure_and_the_value_plays():
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    keys = race_keys(4, 0, np.arange(6))
+    out = {}
+    for bots in (("search:8h1v", "greedy"), ("search:8h1", "greedy")):
+        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
+        one = get("snowtails").simulate(cell, keys, threads=1)
+        two = get("snowtails").simulate(cell, keys, threads=2)
+        for name in one.seats:
+            assert np.array_equal(one.seats[name], two.seats[name])
+        out[bots[0]] = one.seats["turns"]
+    assert not np.array_equal(out["search:8h1v"], out["search:8h1"])  # the value decides
+
+
+def test_value_reads_only_what_the_seat_sees():
+    # Mid-race, three sleds: two samples of what seat 0 cannot see (other hands, deck
+    # orders) differ, and so does an opponent's hand changed by hand, but not the value.
+    bots = ("greedy:tuned",) * 3
+    cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
+    positions = np.zeros(3, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    new(cfga, positions, works, np.uint64(11))
+    plays = 0
+    while positions[0]["flow"] != FL_DONE and plays < 20:
+        if positions[0]["phase"] == PH_PLAY:
+            plays += 1
+        choose(cfga, reach, positions, works)
+        apply(cfga, positions, works)
+    assert positions[0]["flow"] != FL_DONE
+    f0, f1, f2 = np.zeros(N_FEATURES), np.zeros(N_FEATURES), np.zeros(N_FEATURES)
+    for seat in range(3):
+        determinize(positions, seat, np.uint64(1), positions, 1)
+        determinize(positions, seat, np.uint64(2), positions, 2)
+        others = [q for q in range(3) if q != seat]
+        assert any(
+            not np.array_equal(positions["hand"][1, q], positions["hand"][2, q])
+            or not np.array_equal(positions["deck"][1, q], positions["deck"][2, q])
+            for q in others
+        )
+        v0 = seat_value(cfga, positions, 0, seat, f0)
+        assert seat_value(cfga, positions, 1, seat, f1) == v0
+        assert seat_value(cfga, positions, 2, seat, f2) == v0
+        assert np.array_equal(f0, f1) and np.array_equal(f0, f2)
+        assert 0.0 < v0 < 1.0
+        # An opponent's cards swapped for others of the same count: the same value.
+        q = others[0]
+        n = int(positions["hand"][1, q].sum())
+        positions["hand"][1, q] = 0
+        positions["hand"][1, q, N_VALUES - 1] = n
+        assert seat_value(cfga, positions, 1, seat, f1) == v0
