@@ -8,7 +8,10 @@ from click.testing import CliRunner
 from simkit.cli import main
 from simkit.names import closest, did_you_mean, unknown
 
-ST_BOTS = "random, greedy, greedy:cautious, greedy:bold, greedy:tuned, greedy[w1/w2/...], search:N"
+ST_BOTS = (
+    "random, greedy, greedy:cautious, greedy:bold, greedy:tuned, greedy[w1/w2/...], "
+    "search:N, search:NhH, search:NhHv"
+)
 
 
 def test_the_helper():
