@@ -102,8 +102,16 @@ def reproduce_command(results: Any, out_dir: Path | None = None) -> str:
             cmd += ["--races", str(m["races_per_cell"])]
         if m.get("seed") is not None:
             cmd += ["--seed", str(m["seed"])]
-        cmd += ["-o", str(results.dir)]
+        # Into new folders: the run's own folder holds this run (simkit refuses to write a
+        # run over another), and the same seed gives the same tables there.
+        again = f"{results.dir}-again"
+        cmd += ["-o", again]
         lines.append(shlex.join(cmd))
+        report = ["simkit", "report", again]
+        if out_dir is not None:
+            report += ["-o", f"{out_dir}-again"]
+        lines.append(shlex.join(report))
+        return "\n".join(lines)
     report = f"simkit report {shlex.quote(str(results.dir))}"
     if out_dir is not None:
         report += f" -o {shlex.quote(str(out_dir))}"
@@ -163,8 +171,9 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
         doc.add(Table(params, f"{prefix}parameters.csv", "Variant parameters of every cell."))
     doc.add(
         Paragraph(
-            "To reproduce this report (the resolved scenario is also stored in the "
-            "run's manifest.json):"
+            "To reproduce this report from scratch, into new folders (the same seed gives "
+            "the same tables; the resolved scenario is also stored in the run's "
+            "manifest.json):"
         ),
         # In a comparison (prefix a_/b_) each run's own report goes to its default folder:
         # -o here would overwrite the comparison with a balance report.

@@ -141,8 +141,8 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert "| races per cell | 400 |" in md
     assert "| seed | 3 |" in md
     assert f"| report made with simkit | {__version__} |" in md
-    assert "simkit run scenarios/synthetic.toml --races 400 --seed 3 -o synthetic" in md
-    assert f"simkit report synthetic -o {out}" in md
+    assert "simkit run scenarios/synthetic.toml --races 400 --seed 3 -o synthetic-again" in md
+    assert f"simkit report synthetic-again -o {out}-again" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
     assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair: slot 1 wins" in md
     assert "Fairest of the 2 cells with 4 players: no bonus $x^$ 100% (cell 1)" in md
