@@ -293,7 +293,8 @@ def sentence(
             )
     if distinct:
         text += "; " + "; ".join(
-            f"{a} and {b} are not two skill levels here ({why})" for (a, b), why in distinct.items()
+            f"{a} and {b} are not two skill levels here ({why.rstrip('.')})"
+            for (a, b), why in distinct.items()
         )
     return text
 

@@ -136,7 +136,8 @@ def _slot_advice(r: Any, m: dict, name: str, values: tuple, behind: bool) -> str
         move = "less" if lo is None or now > lo else None
     if move is None:
         bound = "highest" if behind else "lowest"
-        return f"{rate}: its `{name}` is at its {bound} ({now}), so move the other slots'"
+        others = "more" if not behind else "less"
+        return f"{rate}: its `{name}` is already at its {bound} ({now}): give the others {others}"
     source = f"; {m['source']}" if m.get("source") else ""
     return f"{rate}: give it {move} `{name}` (now {now}{source})"
 
@@ -146,7 +147,7 @@ def _space_text(name: str, m: dict, slots: list[int], title: str) -> str:
     lo, hi = m.get("lo"), m.get("hi")
     lines = [
         f"# Written by simkit report beside {title!r}: the slots found behind or ahead.",
-        f'title = "{name} for slots {", ".join(map(str, slots))}"',
+        f'title = "{name} for slot{"s" * (len(slots) > 1)} {", ".join(map(str, slots))}"',
         "",
         f"[{name}]",
         f"elements = [{', '.join(map(str, slots))}]",
@@ -271,8 +272,16 @@ def _unfair_advice(
     name, m, values = comps[0]
     parts = [_slot_advice(x, m, name, values, True) for x in behind.head(2).itertuples()]
     parts += [_slot_advice(x, m, name, values, False) for x in ahead.head(1).itertuples()]
-    moved = [int(x) for x in [*behind["slot"].head(2), *ahead["slot"].head(1)]]
-    moved = [x for x in moved if x <= len(values)]
+    lo, hi = m.get("lo"), m.get("hi")
+
+    def movable(slot: int, up: bool) -> bool:  # can the table still move this slot that way?
+        if slot > len(values):
+            return False
+        bound = hi if up else lo
+        return bound is None or (values[slot - 1] < bound if up else values[slot - 1] > bound)
+
+    moved = [int(x) for x in behind["slot"].head(2) if movable(int(x), True)]
+    moved += [int(x) for x in ahead["slot"].head(1) if movable(int(x), False)]
     if moved:
         spaces.setdefault(name, (m, set()))[1].update(moved)
     return "; ".join(parts)
@@ -296,7 +305,8 @@ def _tune_lines(results: Any, spaces: dict, scenario: str, out: Path | None) -> 
             (Path(out) / file).write_text(_space_text(name, m, sorted(slots), title), "utf-8")
         cmd = shlex.join(["simkit", "tune", scenario, "--space", where])
         lines.append(
-            f"`{cmd}` searches `{name}` for slots {', '.join(map(str, sorted(slots)))} "
+            f"`{cmd}` searches `{name}` for slot{'s' * (len(slots) > 1)} "
+            f"{', '.join(map(str, sorted(slots)))} "
             f"(the space file {file} is beside this report; docs/tuning.md): every candidate "
             "plays each cell and skill level of the scenario, and the best are confirmed on "
             "fresh races beside the book's values."

@@ -174,11 +174,11 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
     for line, level in zip(both, ["steady", "bold"], strict=False):
         assert line.startswith(f"skill={level}: slot 2 wins ")
         assert "give it more `head_start` (now 0); slot 1 wins " in line
-        assert "its `head_start` is at its lowest (0), so move the other slots'" in line
+        assert "its `head_start` is already at its lowest (0): give the others more" in line
     scenario = tmp_path / "a" / "s.toml"
     assert both[2].startswith(
         f"`simkit tune {scenario} --space try-next-head_start.toml` searches `head_start` "
-        "for slots 1, 2"
+        "for slot 2 ("
     )
     own = _try_next(
         tmp_path / "b", '["steady", { bot = "bold", races = 30 }]', "[0, 2, 0, 0, 0, 0]"
@@ -226,7 +226,7 @@ def test_the_tune_command_the_report_prints_runs_as_printed(tmp_path, monkeypatc
     command = line.split("`")[1]
     space = out / "try-next-head_start.toml"
     assert command == f"simkit tune {tmp_path / 's.toml'} --space {space}"
-    assert "[head_start]\nelements = [1, 2]\nlow = 0\nhigh = 10\n" in space.read_text()
+    assert "[head_start]\nelements = [2]\nlow = 0\nhigh = 10\n" in space.read_text()
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(main, command.split()[1:])
     assert result.exit_code == 0, result.output
