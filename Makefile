@@ -63,7 +63,7 @@ STUDY_OPTS ?=
 TUNINGS := tune-extra-cards tune-extra-cards-greedy tune-bonus-dice tune-s-bends
 TUNE_OPTS ?=
 
-reports: setup  ## every study in scenarios/ but demo (about 55 min here: the search levels), then the tuning studies (~13 min): reports/<study>/, reports/index.html
+reports: setup  ## every study in scenarios/ but demo (about an hour here: the search levels and their level checks), then the tuning studies (~13 min): reports/<study>/, reports/index.html
 	@set -e; for s in $(STUDIES); do \
 	  echo "== $$s"; \
 	  $(BIN)/simkit run scenarios/$$s.toml --out runs/$$s --force $(STUDY_OPTS); \
