@@ -483,6 +483,7 @@ def add_answer(
         _across_block(doc, results, across)
         combo = skill_combinations(results.cells).set_index("cell")["combination"]
         says = across.set_index("combination")["across_skill"]
+        labels = across.set_index("combination")["label"]
     counts = Counter(SHORT[v] for v in summary["verdict"])
     tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
     doc.add(
@@ -509,7 +510,9 @@ def add_answer(
         if skill:
             line["combination"] = int(combo[r.cell])
             line["across_skill"] = str(says[combo[r.cell]])
-            detail += f" · across skill levels: {line['across_skill']}"
+            # The sentence stands once above, per combination; each cell names its label.
+            word = line["across_skill"].split(":")[0]
+            detail += f" · across skill levels: {word} (above: {labels[combo[r.cell]]})"
         rows.append((r.verdict, sentence, detail))
         lines.append(line)
     doc.add(Verdicts(tuple(rows)))

@@ -105,9 +105,11 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
         "Try next: Fairest of the 2 cells with 2 players at skill level bold: "
         "head_start=[0,2,0,0,0,0], skill=bold",
     ]
-    # Next to each cell's own verdict.
-    assert answer.count(f"across skill levels: {GROWS}") == 2
-    assert answer.count(f"across skill levels: {SHRINKS}") == 2
+    # Next to each cell's own verdict: the label, and which combination's sentence above.
+    assert answer.count("across skill levels: skill-dependent (above: head_start=[0,0,") == 2
+    assert answer.count("across skill levels: skill-dependent (above: head_start=[0,2,") == 2
+    first = answer.split("\n## ")[0]  # the Answer section alone: each sentence stands once
+    assert first.count(GROWS) == 1 and first.count(SHRINKS) == 1
     # The head start moves slot 1's wins the same way at both levels, by amounts that do not
     # differ significantly: a robust difference.
     compared = [line for line in answer.splitlines() if line.startswith("Compared: ")]
