@@ -245,8 +245,10 @@ def to_html(doc: Document, out_dir: Path) -> str:
 
 
 def _md_text(text: str) -> str:
-    """Markdown-safe text: HTML metacharacters become entities, so a name is never markup."""
-    return html.escape(text, quote=False).replace("\n", " ")
+    """Markdown-safe text: HTML metacharacters become entities and a link's ``](`` is
+    broken, so a name is never markup (``[x](javascript:...)`` stays text)."""
+    text = html.escape(text, quote=False).replace("\n", " ")
+    return text.replace("](", "]\\(")
 
 
 def _md_cell(text: str) -> str:

@@ -32,11 +32,13 @@ def fifo(tmp_path):
         ("s.toml", ["run"]),
         ("t.toml", ["tracks", "check"]),
         ("state.json", ["moves"]),
+        ("r.toml", ["race", "--game", "mush", "--set"]),
     ],
 )
 def test_a_fifo_is_refused_at_once(fifo, name, command):
     path = fifo(name)
-    err = one_line_or_success([*command, str(path)], seconds=1.0)
+    arg = f"route={path}" if command[-1] == "--set" else str(path)
+    err = one_line_or_success([*command, arg], seconds=1.0)
     assert FIFO in err and str(path) in err
 
 

@@ -93,3 +93,12 @@ def test_wrapped_labels_break_between_settings():
     assert " ".join(lines) == label
     assert all(line.endswith(",") for line in lines[:-1])  # each break follows a setting
     assert _wrapped("skill=greedy") == "skill=greedy"
+
+
+def test_a_label_that_looks_like_a_markdown_link_stays_text():
+    """A user's label ``[x](javascript:...)`` must not become a link in report.md."""
+    from simkit.report.document import Document, Paragraph, to_markdown
+
+    md = to_markdown(Document("t", [Paragraph("cell [x](javascript:alert(1)) wins [1, 2]")]))
+    assert "[x]\\(javascript:alert(1))" in md and "](javascript" not in md
+    assert "wins [1, 2]" in md  # brackets that make no link are left as they are

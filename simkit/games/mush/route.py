@@ -168,9 +168,9 @@ def resolve(name_or_path: str) -> Path:
         return route_dir() / f"{name_or_path}.toml"
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
-        if not path.is_file():
+        if not path.exists():
             raise RouteError("file not found", path=str(path))
-        return path
+        return path  # anything but a regular file is refused by the reader, unopened
     known = ", ".join(route_names())
     hint = did_you_mean(name_or_path, route_names())
     raise RouteError(
