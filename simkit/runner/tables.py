@@ -43,8 +43,6 @@ DERIVED_RACE_COLUMNS: dict[str, Column] = {
         "bool", "the race has a winner who finished: exactly one seat has finish 1, and it finished"
     ),
 }
-# ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.
-DRAW_FINISH = 0
 # Per-round counts (Batch.round_position), stored in the agg files beside the aggregates.
 ROUND_TABLE = "round_position"
 ROUND_KEYS = ("cell", "round", "slot", "position", "finish")
@@ -88,6 +86,10 @@ def decided(finish: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.nd
     won = first & np.asarray(finished, dtype=bool)
     ok = (first.sum(axis=1) == 1) & won.any(axis=1)
     return ok, won & ok[:, None]
+
+
+# ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.
+DRAW_FINISH = 0
 
 
 def tabulated_finish(cell: np.ndarray, race: np.ndarray, finish: np.ndarray) -> np.ndarray:
