@@ -153,3 +153,26 @@ def test_heat_map_draws_a_draw_column(tmp_path):
     assert share[:, 2].tolist() == [25.0, 25.0] and fair == pytest.approx(37.5)
     png = slots(tmp_path / "s.png", fairness_by_slot(run), counts, 0.02, "two")
     assert matplotlib.image.imread(png).shape[1] > 500
+
+
+def test_mushroom_walk_draw_is_a_draw_and_decided_is_not_drawn():
+    """The game's own result rows (a draw gives both players 1, docs/rules-mushroomwalk.md
+    "Results"; `001_…` "End of the game") tabulate as one draw per slot, and the runner's
+    decided count is the games not drawn: one count of "decided" for the game."""
+    from simkit.games.mushroomwalk.game import _batch
+    from simkit.games.mushroomwalk.records import RACE, SEAT
+
+    race_out = np.zeros(4, dtype=RACE)
+    race_out["winner"] = [0, 1, -1, 0]  # seat 0 wins, seat 1 wins, a draw, seat 0 wins
+    race_out["starter"] = [0, 1, 0, 1]
+    seat_out = np.zeros((4, 2), dtype=SEAT)
+    seat_out["score"] = [[30, 20], [10, 12], [15, 15], [9, 8]]
+    batch = _batch(seat_out, race_out)
+    assert batch.seats["finish"][2].tolist() == [1, 1]  # the race rows stay the game's
+    rows = _rows(np.asarray(batch.seats["finish"]), np.asarray(batch.seats["slot"]))
+    run = _run(rows, 2)
+    counts = slot_finish_counts(run).set_index("slot")
+    assert counts[["finish_1", "finish_2", "draws"]].values.tolist() == [[2, 1, 1], [1, 2, 1]]
+    s = fairness_by_slot(run).set_index("slot")
+    assert s["decided"].tolist() == [3, 3] == (4 - counts["draws"]).tolist()
+    assert s["wins"].tolist() == [2, 1]
