@@ -191,10 +191,13 @@ def _wrapped(label: str, width: int = 60) -> str:
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):
-    """Race length distribution, one step line per cell (% of the cell's races)."""
+    """Race length distribution, one step line per cell (% of the cell's races); lengths
+    are whole numbers, and so are the ticks (no "12.5 rounds")."""
+    from matplotlib.ticker import MaxNLocator
 
     def draw(fig):
         ax = fig.subplots()
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         for cell, part in hist.groupby("cell"):
             ax.step(
                 part[metric], 100 * part["share"], where="mid", label=str(labels.get(cell, cell))
