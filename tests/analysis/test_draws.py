@@ -176,3 +176,14 @@ def test_mushroom_walk_draw_is_a_draw_and_decided_is_not_drawn():
     s = fairness_by_slot(run).set_index("slot")
     assert s["decided"].tolist() == [3, 3] == (4 - counts["draws"]).tolist()
     assert s["wins"].tolist() == [2, 1]
+
+
+def test_precision_target_counts_no_draw():
+    """A precision target (docs/scenarios.md) narrows win-rate intervals: a draw is neither
+    a win nor a decided race there either."""
+    from simkit.runner.driver import _WinCounts
+
+    counts = _WinCounts((1, 2))
+    rows = _rows(np.array([[1, 1], [1, 2], [2, 1]]), np.array([[1, 2], [1, 2], [1, 2]]))
+    counts.add(aggregate(rows, SEATS, {})["slot_finish"])
+    assert counts.n == {1: 2, 2: 2} and counts.k == {1: 1, 2: 1}
