@@ -144,6 +144,7 @@ addEventListener('load', () => {{
     page: {page},
     title: bottom(document.querySelector('h1')),
     answer: bottom(answer),
+    said: answer && answer.nextElementSibling ? bottom(answer.nextElementSibling) : null,
     verdicts: [...document.querySelectorAll('li.verdict .sentence')].map(bottom),
     width: document.documentElement.scrollWidth,
     broken: [...document.images].filter(i => !i.complete || i.naturalWidth === 0).length,
@@ -210,10 +211,12 @@ def test_committed_report_first_screen(first_screens, page):
     assert got["width"] <= WIDTH, f"{page} is {got['width']} px wide: cut at {WIDTH}"
     assert got["title"] is not None and got["title"] <= FIRST_SCREEN
     assert got["answer"] is not None, f"{page} has no 'Answer' heading"
-    assert got["verdicts"], f"{page} states no verdict"
-    # The answer starts on the first screen; a sweep's later lines may follow below it.
-    first = got["verdicts"][0]
-    assert first <= FIRST_SCREEN, f"{page}: the first verdict ends {first:.0f} px down"
+    # The answer starts on the first screen: its first verdict line (a sweep's later lines
+    # may follow below), or what follows the heading in a report without verdict lines (a
+    # comparison's paragraph).
+    first = got["verdicts"][0] if got["verdicts"] else got["said"]
+    assert first is not None, f"{page}: nothing follows the 'Answer' heading"
+    assert first <= FIRST_SCREEN, f"{page}: the answer's first line ends {first:.0f} px down"
 
 
 def _links(page: str) -> list[str]:
