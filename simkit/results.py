@@ -15,7 +15,14 @@ import pyarrow.parquet as pq
 from simkit.errors import RunError
 from simkit.runner.manifest import CELLS, LEVELS
 from simkit.runner.storage import RunDir
-from simkit.runner.tables import AGG_KEYS, AGG_VALUES, ROUND_KEYS, ROUND_TABLE, canonical
+from simkit.runner.tables import (
+    AGG_KEYS,
+    AGG_VALUES,
+    ROUND_KEYS,
+    ROUND_TABLE,
+    canonical,
+    tabulated_finish,
+)
 
 
 @dataclass
@@ -111,19 +118,21 @@ def load(path: str | Path) -> Results:
         part["slot"] = part["slot"].fillna(0)  # slot 0: a run from before the slot column
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
     if races is not None:
-        _cross_check(run, races, agg["slot_finish"])
+        agg["slot_finish"] = _cross_check(run, races, agg["slot_finish"])
     levels = None
     if LEVELS in manifest["files"]:
         levels = pq.read_table(run.path / LEVELS).to_pandas()
     return Results(run.path, manifest, cells, races, heat, agg, rounds, levels)
 
 
-def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> None:
+def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> pd.DataFrame:
     """The per-race rows must count what the aggregates count (docs/reliability.md).
 
     Both are written from the same chunk, so they disagree only if a file was replaced by
     one of another run (its sha256 updated in the manifest): checksums catch accidents, and
-    this catches the commonest edit that checksums cannot.
+    this catches the commonest edit that checksums cannot. Returns ``slot_finish``; a run
+    written before draws were counted apart (a draw under each drawn finish position) gets
+    it recounted from its rows.
     """
     keys = ["cell", "slot", "finish"]
 
@@ -131,10 +140,22 @@ def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) ->
         frame = frame[frame["count"] != 0][[*keys, "count"]].astype("int64")
         return frame.sort_values(keys).to_numpy()
 
-    mine = races.groupby(keys, observed=True).size().rename("count").reset_index()
-    if not np.array_equal(counts(mine), counts(slot_finish)):
-        raise RunError(
-            f"'{run.path}': its per-race rows and its aggregates count different races (a "
-            "chunk file replaced by another run's, its sha256 rewritten); simkit will not "
-            "trust this run: start it again with --force"
-        )
+    def tally(finish) -> pd.DataFrame:
+        rows = races[["cell", "slot"]].assign(finish=finish)
+        return rows.groupby(keys, observed=True).size().rename("count").reset_index()
+
+    if races.empty and not slot_finish["count"].any():
+        return slot_finish
+    fin = tabulated_finish(races["cell"], races["race"], races["finish"])
+    mine = tally(fin)
+    if np.array_equal(counts(mine), counts(slot_finish)):
+        return slot_finish
+    if (fin != races["finish"]).any() and np.array_equal(
+        counts(tally(races["finish"])), counts(slot_finish)
+    ):
+        return canonical("slot_finish", mine)
+    raise RunError(
+        f"'{run.path}': its per-race rows and its aggregates count different races (a "
+        "chunk file replaced by another run's, its sha256 rewritten); simkit will not "
+        "trust this run: start it again with --force"
+    )

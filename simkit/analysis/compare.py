@@ -21,6 +21,7 @@ from simkit.analysis.stats import CORRECTION, adjust, moments, paired_test, welc
 from simkit.analysis.tables import agg_table
 from simkit.errors import RunError
 from simkit.names import unknown
+from simkit.runner.tables import DRAW_FINISH, tabulated_finish
 
 DEFAULT_SEAT_METRICS = ("win", "finish", "points")
 PAIRED = "paired"
@@ -78,10 +79,16 @@ def _win(rows: pd.DataFrame) -> pd.Series:
 
 
 def by_slot(rows: pd.DataFrame, metric: str) -> pd.DataFrame:
-    """Wide table race x slot of a seat metric; ``win`` only over decided races."""
+    """Wide table race x slot of a seat metric; ``win`` only over decided races, ``finish``
+    only over races not drawn (a shared position is no position: docs/statistics.md)."""
     if metric == "win":
         rows = rows[rows["decided"]] if "decided" in rows else rows
         x = _win(rows)
+    elif metric == "finish":
+        cell = rows["cell"] if "cell" in rows else np.zeros(len(rows))
+        placed = tabulated_finish(cell, rows["race"], rows["finish"]) != DRAW_FINISH
+        rows = rows[placed]
+        x = rows[metric]
     else:
         x = rows[metric]
     wide = pd.DataFrame({"race": rows["race"], "slot": rows["slot"], "x": x.astype(np.float64)})
@@ -121,6 +128,12 @@ def _seat_stats(results: Any, cell: int, metric: str) -> pd.DataFrame:
         wins = sm[sm["metric"] == "win"].set_index("slot")["sum"]
         n = sm[sm["metric"] == "decided"].set_index("slot")["sum"].reindex(wins.index)
         frame = pd.DataFrame({"n": n, "sum": wins, "sumsq": wins})
+    elif metric == "finish":  # over the races not drawn, as fairness_by_slot counts it
+        sf = agg_table(results, "slot_finish")
+        sf = sf[(sf["cell"] == cell) & (sf["finish"] != DRAW_FINISH)]
+        f, k = sf["finish"].astype(np.float64), sf["count"].astype(np.float64)
+        parts = pd.DataFrame({"slot": sf["slot"], "n": k, "sum": f * k, "sumsq": f * f * k})
+        frame = parts.groupby("slot")[["n", "sum", "sumsq"]].sum()
     else:
         frame = sm[sm["metric"] == metric].set_index("slot")[["n", "sum", "sumsq"]]
     mean, sd = moments(frame["n"], frame["sum"], frame["sumsq"])

@@ -23,6 +23,7 @@ from simkit.analysis.stats import (
 )
 from simkit.analysis.tables import agg_table, group_frame, group_keys, with_group
 from simkit.errors import RunError
+from simkit.runner.tables import DRAW_FINISH
 
 FAIR = "fair"
 UNFAIR = "unfair"
@@ -51,14 +52,18 @@ def _seat_sums(results: Any, keys: list[str], metric: str) -> pd.DataFrame:
 def slot_finish_counts(results: Any, by: str | Sequence[str] | None = None) -> pd.DataFrame:
     """How often each start slot finished in each position: one row per (group, slot).
 
-    Columns are the group keys, ``slot``, then ``finish_1`` .. ``finish_n`` counts.
+    Columns are the group keys, ``slot``, then ``finish_1`` .. ``finish_n`` counts and
+    ``draws``: races in which the slot shared its finish position (a draw, counted there
+    and under no position), so a row adds up to the slot's races.
     """
     keys = group_keys(results.cells, by)
     sf = with_group(agg_table(results, "slot_finish"), results.cells, keys)
     wide = sf.pivot_table(
         index=[*keys, "slot"], columns="finish", values="count", aggfunc="sum", fill_value=0
     )
+    draws = wide.pop(DRAW_FINISH) if DRAW_FINISH in wide.columns else 0
     wide.columns = [f"finish_{int(f)}" for f in wide.columns]
+    wide["draws"] = draws
     return wide.reset_index().astype({c: "int64" for c in wide.columns})
 
 
@@ -74,17 +79,31 @@ def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.
         One row per (group, slot): ``races`` (races the slot was in), ``decided``
         (decided races it was in), ``wins`` (decided races it won), ``win_rate`` = wins /
         decided with its Wilson interval ``win_low``/``win_high``, ``fair_rate``
-        (1 / players), ``deviation`` (win_rate - fair_rate), ``finish_mean`` and
-        ``points_mean`` over all its races with Student-t intervals (``*_low``/``*_high``).
+        (1 / players), ``deviation`` (win_rate - fair_rate), ``draws`` (races in which
+        it shared its finish position), ``finish_mean`` over its races that were not
+        drawn and ``points_mean`` over all its races, with Student-t intervals
+        (``*_low``/``*_high``).
     """
     keys = group_keys(results.cells, by)
     groups = group_frame(results.cells, keys)
     sf = with_group(agg_table(results, "slot_finish"), results.cells, keys)
     f = sf["finish"].astype(np.float64)
-    sf = sf.assign(fsum=f * sf["count"], fsq=f * f * sf["count"])
+    drawn = sf["finish"] == DRAW_FINISH
+    sf = sf.assign(
+        placed=sf["count"].where(~drawn, 0),
+        fsum=f * sf["count"],
+        fsq=f * f * sf["count"],
+        draws=sf["count"].where(drawn, 0),
+    )
     out = (
         sf.groupby([*keys, "slot"])
-        .agg(races=("count", "sum"), fsum=("fsum", "sum"), fsq=("fsq", "sum"))
+        .agg(
+            races=("count", "sum"),
+            draws=("draws", "sum"),
+            placed=("placed", "sum"),
+            fsum=("fsum", "sum"),
+            fsq=("fsq", "sum"),
+        )
         .reset_index()
     )
     for metric, col in (("decided", "decided"), ("win", "wins")):
@@ -98,7 +117,8 @@ def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.
     out["win_low"], out["win_high"] = wilson_interval(out["wins"], out["decided"])
     out["fair_rate"] = 1.0 / out["players"].astype(np.float64)
     out["deviation"] = out["win_rate"] - out["fair_rate"]
-    m, lo, hi, _ = mean_interval(out["races"], out["fsum"], out["fsq"])
+    # A draw has no finish position of its own (docs/statistics.md "Draws").
+    m, lo, hi, _ = mean_interval(out["placed"], out["fsum"], out["fsq"])
     out["finish_mean"], out["finish_low"], out["finish_high"] = m, lo, hi
     sm = agg_table(results, "seat_metric")
     pts = with_group(sm[sm["metric"] == "points"], results.cells, keys)
@@ -108,7 +128,7 @@ def fairness_by_slot(results: Any, by: str | Sequence[str] | None = None) -> pd.
         m, lo, hi, _ = mean_interval(out["n"], out["sum"], out["sumsq"])
         out["points_mean"], out["points_low"], out["points_high"] = m, lo, hi
         out = out.drop(columns=["n", "sum", "sumsq"])
-    rest = [c for c in out.columns if c not in head and c not in ("fsum", "fsq")]
+    rest = [c for c in out.columns if c not in head and c not in ("placed", "fsum", "fsq")]
     return out[head + rest].sort_values([*keys, "slot"]).reset_index(drop=True)
 
 
@@ -181,8 +201,9 @@ def fairness(
         ``worst_rate`` with its Wilson interval (``worst_low``/``worst_high``),
         ``fair_rate`` and ``max_deviation`` (worst_rate - fair_rate); the chi-square test
         of "all slots win equally often" over decided races (``chi2_wins``, ``p_wins``,
-        ``v_wins`` = Cramér's V), the same for the whole slot x finish table over all races
-        (``*_finish``, corrected for each race being a permutation), ``verdict`` and, when
+        ``v_wins`` = Cramér's V), the same for the whole slot x finish table over the races
+        that were not drawn (``*_finish``, corrected for each race being a permutation;
+        drawn races share a position and are left out), ``verdict`` and, when
         inconclusive, a rough ``races_needed``.
     """
     slots = fairness_by_slot(results, by)
@@ -195,7 +216,8 @@ def fairness(
         n = int(part["players"].iloc[0])
         # The wide table has a column per finish position of the largest cell; this
         # group's races only fill positions 1..n.
-        table = tables[key][[f"finish_{k}" for k in range(1, n + 1)]].to_numpy()
+        cols = [f"finish_{k}" for k in range(1, n + 1)]
+        table = tables[key].reindex(columns=cols, fill_value=0).to_numpy()
         wins = chi_square_gof(part["wins"], part["decided"])
         # Each race puts every slot in exactly one finish position (a permutation matrix),
         # so under "all slots equal" Pearson's statistic is n/(n-1) times chi-square with

@@ -204,8 +204,9 @@ def _fairness_section(
         Table(
             by_slot,
             "fairness_by_slot.csv",
-            "Per start slot: win rate over decided races (Wilson 95%), mean finish and points "
-            "over all races (Student-t 95%).",
+            "Per start slot: win rate over decided races (Wilson 95%); draws (races in which "
+            "it shared its finish position); mean finish over the races not drawn and mean "
+            "points over all races (Student-t 95%).",
         )
     )
     rows = pd.DataFrame(
@@ -293,7 +294,8 @@ def _fairness_section(
                 png,
                 f"Cell {cell} ({label}): win rate by start slot with 95% Wilson intervals and "
                 "the fair band; how often each slot finished in each position, red above the "
-                "fair share and blue below.",
+                "fair share and blue below (a draw has a grey column of its own, not a "
+                "position).",
             )
         )
     if len(cells) > MAX_CELL_PLOTS:

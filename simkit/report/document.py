@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -171,6 +172,7 @@ ul.verdicts li.v-robust{border-color:#3182ce}ul.verdicts li.v-skill-dependent{bo
 ul.verdicts li.v-undetermined{border-color:#718096}
 .detail{font-size:.8rem;color:#4a5568}
 details{margin:.4rem 0}summary{cursor:pointer;font-size:.86rem;color:#2b4a70}
+p code{background:#edf2f7;padding:0 .25rem;border-radius:3px;overflow-wrap:anywhere}
 """
 
 
@@ -203,6 +205,12 @@ def _html_table(t: Table) -> str:
     return f'{table}<div class="caption">{cap.strip()} (CSV: {link})</div>'
 
 
+def _html_text(text: str) -> str:
+    """Escaped text in which a `command` or `name` between backticks (as Markdown writes
+    it) is set as code, instead of showing the backticks."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
+
+
 def to_html(doc: Document, out_dir: Path) -> str:
     """The whole report as one HTML page with its plots embedded (no external files)."""
     e = html.escape
@@ -219,7 +227,7 @@ def to_html(doc: Document, out_dir: Path) -> str:
             parts.append(f"<h{b.level}>{e(b.text)}</h{b.level}>")
         elif isinstance(b, Paragraph):
             cls = f' class="{e(b.css, quote=True)}"' if b.css else ""
-            parts.append(f"<p{cls}>{e(b.text)}</p>")
+            parts.append(f"<p{cls}>{_html_text(b.text)}</p>")
         elif isinstance(b, Verdicts):
             items = []
             for verdict, sentence, detail in b.rows:

@@ -12,6 +12,8 @@ WORDS = (
     ("seat", "a player's place in a race, carrying a bot"),
     ("skill level", "one bot playing every seat of a cell"),
     ("decided race", "a race with a winner who finished; win rates count only these"),
+    ("draw", "a race in which seats share a finish position: not decided, counted apart"),
+    ("finish mean", "a slot's mean finish position over its races that were not drawn"),
     ("win rate", "a slot's wins over the decided races it was in, with a 95% Wilson interval"),
     ("fair rate", "1 / players: every slot's win rate if start positions did not matter"),
     ("deviation", "a slot's win rate minus the fair rate, in percentage points (pp)"),

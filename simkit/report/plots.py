@@ -46,9 +46,13 @@ def _legend_below(ax, ncol: int = 4) -> None:
 def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: float, title: str):
     """Win rate by slot (%, Wilson 95%) inside the fair band; finish shares centred on fair.
 
-    The heat map's colours diverge from the fair share 1/n (white): red cells happen more
+    The heat map's colours diverge from the fair share (white): red cells happen more
     often than a fair game would make them, blue ones less, so a flat table looks white.
+    Draws (``counts["draws"]``: a shared finish position) get a grey column of their own
+    and no position, so each row adds up to 100% and the fair share of a position is
+    1/n of the races that were not drawn.
     """
+    import matplotlib
     from matplotlib.colors import TwoSlopeNorm
 
     def draw(fig):
@@ -70,20 +74,22 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
         ax1.set_title("Win rate by start slot")
         _legend_below(ax1, 2)
         n = int(s["players"].iloc[0])
-        table = counts[[f"finish_{k}" for k in range(1, n + 1)]].to_numpy(dtype=float)
-        share = 100 * table / np.maximum(table.sum(axis=1, keepdims=True), 1)
-        spread = max(float(np.abs(share - fair).max()), 1.0)
-        norm = TwoSlopeNorm(vcenter=fair, vmin=fair - spread, vmax=fair + spread)
-        im = ax2.imshow(share, cmap="RdBu_r", norm=norm, aspect="auto")
+        share, names, expected = finish_shares(counts, n)
+        placed = np.ma.masked_array(share, mask=np.zeros_like(share, dtype=bool))
+        placed.mask[:, n:] = True  # the draw column: grey, not coloured against a fair share
+        spread = max(float(np.abs(share[:, :n] - expected).max()), 1.0)
+        norm = TwoSlopeNorm(vcenter=expected, vmin=expected - spread, vmax=expected + spread)
+        cmap = matplotlib.colormaps["RdBu_r"].with_extremes(bad="#e6e6e6")
+        im = ax2.imshow(placed, cmap=cmap, norm=norm, aspect="auto")
         n_slot, n_fin = share.shape
-        ax2.set_xticks(range(n_fin), [str(i + 1) for i in range(n_fin)])
+        ax2.set_xticks(range(n_fin), names)
         ax2.set_yticks(range(n_slot), [str(v) for v in counts["slot"]])
         ax2.set_xlabel("finish position")
         ax2.set_ylabel("start slot")
         ax2.set_title("Finish position by start slot (all races)")
         for i in range(n_slot):
             for j in range(n_fin):
-                strong = abs(share[i, j] - fair) > 0.6 * spread
+                strong = j < n and abs(share[i, j] - expected) > 0.6 * spread
                 ax2.text(
                     j,
                     i,
@@ -93,10 +99,30 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
                     fontsize=7,
                     color="white" if strong else "black",
                 )
-        fig.colorbar(im, ax=ax2, fraction=0.046, label=f"% of the slot's races (fair {fair:.3g}%)")
+        fig.colorbar(
+            im, ax=ax2, fraction=0.046, label=f"% of the slot's races (fair {expected:.3g}%)"
+        )
         fig.suptitle(title)
 
     return save_figure(draw, path, (9.0, 4.0))
+
+
+def finish_shares(counts: pd.DataFrame, n: int) -> tuple[np.ndarray, list[str], float]:
+    """The finish heat map's numbers: % of each slot's races per position (and "draw").
+
+    Returns the shares (one row per slot, columns positions 1..n, then a draw column when
+    any race of the group was drawn), the column names and the fair share of a position:
+    100/n of the races that were not drawn. Every row adds up to 100, a draw counted once.
+    """
+    cols = [f"finish_{k}" for k in range(1, n + 1)]
+    draws = counts["draws"] if "draws" in counts else pd.Series(0, index=counts.index)
+    names = [str(k) for k in range(1, n + 1)]
+    if draws.any():
+        cols, names = [*cols, "draws"], [*names, "draw"]
+    table = counts.assign(draws=draws).reindex(columns=cols, fill_value=0).to_numpy(dtype=float)
+    races = np.maximum(table.sum(axis=1, keepdims=True), 1)
+    drawn = float(draws.sum()) / float(races.sum()) if races.sum() else 0.0
+    return 100 * table / races, names, 100 * (1 - drawn) / n
 
 
 def overview(path: Path, by_slot: pd.DataFrame, tolerance: float, title: str, best=None):
@@ -165,10 +191,13 @@ def _wrapped(label: str, width: int = 60) -> str:
 
 
 def race_length(path: Path, hist: pd.DataFrame, labels: dict, metric: str = "rounds"):
-    """Race length distribution, one step line per cell (% of the cell's races)."""
+    """Race length distribution, one step line per cell (% of the cell's races); lengths
+    are whole numbers, and so are the ticks (no "12.5 rounds")."""
+    from matplotlib.ticker import MaxNLocator
 
     def draw(fig):
         ax = fig.subplots()
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         for cell, part in hist.groupby("cell"):
             ax.step(
                 part[metric], 100 * part["share"], where="mid", label=str(labels.get(cell, cell))

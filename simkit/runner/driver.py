@@ -36,7 +36,7 @@ from simkit.runner.manifest import CELLS, LEVELS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import RunDir, command_of
-from simkit.runner.tables import cells_table, parquet_bytes
+from simkit.runner.tables import DRAW_FINISH, cells_table, parquet_bytes
 
 
 @dataclass
@@ -80,6 +80,8 @@ class _WinCounts:
 
     def add(self, slot_finish: pd.DataFrame) -> None:
         for slot, finish, count in slot_finish[["slot", "finish", "count"]].itertuples(index=False):
+            if finish == DRAW_FINISH:
+                continue  # a draw is not decided: no win rate counts it (docs/statistics.md)
             self.n[int(slot)] += int(count)
             if finish == 1:
                 self.k[int(slot)] += int(count)

@@ -88,6 +88,27 @@ def decided(finish: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.nd
     return ok, won & ok[:, None]
 
 
+# ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.
+DRAW_FINISH = 0
+
+
+def tabulated_finish(cell: np.ndarray, race: np.ndarray, finish: np.ndarray) -> np.ndarray:
+    """The finish position as the ``slot_finish`` aggregate counts it, from long rows.
+
+    A seat that shares its finish position with another seat of its race (a draw: Mushroom
+    Walk gives both players 1) is counted under :data:`DRAW_FINISH`, not as that position,
+    so each race counts once in every slot's row and a draw is never a first place for
+    two (docs/tables.md). Every other seat keeps its position.
+    """
+    cell, race = np.asarray(cell, np.int64), np.asarray(race, np.int64)
+    finish = np.asarray(finish, np.int64)
+    if len(finish) == 0:
+        return finish
+    _, inverse, _ = _group([cell, race, finish])
+    shared = np.bincount(inverse)[inverse] > 1
+    return np.where(shared, DRAW_FINISH, finish)
+
+
 def race_rows(pc: PlannedCell, lo: int, batch: Batch, game: Game) -> dict[str, Any]:
     """The long per-(race, seat) columns of one batch of races ``lo, lo+1, ...`` as arrays.
 
@@ -214,16 +235,19 @@ def aggregate(
     ``races`` holds the races table's columns (a DataFrame or a dict of arrays). Every seat
     column but ``slot`` is a seat metric by (cell, slot), booleans counting 0/1; every race
     column a race metric (one value per race); integer race columns also get a histogram.
-    Rows come sorted by the keys, metrics alphabetically (as :func:`canonical` sorts them).
+    ``slot_finish`` counts a draw under finish 0 (:func:`tabulated_finish`); the seat
+    metric ``finish`` averages the game's own column. Rows come sorted by the keys,
+    metrics alphabetically (as :func:`canonical` sorts them).
     """
     have = set(races.columns if isinstance(races, pd.DataFrame) else races)
     derived_seat = [m for m in DERIVED_SEAT_COLUMNS if m in have]
     derived_race = [m for m in DERIVED_RACE_COLUMNS if m in have]
-    col = {c: np.asarray(races[c]) for c in ("cell", "seat", "slot", "finish")}
+    col = {c: np.asarray(races[c]) for c in ("cell", "race", "seat", "slot", "finish")}
     if len(col["cell"]) == 0:
         return {name: canonical(name, pd.DataFrame()) for name in AGG_KEYS}
     cell, slot = col["cell"].astype(np.int64), col["slot"].astype(np.int64)
-    uniq, inverse, _ = _group([cell, slot, col["finish"].astype(np.int64)])
+    finish = tabulated_finish(cell, col["race"], col["finish"])
+    uniq, inverse, _ = _group([cell, slot, finish])
     slot_finish = _frame(
         "slot_finish",
         {"cell": uniq[0], "slot": uniq[1], "finish": uniq[2], "count": np.bincount(inverse)},

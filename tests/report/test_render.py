@@ -1,11 +1,19 @@
-"""The HTML report in headless Chromium: it renders, and the answer is on the first screen."""
+"""The HTML report in headless Chromium: it renders, and the answer is on the first screen.
+
+Every committed report (``git ls-files reports``) is rendered too, all in one browser: each
+page in a 1280 x 800 frame, where a probe reports its layout, script errors and broken
+pictures; and every link of the study index and of each report names a committed file.
+"""
 
 import json
 import os
+import posixpath
 import re
 import shutil
 import subprocess
 from dataclasses import replace
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 import pytest
 
@@ -14,10 +22,31 @@ from tests.analysis.synthetic import synthetic_run
 
 CHROMIUM = "/usr/bin/chromium"
 WIDTH, FIRST_SCREEN = 1280, 800
-pytestmark = pytest.mark.skipif(
+needs_chromium = pytest.mark.skipif(
     not os.access(CHROMIUM, os.X_OK),
     reason=f"{CHROMIUM} is absent (Debian: apt-get install -y chromium; .ci/run installs it)",
 )
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _committed() -> list[str]:
+    """Files under reports/ in the checkout's index; empty outside a git checkout."""
+    try:
+        res = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", "reports"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return res.stdout.split()
+
+
+COMMITTED = _committed()
+PAGES = sorted(f for f in COMMITTED if re.fullmatch(r"reports/.+/index\.html", f))
+INDEXES = [f for f in ("reports/index.html", "reports/index.md") if f in COMMITTED]
 # Appended to a copy of the page (the report itself carries no script): where each verdict
 # sentence ends, in CSS pixels from the top of the page.
 PROBE = """<script>
@@ -60,6 +89,7 @@ def verdict_bottoms(tmp_path, index) -> list[float]:
     return json.loads(m.group(1).replace("&quot;", '"'))
 
 
+@needs_chromium
 def test_report_renders_in_headless_chromium(tmp_path):
     import matplotlib.image
 
@@ -80,6 +110,7 @@ SWEEP = [
 ]
 
 
+@needs_chromium
 @pytest.mark.parametrize(
     ("cells", "description"),
     [
@@ -95,3 +126,118 @@ def test_every_verdict_is_on_the_first_screen(tmp_path, cells, description):
     bottoms = verdict_bottoms(tmp_path, build(run, tmp_path / "r"))
     assert len(bottoms) == len(cells)
     assert max(bottoms) <= FIRST_SCREEN, f"a verdict ends {max(bottoms):.0f} px down"
+
+
+# Written into a copy of each committed page: a <base> so its relative links still name the
+# committed folder, a listener that records script errors and failed loads from the start,
+# and, once the page has loaded, its layout posted to the harness that frames it.
+EARLY = """<base href="{base}"><script>
+window.__errors = [];
+addEventListener('error', e => window.__errors.push(
+  e.message || ('could not load ' + (e.target.src || e.target.href || e.target.tagName))), true);
+</script>"""
+LATE = """<script>
+addEventListener('load', () => {{
+  const bottom = e => e ? e.getBoundingClientRect().bottom + window.scrollY : null;
+  const answer = [...document.querySelectorAll('h2')].find(h => h.textContent.trim() === 'Answer');
+  parent.postMessage(JSON.stringify({{
+    page: {page},
+    title: bottom(document.querySelector('h1')),
+    answer: bottom(answer),
+    said: answer && answer.nextElementSibling ? bottom(answer.nextElementSibling) : null,
+    verdicts: [...document.querySelectorAll('li.verdict .sentence')].map(bottom),
+    width: document.documentElement.scrollWidth,
+    broken: [...document.images].filter(i => !i.complete || i.naturalWidth === 0).length,
+    images: document.images.length,
+    errors: window.__errors,
+  }}), '*');
+}});
+</script></body>"""
+HARNESS = """<!DOCTYPE html><html><body style="margin:0"><script>
+const got = {{}};
+addEventListener('message', e => {{
+  const d = JSON.parse(e.data);
+  got[d.page] = d;
+  document.body.setAttribute('data-first-screens', JSON.stringify(got));
+}});
+</script>{frames}</body></html>"""
+
+
+@pytest.fixture(scope="module")
+def first_screens(tmp_path_factory) -> dict[str, dict]:
+    """Every committed report's layout at 1280 x 800, from one Chromium for all of them."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is absent (.ci/run installs it)")
+    tmp = tmp_path_factory.mktemp("committed")
+    frames = []
+    for k, page in enumerate(PAGES):
+        src = ROOT / page
+        html = src.read_text(encoding="utf-8")
+        early = EARLY.format(base=src.parent.as_uri() + "/")
+        html = re.sub(r"<head>", "<head>" + early, html, count=1)
+        html = html.replace("</body>", LATE.format(page=json.dumps(page)), 1)
+        (tmp / f"page{k}.html").write_text(html, encoding="utf-8")
+        frames.append(
+            f'<iframe src="page{k}.html" width="{WIDTH}" height="{FIRST_SCREEN}" '
+            'style="display:block;border:0"></iframe>'
+        )
+    harness = tmp / "harness.html"
+    harness.write_text(HARNESS.format(frames="".join(frames)), encoding="utf-8")
+    res = _chromium(
+        tmp,
+        harness.as_uri(),
+        "--dump-dom",
+        "--virtual-time-budget=30000",
+        "--run-all-compositor-stages-before-draw",
+    )
+    m = re.search(r'data-first-screens="([^"]*)"', res.stdout)
+    assert m, f"chromium rendered no committed report ({res.stderr[-300:]})"
+    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
+
+
+def test_reports_are_committed():
+    if not COMMITTED:
+        pytest.skip("not a git checkout: no committed reports to check")
+    assert PAGES, "no reports/*/index.html is committed"
+    assert INDEXES == ["reports/index.html", "reports/index.md"]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_committed_report_first_screen(first_screens, page):
+    got = first_screens.get(page)
+    assert got is not None, f"{page} did not load in chromium"
+    assert not got["errors"], f"{page}: {got['errors'][:3]}"
+    assert got["images"] > 0 and got["broken"] == 0, f"{page}: {got['broken']} broken pictures"
+    assert got["width"] <= WIDTH, f"{page} is {got['width']} px wide: cut at {WIDTH}"
+    assert got["title"] is not None and got["title"] <= FIRST_SCREEN
+    assert got["answer"] is not None, f"{page} has no 'Answer' heading"
+    # The answer starts on the first screen: its first verdict line (a sweep's later lines
+    # may follow below), or what follows the heading in a report without verdict lines (a
+    # comparison's paragraph).
+    first = got["verdicts"][0] if got["verdicts"] else got["said"]
+    assert first is not None, f"{page}: nothing follows the 'Answer' heading"
+    assert first <= FIRST_SCREEN, f"{page}: the answer's first line ends {first:.0f} px down"
+
+
+def _links(page: str) -> list[str]:
+    text = (ROOT / page).read_text(encoding="utf-8")
+    if page.endswith(".md"):
+        return re.findall(r"\]\(([^)\s]+)\)", text)
+    return re.findall(r'(?:href|src)="([^"]+)"', text)
+
+
+@pytest.mark.parametrize("page", INDEXES + PAGES)
+def test_every_link_names_a_committed_file(page):
+    """The study index (HTML and Markdown) and each report link only what is committed."""
+    files = set(COMMITTED)
+    local = [x for x in _links(page) if not x.startswith(("data:", "#"))]
+    assert local or page not in INDEXES, f"{page} links nothing"
+    missing = []
+    for link in local:
+        parts = urlsplit(link)
+        if parts.scheme:
+            continue  # an address outside the repository: not this test's business
+        target = posixpath.normpath(posixpath.join(posixpath.dirname(page), unquote(parts.path)))
+        if target not in files:
+            missing.append(link)
+    assert not missing, f"{page} links files that are not committed: {missing[:5]}"
