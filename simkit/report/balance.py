@@ -381,8 +381,13 @@ def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) 
             continue
         values = np.zeros(int(part["space"].max()) + 1)
         np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
-        top = np.argsort(-values, kind="stable")[: len(MARKS)]
-        top = top[values[top] > 0]
+        # The rings go on spaces before the finish line only, as in the hot-space table
+        # (hot_spaces): a crash in the run-off costs a finished sled nothing.
+        before = np.zeros(len(values))
+        ahead = part[~part["past_finish"].astype(bool)] if "past_finish" in part else part
+        np.add.at(before, ahead["space"].to_numpy(), ahead["per_1000_races"].to_numpy())
+        top = np.argsort(-before, kind="stable")[: len(MARKS)]
+        top = top[before[top] > 0]
         marks = [(int(s), MARKS[i]) for i, s in enumerate(top)]
         png = f"track_cell{int(cell)}.png"
         why = plots.track_heat(
@@ -411,8 +416,8 @@ def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) 
             Figure(
                 png,
                 f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 races on each "
-                "space; A-E ring the five worst spaces (table below), C1, C2, ... number "
-                "the corners.",
+                "space; A-E ring the five worst spaces before the finish line (table "
+                "below), C1, C2, ... number the corners.",
             )
         )
     if marked:

@@ -5,6 +5,7 @@ import re
 import shutil
 from html.parser import HTMLParser
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -184,3 +185,23 @@ def test_rebuilding_removes_the_old_reports_plots_only(report, tmp_path):
     (other / "data.csv").write_text("a\n1\n")
     prepare(other)
     assert (other / "data.csv").exists()
+
+
+def test_rings_stay_before_the_finish_line(run, tmp_path):
+    # The run-off past the finish line made the hottest spaces: the pictures' rings (and
+    # their table) must still name the five worst spaces a designer could change (R-26).
+    import dataclasses
+
+    from simkit.analysis.track import past_finish
+
+    past = np.flatnonzero(past_finish(run, 0))
+    assert len(past) >= 5
+    kind = run.heat["kind"].cat.categories[0]
+    extra = pd.DataFrame({"cell": 0, "kind": kind, "space": past, "count": 10**6})
+    extra = extra.astype(run.heat.dtypes.to_dict())
+    hot = dataclasses.replace(run, heat=pd.concat([run.heat, extra], ignore_index=True))
+    build(hot, tmp_path)
+    marked = pd.read_csv(tmp_path / "hot_spaces_marked.csv")
+    rings = marked[marked["cell"] == 0]
+    assert len(rings) == 5
+    assert not set(rings["space"]) & set(past.tolist())
