@@ -15,7 +15,16 @@ import pyarrow.parquet as pq
 from simkit.errors import RunError
 from simkit.runner.manifest import CELLS, LEVELS
 from simkit.runner.storage import RunDir
-from simkit.runner.tables import AGG_KEYS, AGG_VALUES, ROUND_KEYS, ROUND_TABLE, canonical
+from simkit.runner.tables import (
+    AGG_KEYS,
+    AGG_VALUES,
+    MEASURE_KEYS,
+    MEASURE_TABLE,
+    MEASURE_VALUES,
+    ROUND_KEYS,
+    ROUND_TABLE,
+    canonical,
+)
 
 
 @dataclass
@@ -23,7 +32,9 @@ class Results:
     """The tables of one run. ``races`` is None when the run kept only aggregates.
 
     ``rounds`` holds the per-round counts (docs/tables.md "round_position"), empty for
-    games that do not record them. ``levels`` is the measured order of the skill levels in
+    games that do not record them; ``round_measures`` the per-race measures over the rounds
+    summed per cell (n, sum, sumsq of drama, lead_change, stability; docs/statistics.md),
+    empty likewise. ``levels`` is the measured order of the skill levels in
     each setting (:mod:`simkit.runner.levels`, docs/tables.md "levels"), None for a run
     without a skill axis or with ``check_levels = false``.
     """
@@ -36,6 +47,7 @@ class Results:
     agg: dict[str, pd.DataFrame]
     rounds: pd.DataFrame | None = None
     levels: pd.DataFrame | None = None
+    round_measures: pd.DataFrame | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -110,12 +122,17 @@ def load(path: str | Path) -> Results:
         part = table.filter(pc.equal(table["table"], ROUND_TABLE)).select(cols).to_pandas()
         part["slot"] = part["slot"].fillna(0)  # slot 0: a run from before the slot column
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
+    measures = canonical(MEASURE_TABLE, pd.DataFrame())
+    if table is not None and "metric" in table.column_names:
+        cols = [*MEASURE_KEYS, *MEASURE_VALUES]
+        part = table.filter(pc.equal(table["table"], MEASURE_TABLE)).select(cols).to_pandas()
+        measures = canonical(MEASURE_TABLE, part.groupby(list(MEASURE_KEYS)).sum().reset_index())
     if races is not None:
         _cross_check(run, races, agg["slot_finish"])
     levels = None
     if LEVELS in manifest["files"]:
         levels = pq.read_table(run.path / LEVELS).to_pandas()
-    return Results(run.path, manifest, cells, races, heat, agg, rounds, levels)
+    return Results(run.path, manifest, cells, races, heat, agg, rounds, levels, measures)
 
 
 def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> None:

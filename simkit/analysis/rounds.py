@@ -20,10 +20,17 @@ from simkit.analysis.tables import agg_table
 DECIDED_AT = 0.9  # the race counts as decided once the leader wins this often
 
 
-def _rounds(results: Any) -> pd.DataFrame:
+def from_start(results: Any) -> pd.DataFrame:
+    """The per-round counts by round from the start (``round`` >= 1), all races; the rows
+    counted back from the race's end (``round`` <= -1) are :mod:`simkit.analysis.drama`'s."""
     rounds = getattr(results, "rounds", None)
     if rounds is None or len(rounds) == 0:
-        return pd.DataFrame(columns=["cell", "round", "position", "finish", "count"])
+        return pd.DataFrame(columns=["cell", "round", "slot", "position", "finish", "count"])
+    return rounds[rounds["round"] > 0]
+
+
+def _rounds(results: Any) -> pd.DataFrame:
+    rounds = from_start(results)
     return rounds[rounds["finish"] > 0]  # decided races only
 
 
@@ -62,8 +69,8 @@ def position_by_slot(results: Any) -> pd.DataFrame:
         ``lead_low``, ``lead_high`` and ``mean_position``.
     """
     cols = ["cell", "round", "slot", "seats", "leading", "lead_rate", "lead_low", "lead_high"]
-    rounds = getattr(results, "rounds", None)
-    if rounds is None or len(rounds) == 0 or "slot" not in rounds:
+    rounds = from_start(results)
+    if len(rounds) == 0:
         return pd.DataFrame(columns=[*cols, "mean_position"])
     r = rounds[rounds["slot"] > 0]
     g = r.assign(
@@ -153,7 +160,9 @@ def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
         leader = lead.loc[cell]
         passed = leader.index[leader["win_rate"] >= threshold]
         at = int(passed.min()) if len(passed) else None
-        half = max(1, int(median.get(cell, 2)) // 2)
+        # A tournament's rounds here are its races: no more than the rounds recorded.
+        recorded = int(leader.index.max())
+        half = max(1, min(int(median.get(cell, 2)), recorded) // 2)
         back = backs.loc[cell].reindex([half]).iloc[0]
         rows.append(
             {
