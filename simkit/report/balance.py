@@ -33,7 +33,13 @@ from simkit.analysis.fairness import (
     fairness_by_slot,
     slot_finish_counts,
 )
-from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
+from simkit.analysis.rounds import (
+    comebacks_by_round,
+    has_rounds,
+    position_by_slot,
+    round_measures,
+    win_by_position,
+)
 from simkit.analysis.skill import combinations as skill_combinations
 from simkit.analysis.skill import (
     comparisons_across,
@@ -382,7 +388,44 @@ def _rounds_section(doc: Document, results: Any, out: Path) -> None:
                 "running; late rounds stand on the long races only.",
             )
         )
+    _slot_rounds(doc, results, out, running)
     _drama_section(doc, results, out)
+
+
+def _slot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) -> None:
+    """Per start slot, round by round: does a slot's edge fade during the race?"""
+    by_slot = position_by_slot(results)
+    if by_slot.empty:
+        return
+    doc.add(
+        Table(
+            by_slot,
+            "position_by_slot.csv",
+            "Per cell, round and start slot: seats still running, the share leading (Wilson "
+            "95%) and the mean race position.",
+            True,
+        )
+    )
+    players = results.cells.set_index("cell")["players"]
+    labels = results.cells.set_index("cell")["label"]
+    for cell in sorted(set(by_slot["cell"]))[:MAX_CELL_PLOTS]:
+        png = f"slot_rounds_cell{int(cell)}.png"
+        plots.slot_rounds(
+            out / png,
+            by_slot[by_slot["cell"] == cell],
+            running[running["cell"] == cell],
+            int(players[cell]),
+            f"cell {cell}: {labels[cell]}",
+        )
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({labels[cell]}), per start slot: left, the share of the slot's "
+                "seats leading at the end of each round (95% bands; dashed, the fair share); "
+                "right, their mean race position. An edge that fades draws the lines "
+                "together. Grey: the share of races still running.",
+            )
+        )
 
 
 def _drama_section(doc: Document, results: Any, out: Path) -> None:
@@ -765,6 +808,17 @@ def build_comparison(
     doc.add(Heading("Fairness of each run"))
     doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))
     doc.add(Table(fairness(b, tolerance=tolerance), "b_fairness.csv", "Run B."))
+    for name, run in (("a", a), ("b", b)):
+        d = drama_measures(run)
+        if not d.empty:
+            doc.add(
+                Table(
+                    d,
+                    f"{name}_drama.csv",
+                    f"Run {name.upper()}: drama, lead change, stability (means, 95% bounds) and "
+                    "uncertainty per cell (docs/statistics.md).",
+                )
+            )
     doc.add(Heading("Run settings"))
     doc.add(
         Code(

@@ -343,6 +343,42 @@ def rounds(
     return save_figure(draw, path, (9.0, 4.2))
 
 
+def slot_rounds(path: Path, by_slot: pd.DataFrame, running: pd.DataFrame, players: int, title: str):
+    """Does a start slot's edge fade during the race? Per slot and round (all races still
+    running): left, the share of the slot's seats leading, with Wilson 95% bands and the
+    fair share 1 / players; right, the slot's mean race position. Grey: the share of races
+    still running. Rounds fewer than :data:`MIN_RACES` races reach are left out.
+    """
+    by_slot = by_slot[by_slot["seats"] >= MIN_RACES]
+    running = running[running["races"] >= MIN_RACES]
+
+    def draw(fig):
+        ax1, ax2 = fig.subplots(1, 2)
+        for ax in (ax1, ax2):
+            _running(ax, running["round"].to_numpy(), running["running"].to_numpy())
+        for slot, part in by_slot.groupby("slot"):
+            ax1.plot(part["round"], 100 * part["lead_rate"], "-", lw=1.4, label=f"slot {slot}")
+            ax1.fill_between(
+                part["round"], 100 * part["lead_low"], 100 * part["lead_high"], alpha=0.2
+            )
+            ax2.plot(part["round"], part["mean_position"], "-", lw=1.4, label=f"slot {slot}")
+        ax1.axhline(100 / players, color="#4a5568", ls="--", lw=1, label="fair share")
+        ax1.set_xlabel("round")
+        ax1.set_ylabel("% of the slot's seats leading")
+        ax1.set_ylim(0, 100)
+        ax1.set_title("Leading at the end of the round, by start slot")
+        _legend_below(ax1, 4)
+        ax2.axhline((players + 1) / 2, color="#4a5568", ls="--", lw=1, label="middle")
+        ax2.set_xlabel("round")
+        ax2.set_ylabel("mean race position (1 = leading)")
+        ax2.set_ylim(players + 0.2, 0.8)  # the leader on top
+        ax2.set_title("Mean race position, by start slot")
+        _legend_below(ax2, 4)
+        fig.suptitle(title)
+
+    return save_figure(draw, path, (9.0, 4.4))
+
+
 def race_end(path: Path, wins: pd.DataFrame, unc: pd.DataFrame, title: str):
     """Curves aligned to the race's end: rounds before each race's last round.
 

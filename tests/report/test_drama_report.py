@@ -48,6 +48,7 @@ def test_report_has_per_round_curves_and_drama_per_cell(report):
     for cell in cells:
         assert (out / f"rounds_cell{cell}.png").stat().st_size > 0
         assert (out / f"race_end_cell{cell}.png").stat().st_size > 0
+        assert (out / f"slot_rounds_cell{cell}.png").stat().st_size > 0
     d = pd.read_csv(out / "drama.csv")
     assert d["cell"].tolist() == cells
     for m in ("drama", "lead_change", "stability", "uncertainty"):
@@ -55,3 +56,18 @@ def test_report_has_per_round_curves_and_drama_per_cell(report):
     assert (d["drama_low"] < d["drama"]).all() and (d["drama"] < d["drama_high"]).all()
     # every decided race has a drama value; runs here decide nearly every race
     assert (d["drama_races"] > 0.5 * 240).all()
+    # per start slot, round by round: each round's seats are the races still running
+    by_slot = pd.read_csv(out / "position_by_slot.csv")
+    first = by_slot[by_slot["round"] == 1].groupby("cell")["seats"].sum()
+    assert (first == 240 * res.cells.set_index("cell")["players"].astype(int)).all()
+
+
+def test_compare_report_has_each_runs_drama(report, tmp_path):
+    from simkit.report import build_comparison
+
+    res, _ = report
+    out = tmp_path / "compare"
+    build_comparison(res, res, out)
+    a = pd.read_csv(out / "a_drama.csv")
+    assert a["cell"].tolist() == res.cells["cell"].tolist()
+    assert "Drama" not in a.columns and a["uncertainty"].notna().all()
