@@ -30,6 +30,7 @@ from simkit.analysis.drama import (
 from simkit.analysis.fairness import fairness, fairness_by_slot, slot_finish_counts, verdict
 from simkit.analysis.rounds import (
     comebacks_by_round,
+    position_by_bot,
     position_by_slot,
     round_measures,
     win_by_position,
@@ -55,6 +56,7 @@ __all__ = [
     "overspeed_by_corner",
     "pairable",
     "paired_difference",
+    "position_by_bot",
     "position_by_slot",
     "race_length",
     "race_length_summary",

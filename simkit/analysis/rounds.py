@@ -85,6 +85,49 @@ def position_by_slot(results: Any) -> pd.DataFrame:
     return out[[*cols, "mean_position"]]
 
 
+def position_by_bot(results: Any) -> pd.DataFrame:
+    """Where each bot stands at the end of each round: does the stronger bot pull ahead?
+
+    From the counts by seat (``Results.seat_rounds``) and the cell's bot per seat, over
+    every race still running at the end of the round: the share of the bot's seats leading
+    (Wilson) and their mean race position; in decided races, the share of the bot's seats
+    that went on to win. Only cells with more than one bot.
+
+    Returns:
+        One row per (cell, round, bot): ``seats``, ``leading``, ``lead_rate``,
+        ``lead_low``, ``lead_high``, ``mean_position``, ``decided_seats`` and ``win_rate``.
+    """
+    cols = ["cell", "round", "bot", "seats", "leading", "lead_rate", "lead_low", "lead_high"]
+    cols += ["mean_position", "decided_seats", "win_rate"]
+    seats = getattr(results, "seat_rounds", None)
+    if seats is None or len(seats) == 0:
+        return pd.DataFrame(columns=cols)
+    bots = {
+        int(c): b.split(",")
+        for c, b in zip(results.cells["cell"], results.cells["bots"], strict=True)
+    }
+    mixed = [c for c, b in bots.items() if len(set(b)) > 1]
+    r = seats[seats["cell"].isin(mixed)]
+    if r.empty:
+        return pd.DataFrame(columns=cols)
+    g = r.assign(
+        bot=[bots[int(c)][int(s)] for c, s in zip(r["cell"], r["seat"], strict=True)],
+        lead=np.where(r["position"] == 1, r["count"], 0),
+        psum=r["position"].astype(np.int64) * r["count"],
+        dec=np.where(r["finish"] > 0, r["count"], 0),
+        won=np.where(r["finish"] == 1, r["count"], 0),
+    )
+    parts = ["count", "lead", "psum", "dec", "won"]
+    out = g.groupby(["cell", "round", "bot"], sort=True)[parts].sum().reset_index()
+    out = out.rename(columns={"count": "seats", "lead": "leading", "dec": "decided_seats"})
+    out["lead_rate"] = out["leading"] / out["seats"]
+    out["lead_low"], out["lead_high"] = wilson_interval(out["leading"], out["seats"])
+    out["mean_position"] = out["psum"] / out["seats"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate"] = out["won"] / out["decided_seats"]
+    return out[cols]
+
+
 def comebacks_by_round(results: Any) -> pd.DataFrame:
     """Per cell and round: share of decided races whose winner was not leading then.
 

@@ -3,7 +3,8 @@
 A game's kernel keeps each seat's race position at the end of every round of the race it
 is playing (``ranks[r - 1, seat]``, 1-based) and, once the race is over, hands them to
 :func:`add_race`. That adds the race to ``Batch.round_position`` (rounds counted from the
-start), to ``Batch.end_position`` (rounds counted back from the race's last one) and
+start), to ``Batch.end_position`` (rounds counted back from the race's last one), to
+``Batch.seat_position`` (by seat, so by bot, instead of start slot) and
 writes the race's round measures (:data:`MEASURES`; docs/statistics.md "Drama, lead
 changes, uncertainty and stability"). Internal kernel: compiled into each game's batch
 kernel (no wrapper, no cache entry); tests call ``add_race.py_func``.
@@ -20,7 +21,7 @@ M_LEAD, M_DRAMA, M_STABILITY = range(len(MEASURES))
 
 
 @njit(no_cpython_wrapper=True)
-def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, measures):
+def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, by_seat, measures):
     """Add one finished race of ``n`` seats and ``n_rounds`` rounds.
 
     Args:
@@ -28,6 +29,7 @@ def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, measures):
             rows past ``ranks.shape[0]`` (the game's round cap) were not kept.
         slot, finish: each seat's start slot and finish position.
         decided: the race had a single winner who finished (``finish == 1``).
+        by_seat: ``Batch.seat_position``, like ``counts`` by seat instead of slot.
         counts, ends: ``Batch.round_position`` and ``Batch.end_position`` (same shape);
             ``ends[k]`` is the round ``k`` rounds before the race's last one. A race longer
             than the cap is left out of ``ends`` (its last rounds were not kept), and its
@@ -45,6 +47,7 @@ def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, measures):
         for p in range(n):
             f = finish[p] if decided else 0
             counts[r, slot[p] - 1, ranks[r, p] - 1, f] += 1
+            by_seat[r, p, ranks[r, p] - 1, f] += 1
             if whole and k < ends.shape[0]:
                 ends[k, slot[p] - 1, ranks[r, p] - 1, f] += 1
     for m in range(measures.shape[0]):
@@ -73,12 +76,21 @@ def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, measures):
 
 
 @njit(cache=True)
-def add_races(ranks, n_rounds, slots, finishes, decided, counts, ends, measures):
+def add_races(ranks, n_rounds, slots, finishes, decided, counts, ends, by_seat, measures):
     """:func:`add_race` for every race of a batch whose positions were computed outside a
     kernel: ``ranks[i]``, ``n_rounds[i]``, ``slots[i]``, ``finishes[i]``, ``decided[i]``
     and ``measures[i]`` are race ``i``'s (Snow Tails' tournaments and seasons)."""
     n = slots.shape[1]
     for i in range(ranks.shape[0]):
         add_race(
-            ranks[i], n_rounds[i], n, slots[i], finishes[i], decided[i], counts, ends, measures[i]
+            ranks[i],
+            n_rounds[i],
+            n,
+            slots[i],
+            finishes[i],
+            decided[i],
+            counts,
+            ends,
+            by_seat,
+            measures[i],
         )

@@ -36,6 +36,7 @@ from simkit.analysis.fairness import (
 from simkit.analysis.rounds import (
     comebacks_by_round,
     has_rounds,
+    position_by_bot,
     position_by_slot,
     round_measures,
     win_by_position,
@@ -424,6 +425,44 @@ def _slot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) 
                 "seats leading at the end of each round (95% bands; dashed, the fair share); "
                 "right, their mean race position. An edge that fades draws the lines "
                 "together. Grey: the share of races still running.",
+            )
+        )
+    _bot_rounds(doc, results, out, running)
+
+
+def _bot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) -> None:
+    """Per bot, round by round, in cells whose seats have different bots."""
+    by_bot = position_by_bot(results)
+    if by_bot.empty:
+        return
+    doc.add(
+        Table(
+            by_bot,
+            "position_by_bot.csv",
+            "Per cell with more than one bot, round and bot: seats still running, the share "
+            "leading (Wilson 95%), the mean race position and, in decided races, the share "
+            "that went on to win.",
+            True,
+        )
+    )
+    players = results.cells.set_index("cell")["players"]
+    labels = results.cells.set_index("cell")["label"]
+    for cell in sorted(set(by_bot["cell"]))[:MAX_CELL_PLOTS]:
+        png = f"bot_rounds_cell{int(cell)}.png"
+        plots.slot_rounds(
+            out / png,
+            by_bot[by_bot["cell"] == cell],
+            running[running["cell"] == cell],
+            int(players[cell]),
+            f"cell {cell}: {labels[cell]}",
+            key="bot",
+        )
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({labels[cell]}), per bot: left, the share of the bot's seats "
+                "leading at the end of each round (95% bands); right, their mean race "
+                "position. Grey: the share of races still running.",
             )
         )
 

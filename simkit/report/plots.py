@@ -343,11 +343,19 @@ def rounds(
     return save_figure(draw, path, (9.0, 4.2))
 
 
-def slot_rounds(path: Path, by_slot: pd.DataFrame, running: pd.DataFrame, players: int, title: str):
+def slot_rounds(
+    path: Path,
+    by_slot: pd.DataFrame,
+    running: pd.DataFrame,
+    players: int,
+    title: str,
+    key: str = "slot",
+):
     """Does a start slot's edge fade during the race? Per slot and round (all races still
     running): left, the share of the slot's seats leading, with Wilson 95% bands and the
     fair share 1 / players; right, the slot's mean race position. Grey: the share of races
-    still running. Rounds fewer than :data:`MIN_RACES` races reach are left out.
+    still running. Rounds fewer than :data:`MIN_RACES` races reach are left out. With
+    ``key="bot"`` the same per bot (``position_by_bot``'s rows): does a bot pull ahead?
     """
     by_slot = by_slot[by_slot["seats"] >= MIN_RACES]
     running = running[running["races"] >= MIN_RACES]
@@ -356,23 +364,25 @@ def slot_rounds(path: Path, by_slot: pd.DataFrame, running: pd.DataFrame, player
         ax1, ax2 = fig.subplots(1, 2)
         for ax in (ax1, ax2):
             _running(ax, running["round"].to_numpy(), running["running"].to_numpy())
-        for slot, part in by_slot.groupby("slot"):
-            ax1.plot(part["round"], 100 * part["lead_rate"], "-", lw=1.4, label=f"slot {slot}")
+        for value, part in by_slot.groupby(key):
+            name = f"slot {value}" if key == "slot" else str(value)
+            ax1.plot(part["round"], 100 * part["lead_rate"], "-", lw=1.4, label=name)
             ax1.fill_between(
                 part["round"], 100 * part["lead_low"], 100 * part["lead_high"], alpha=0.2
             )
-            ax2.plot(part["round"], part["mean_position"], "-", lw=1.4, label=f"slot {slot}")
+            ax2.plot(part["round"], part["mean_position"], "-", lw=1.4, label=name)
+        what = "start slot" if key == "slot" else "bot"
         ax1.axhline(100 / players, color="#4a5568", ls="--", lw=1, label="fair share")
         ax1.set_xlabel("round")
-        ax1.set_ylabel("% of the slot's seats leading")
+        ax1.set_ylabel(f"% of the {what}'s seats leading")
         ax1.set_ylim(0, 100)
-        ax1.set_title("Leading at the end of the round, by start slot")
+        ax1.set_title(f"Leading at the end of the round, by {what}")
         _legend_below(ax1, 4)
         ax2.axhline((players + 1) / 2, color="#4a5568", ls="--", lw=1, label="middle")
         ax2.set_xlabel("round")
         ax2.set_ylabel("mean race position (1 = leading)")
         ax2.set_ylim(players + 0.2, 0.8)  # the leader on top
-        ax2.set_title("Mean race position, by start slot")
+        ax2.set_title(f"Mean race position, by {what}")
         _legend_below(ax2, 4)
         fig.suptitle(title)
 

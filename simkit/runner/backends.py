@@ -26,6 +26,7 @@ from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
     MEASURE_TABLE,
     ROUND_TABLE,
+    SEAT_TABLE,
     aggregate,
     arrow_agg,
     arrow_races,
@@ -34,6 +35,7 @@ from simkit.runner.tables import (
     parquet_bytes,
     race_rows,
     round_table,
+    seat_table,
 )
 
 
@@ -118,6 +120,7 @@ def encode_chunk(
                 **aggs,
                 ROUND_TABLE: round_table(pc.cell.cell_id, batch),
                 MEASURE_TABLE: measure_table(pc.cell.cell_id, batch),
+                SEAT_TABLE: seat_table(pc.cell.cell_id, batch),
             }
         )
     )

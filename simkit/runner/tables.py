@@ -46,6 +46,9 @@ DERIVED_RACE_COLUMNS: dict[str, Column] = {
 # Per-round counts (Batch.round_position), stored in the agg files beside the aggregates.
 ROUND_TABLE = "round_position"
 ROUND_KEYS = ("cell", "round", "slot", "position", "finish")
+# Batch.seat_position: the same counts by seat (so by bot) instead of start slot.
+SEAT_TABLE = "seat_position"
+SEAT_KEYS = ("cell", "round", "seat", "position", "finish")
 # Batch.round_measures summed per cell (docs/statistics.md), also in the agg files.
 MEASURE_TABLE = "round_measure"
 MEASURE_KEYS = ("cell", "metric")
@@ -53,6 +56,7 @@ MEASURE_VALUES = ("n", "sum", "sumsq")
 AGG_DTYPES = {
     "cell": "int32",
     "slot": "int8",
+    "seat": "int8",
     "round": "int16",
     "position": "int8",
     "finish": "int8",
@@ -205,6 +209,8 @@ def canonical(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     """An aggregate table with the contract's columns, dtypes and row order."""
     if name == MEASURE_TABLE:
         keys, values = MEASURE_KEYS, MEASURE_VALUES
+    elif name == SEAT_TABLE:
+        keys, values = SEAT_KEYS, ("count",)
     else:
         keys = ROUND_KEYS if name == ROUND_TABLE else AGG_KEYS[name]
         values = ("count",) if name == ROUND_TABLE else AGG_VALUES[name]
@@ -295,6 +301,26 @@ def round_table(cell_id: int, batch: Batch) -> pd.DataFrame:
             )
         )
     return pd.concat(parts, ignore_index=True)
+
+
+def seat_table(cell_id: int, batch: Batch) -> pd.DataFrame:
+    """Non-zero counts of ``batch.seat_position`` as rows: cell, round, seat, position,
+    finish, count (rounds from 1, seats from 0 as in the races table)."""
+    counts = batch.seat_position
+    if counts is None:
+        counts = np.zeros((0, 0, 0, 0), np.int64)
+    counts = np.asarray(counts, dtype=np.int64)
+    r, s, p, f = np.nonzero(counts)
+    return pd.DataFrame(
+        {
+            "cell": np.full(len(r), cell_id, AGG_DTYPES["cell"]),
+            "round": (r + 1).astype(AGG_DTYPES["round"]),
+            "seat": s.astype(AGG_DTYPES["seat"]),
+            "position": (p + 1).astype(AGG_DTYPES["position"]),
+            "finish": f.astype(AGG_DTYPES["finish"]),
+            "count": counts[r, s, p, f],
+        }
+    )
 
 
 def measure_table(cell_id: int, batch: Batch) -> pd.DataFrame:

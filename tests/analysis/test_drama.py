@@ -28,10 +28,13 @@ def _add(ranks, finish, decided, slot=None, cap=8, n_rounds=None):
     slot = np.arange(1, n + 1) if slot is None else np.asarray(slot)
     counts = np.zeros((cap, n, n, n + 1), np.int64)
     ends = np.zeros_like(counts)
+    by_seat = np.zeros_like(counts)
     m = np.zeros(len(MEASURES))
     rows = ranks[:cap] if n_rounds is None else ranks
     r = len(ranks) if n_rounds is None else n_rounds
-    ADD(rows, r, n, slot, np.asarray(finish), decided, counts, ends, m)
+    ADD(rows, r, n, slot, np.asarray(finish), decided, counts, ends, by_seat, m)
+    # by seat, the same counts: seat p is slot[p]'s
+    np.testing.assert_array_equal(by_seat[:, np.argsort(slot)], counts[:, : len(slot)])
     return counts, ends, m
 
 
@@ -168,3 +171,29 @@ def test_round_table_writes_rounds_back_from_the_end_as_negative_rounds():
     got = set(map(tuple, t[["round", "slot", "position", "finish", "count"]].to_numpy()))
     assert got == {(1, 1, 1, 1, 5), (-1, 2, 2, 2, 7), (-3, 1, 2, 0, 2)}
     assert (t["cell"] == 4).all()
+
+
+def test_position_by_bot_maps_seats_to_the_cells_bots():
+    from simkit.analysis.rounds import position_by_bot
+
+    seats = pd.DataFrame(
+        [  # cell 0: seat 0 greedy, seat 1 random; 4 races at round 1, 2 still at round 2
+            (0, 1, 0, 1, 1, 3),
+            (0, 1, 0, 2, 2, 1),
+            (0, 1, 1, 2, 2, 3),
+            (0, 1, 1, 1, 1, 1),
+            (0, 2, 0, 1, 0, 2),  # an undecided race: finish 0
+            (0, 2, 1, 2, 0, 2),
+            (1, 1, 0, 1, 1, 5),  # cell 1: one bot only, left out
+            (1, 1, 1, 2, 2, 5),
+        ],
+        columns=["cell", "round", "seat", "position", "finish", "count"],
+    )
+    cells = pd.DataFrame({"cell": [0, 1], "bots": ["greedy,random", "greedy,greedy"]})
+    out = position_by_bot(SimpleNamespace(seat_rounds=seats, cells=cells))
+    assert set(out["cell"]) == {0}
+    g = out.set_index(["round", "bot"])
+    assert g.loc[(1, "greedy"), "lead_rate"] == 0.75 and g.loc[(1, "random"), "lead_rate"] == 0.25
+    assert g.loc[(1, "greedy"), "mean_position"] == 1.25
+    assert g.loc[(1, "greedy"), "win_rate"] == 0.75
+    assert g.loc[(2, "greedy"), "seats"] == 2 and np.isnan(g.loc[(2, "greedy"), "win_rate"])

@@ -52,10 +52,13 @@ def test_counts_are_the_positions_a_trace_implies(game, make_cell, seed):
     finish = batch.seats["finish"][0]
     decided = int(batch.seats["finished"][0].sum()) == 1
     want = np.zeros_like(batch.round_position)
+    by_seat = np.zeros_like(batch.seat_position)
     for r in range(rounds):
         for s in range(3):
             want[r, slot[s] - 1, ranks[r, s] - 1, finish[s] if decided else 0] += 1
+            by_seat[r, s, ranks[r, s] - 1, finish[s] if decided else 0] += 1
     np.testing.assert_array_equal(batch.round_position, want)
+    np.testing.assert_array_equal(batch.seat_position, by_seat)
     # counted back from the end: the same rows, reversed
     np.testing.assert_array_equal(batch.end_position[:rounds], want[:rounds][::-1])
 
@@ -86,5 +89,6 @@ def test_recorded_counts_do_not_depend_on_threads(game, make_cell):
     b = game.simulate(cell, keys, threads=2)
     np.testing.assert_array_equal(a.round_position, b.round_position)
     np.testing.assert_array_equal(a.end_position, b.end_position)
+    np.testing.assert_array_equal(a.seat_position, b.seat_position)
     for name in MEASURES:
         np.testing.assert_array_equal(a.round_measures[name], b.round_measures[name])

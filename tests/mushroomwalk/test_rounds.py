@@ -48,6 +48,9 @@ def test_counts_follow_the_scores_after_every_second_turn(seed):
             want = [1, 2] if by_slot[0] > by_slot[1] else [2, 1]
             assert list(got[r]) == want, r
     np.testing.assert_array_equal(batch.end_position[:rounds], batch.round_position[:rounds][::-1])
+    # by seat: slot 1 is the seat who starts
+    order = [starter, 1 - starter]
+    np.testing.assert_array_equal(batch.seat_position[:, order], batch.round_position)
 
 
 def test_a_decided_game_ends_with_its_winner_in_position_1_and_measures_are_defined():
@@ -71,5 +74,6 @@ def test_recorded_counts_do_not_depend_on_threads():
     b = g.simulate(cell, keys, threads=2)
     np.testing.assert_array_equal(a.round_position, b.round_position)
     np.testing.assert_array_equal(a.end_position, b.end_position)
+    np.testing.assert_array_equal(a.seat_position, b.seat_position)
     for name in MEASURES:
         np.testing.assert_array_equal(a.round_measures[name], b.round_measures[name])

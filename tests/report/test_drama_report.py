@@ -21,6 +21,7 @@ MUSHROOMWALK = """
 title = "Mushroom Walk per round"
 game = "mushroomwalk"
 preset = "mushroomwalk"
+bots = ["greedy", "random"]
 seed = 4
 races = 240
 """
@@ -56,6 +57,12 @@ def test_report_has_per_round_curves_and_drama_per_cell(report):
     assert (d["drama_low"] < d["drama"]).all() and (d["drama"] < d["drama_high"]).all()
     # every decided race has a drama value; runs here decide nearly every race
     assert (d["drama_races"] > 0.5 * 240).all()
+    if res.cells["game"].iloc[0] == "mushroomwalk":  # greedy against random, per bot
+        by_bot = pd.read_csv(out / "position_by_bot.csv")
+        assert set(by_bot["bot"]) == {"greedy", "random"}
+        assert (out / "bot_rounds_cell0.png").stat().st_size > 0
+        late = by_bot[by_bot["round"] == 12].set_index("bot")  # about halfway
+        assert late.at["greedy", "lead_rate"] > late.at["random", "lead_rate"]
     # per start slot, round by round: each round's seats are the races still running
     by_slot = pd.read_csv(out / "position_by_slot.csv")
     first = by_slot[by_slot["round"] == 1].groupby("cell")["seats"].sum()

@@ -25,6 +25,9 @@ def test_round_position_counts_each_seat_under_its_start_slot():
     )
     rp = batch.round_position
     assert rp.shape[1:] == (5, 4, 5)  # slots up to 5, positions 1-4, finish 0-4
+    # by seat (Batch.seat_position): the same counts, seats 0-3 for slots
+    np.testing.assert_array_equal(batch.seat_position.sum(axis=1), rp.sum(axis=1))
+    assert (batch.seat_position.sum(axis=(0, 2, 3)) == batch.races["rounds"].sum()).all()
     assert rp[:, 3].sum() == 0
     rounds = batch.races["rounds"].astype(np.int64)
     for s in slots:

@@ -59,7 +59,7 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
     play_a = np.zeros(1, PLAY)
     rec_a = np.zeros(1, RECORDER)
     rec_a[0].logging = log.shape[0] > 0
-    counts, ends, measures = rounds
+    counts, ends, by_seat, measures = rounds
     slot = np.empty(MAX_SEATS, np.int64)
     finish = np.empty(MAX_SEATS, np.int64)
     for i in range(lo, hi):
@@ -78,7 +78,8 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
             finish[s] = pos_a[0].stats[s].finish
         won = pos_a[0].winner >= 0
         rnds = pos_a[0].round_no
-        add_race(rec_a[0].ranks, rnds, n, slot, finish, won, counts[b], ends[b], measures[i])
+        out = (counts[b], ends[b], by_seat[b])
+        add_race(rec_a[0].ranks, rnds, n, slot, finish, won, *out, measures[i])
     for k in range(heat.shape[1]):
         for v in range(rt.n_spaces):
             heat[b, k, v] = rec_a[0].heat[k, v]
@@ -90,7 +91,8 @@ def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
     (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
     ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
     ``rt_a`` the route record, each as a one-element array. ``rounds`` = (round counts,
-    end counts, each (blocks, ROUND_CAP, highest slot, n, n + 1), measures (races,
-    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race."""
+    end counts, each (blocks, ROUND_CAP, MAX_SEATS, n, n + 1), counts by seat (blocks,
+    ROUND_CAP, n, n, n + 1), measures (races, len(MEASURES))):
+    ``simkit.games.round_counts.add_race`` per race."""
     for b in range(lo, hi):
         _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn)

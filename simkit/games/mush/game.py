@@ -167,11 +167,12 @@ class MushGame:
         heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
         shape = (blocks, records.ROUND_CAP, records.MAX_SEATS, n, n + 1)
         counts, ends = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+        by_seat = np.zeros((blocks, records.ROUND_CAP, n, n, n + 1), np.int64)
         measures = np.full((n_races, len(MEASURES)), np.nan)
         if n_races:
             log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
             logn = np.zeros(1, dtype=np.int64)
-            rounds = (counts, ends, measures)
+            rounds = (counts, ends, by_seat, measures)
             args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
             n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
             cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
@@ -187,6 +188,7 @@ class MushGame:
         top = max(cell.slots or range(1, n + 1))
         batch_out.round_position = counts.sum(axis=0)[:, :top]
         batch_out.end_position = ends.sum(axis=0)[:, :top]
+        batch_out.seat_position = by_seat.sum(axis=0)
         batch_out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
         return batch_out
 

@@ -185,7 +185,8 @@ def run_trace(
     heat = np.zeros((1, len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0])), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
     counts = np.zeros((1, E.ROUND_CAP, MAX_SEATS, n, n + 1), dtype=np.int64)
-    rounds = (counts, counts.copy(), np.zeros((1, len(MEASURES))))
+    by_seat = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
+    rounds = (counts, counts.copy(), by_seat, np.zeros((1, len(MEASURES))))
     blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
     if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")

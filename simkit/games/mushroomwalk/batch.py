@@ -84,8 +84,8 @@ def play_game(pos, prm, bots, key, race_index, scratch, ev, evc, ranks):
 def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, rounds, ev, evc, last):
     """One game per root key, in order, into rows of ``seat_out`` (SEAT records, games x
     2) and ``race_out`` (RACE records); the last game's final position into ``last[0]``.
-    ``rounds`` = (round counts, end counts, each (ROUND_CAP, 2, 2, 3), and measures
-    (games, len(MEASURES))): ``simkit.games.round_counts.add_race`` per game.
+    ``rounds`` = (round counts, end counts, counts by seat, each (ROUND_CAP, 2, 2, 3), and
+    measures (games, len(MEASURES))): ``simkit.games.round_counts.add_race`` per game.
 
     ``simulate`` passes a one-row ``ev`` (no events). ``trace`` plays a single key with a
     large ``ev``: the same kernel, the same path.
@@ -101,7 +101,7 @@ def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, rounds, ev, 
         np.empty(max_plays(prm), ARM),
         np.empty(1, EVENT),
     )
-    counts, ends, measures = rounds
+    counts, ends, by_seat, measures = rounds
     ranks = np.empty((ROUND_CAP, 2), np.int64)
     slot = np.empty(2, np.int64)
     finish = np.empty(2, np.int64)
@@ -112,7 +112,7 @@ def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, rounds, ev, 
         for s in range(2):
             slot[s] = 1 if s == games[0].starter else 2
             finish[s] = 1 if s == w else 2
-        add_race(ranks, n_rounds, 2, slot, finish, w >= 0, counts, ends, measures[g])
+        add_race(ranks, n_rounds, 2, slot, finish, w >= 0, counts, ends, by_seat, measures[g])
     last[0] = games[0]
 
 
@@ -123,10 +123,11 @@ def run(
     bots: np.ndarray,
     outputs: tuple[np.ndarray, np.ndarray],
     threads: int | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``play_games`` over all ``keys`` (no events) in ``threads`` threads (default: numba's
     thread count), each on a contiguous slice of games. Returns the round counts, the end
-    counts (each summed over the slices: integers, so in any order) and the measures."""
+    counts, the counts by seat (each summed over the slices: integers, so in any order)
+    and the measures."""
     seat_out, race_out = outputs
     n = keys.shape[0]
     workers = max(1, min(numba.get_num_threads() if threads is None else int(threads), n))
@@ -134,13 +135,14 @@ def run(
     evc = np.zeros(1, dtype=np.int64)
     counts = np.zeros((workers, ROUND_CAP, 2, 2, 3), dtype=np.int64)
     ends = np.zeros_like(counts)
+    by_seat = np.zeros_like(counts)
     measures = np.full((n, len(MEASURES)), np.nan)
 
     def part(k: int, a: int, b: int) -> None:
         ev = np.zeros(1, dtype=EVENT)
         last = np.zeros(1, dtype=POSITION)
         rows = slice(a, b)
-        rounds = (counts[k], ends[k], measures[rows])
+        rounds = (counts[k], ends[k], by_seat[k], measures[rows])
         play_games(
             keys[rows],
             race_index[rows],
@@ -161,4 +163,4 @@ def run(
             parts = itertools.pairwise(bounds)
             for f in [pool.submit(part, k, a, b) for k, (a, b) in enumerate(parts)]:
                 f.result()
-    return counts.sum(axis=0), ends.sum(axis=0), measures
+    return counts.sum(axis=0), ends.sum(axis=0), by_seat.sum(axis=0), measures

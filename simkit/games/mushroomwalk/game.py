@@ -146,9 +146,9 @@ class MushroomWalk:
         n = len(keys)
         seat_out = np.zeros((n, 2), dtype=SEAT)
         race_out = np.zeros(n, dtype=RACE)
-        counts, ends, measures = run(keys, idx, prm, bots, (seat_out, race_out), threads)
+        counts, ends, by_seat, measures = run(keys, idx, prm, bots, (seat_out, race_out), threads)
         out = _batch(seat_out, race_out)
-        out.round_position, out.end_position = counts, ends
+        out.round_position, out.end_position, out.seat_position = counts, ends, by_seat
         out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
         return out
 
@@ -172,7 +172,7 @@ class MushroomWalk:
         race_out = np.zeros(1, dtype=RACE)
         keys = np.array([key], dtype=np.uint64)
         counts = np.zeros((ROUND_CAP, 2, 2, 3), dtype=np.int64)
-        rounds = (counts, counts.copy(), np.zeros((1, len(MEASURES))))
+        rounds = (counts, counts.copy(), counts.copy(), np.zeros((1, len(MEASURES))))
         play_games(keys, idx, prm, bots, seat_out, race_out, rounds, ev, evc, last)
         return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], int(race_out[0]["winner"]))
 

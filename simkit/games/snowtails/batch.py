@@ -180,12 +180,12 @@ _RACE_SOURCE = {
 @njit(cache=True, nogil=True)
 def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
     """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
-    ``rounds`` = (round counts, end counts, measures: ``Batch.round_position``,
-    ``Batch.end_position``, one row of ``round_counts.MEASURES`` per race; single races
-    only): every decision taken by its seat's bot. ``positions`` (three) and ``works``
-    (two) are arrays the caller owns (a record taken from an array allocated here would
-    outlive its memory): the first of each for the race, the rest for the search bot's
-    scratch."""
+    ``rounds`` = (round counts, end counts, counts by seat, measures:
+    ``Batch.round_position``, ``Batch.end_position``, ``Batch.seat_position``, one row of
+    ``round_counts.MEASURES`` per race; single races only): every decision taken by its
+    seat's bot. ``positions`` (three) and ``works`` (two) are arrays the caller owns (a
+    record taken from an array allocated here would outlive its memory): the first of
+    each for the race, the rest for the search bot's scratch."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -203,7 +203,8 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
                 for f in range(MAX_SEATS + 1):
                     wk.round_counts[r, s, p, f] = 0
                     wk.end_counts[r, s, p, f] = 0
-    counts, ends, measures = rounds
+                    wk.seat_counts[r, s, p, f] = 0
+    counts, ends, by_seat, measures = rounds
     # Every decision hands these down four calls deep: views without reference counts
     # (simkit/_borrow.py), of arrays the caller holds for the whole block.
     tables = (borrowed(reach[0]), borrowed(reach[1]))
@@ -226,6 +227,10 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
                 for f in range(counts.shape[3]):
                     counts[r, s, p, f] = wk.round_counts[r, s, p, f]
                     ends[r, s, p, f] = wk.end_counts[r, s, p, f]
+        for s in range(by_seat.shape[1]):
+            for p in range(by_seat.shape[2]):
+                for f in range(by_seat.shape[3]):
+                    by_seat[r, s, p, f] = wk.seat_counts[r, s, p, f]
 
 
 def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:
@@ -334,6 +339,7 @@ def run_batch(
     players = len(slots)
     rounds = np.zeros((n_blocks, ROUND_CAP, max(slots), players, players + 1), dtype=np.int64)
     ends = np.zeros_like(rounds)
+    by_seat = np.zeros((n_blocks, ROUND_CAP, players, players, players + 1), dtype=np.int64)
     measures = np.full((n, len(MEASURES)), np.nan)
 
     workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
@@ -348,7 +354,7 @@ def run_batch(
     def play(b: int) -> None:
         lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
         positions, works = scratch.get()
-        counts = (rounds[b], ends[b], measures)
+        counts = (rounds[b], ends[b], by_seat[b], measures)
         _block(cfga, reach, keys, lo, hi, results, heat[b], counts, positions, works)
         scratch.put((positions, works))
 
@@ -359,9 +365,10 @@ def run_batch(
         with ThreadPoolExecutor(workers) as pool:
             list(pool.map(play, range(n_blocks)))
     batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])
-    if variant.races == 1:  # a season's or tournament's rounds are not counted
+    if variant.races == 1:  # the kernel counted rounds; a tournament's standings by race
         batch.round_position = rounds.sum(axis=0)
         batch.end_position = ends.sum(axis=0)
+        batch.seat_position = by_seat.sum(axis=0)
         batch.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
     else:
         count_standings(batch, variant.races, max(slots))
@@ -391,6 +398,7 @@ def count_standings(batch: Batch, races: int, top_slot: int) -> None:
     decided = (first.sum(axis=1) == 1) & won.any(axis=1)
     counts = np.zeros((races, top_slot, players, players + 1), dtype=np.int64)
     ends = np.zeros_like(counts)
+    by_seat = np.zeros((races, players, players, players + 1), dtype=np.int64)
     measures = np.full((n_units, len(MEASURES)), np.nan)
     add_races(
         standings(batch.seats, races),
@@ -400,9 +408,10 @@ def count_standings(batch: Batch, races: int, top_slot: int) -> None:
         decided,
         counts,
         ends,
+        by_seat,
         measures,
     )
-    batch.round_position, batch.end_position = counts, ends
+    batch.round_position, batch.end_position, batch.seat_position = counts, ends, by_seat
     batch.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
 
 

@@ -337,6 +337,8 @@ WORK = record_dtype(
         ("round_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
         # Batch.end_position: the same, by rounds before the race's last one
         ("end_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
+        # Batch.seat_position: by seat instead of start slot
+        ("seat_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
     ]
 )
 

@@ -433,7 +433,8 @@ def _record_ranks(pos, wk, order, n):
 @njit(no_cpython_wrapper=True)
 def count_ranks(pos, wk, measures):
     """Add a finished single race's positions after each round to ``wk.round_counts``
-    (``Batch.round_position``) and ``wk.end_counts`` (``Batch.end_position``), by each
+    (``Batch.round_position``), ``wk.end_counts`` (``Batch.end_position``) and
+    ``wk.seat_counts`` (``Batch.seat_position``, by seat instead), by each
     seat's start slot: by its finish when the race was decided (a single winner who
     finished), else as finish 0; its round measures into ``measures``
     (``simkit.games.round_counts``)."""
@@ -454,6 +455,7 @@ def count_ranks(pos, wk, measures):
         decided,
         wk.round_counts,
         wk.end_counts,
+        wk.seat_counts,
         measures,
     )
 
