@@ -18,6 +18,9 @@ from simkit.analysis.stats import wilson_interval
 from simkit.analysis.tables import agg_table
 
 DECIDED_AT = 0.9  # the race counts as decided once the leader wins this often
+# ... at a round that at least this many decided races reach: a round only the longest
+# few races reach says nothing about when a race is decided (MUSH: round 75 of ~45).
+MIN_AT_ROUND = 30
 
 
 def from_start(results: Any) -> pd.DataFrame:
@@ -160,9 +163,9 @@ def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
 
     - ``decided_rate``: share of races that were decided (a winner who finished), Wilson.
     - ``decided_round``: the first round after which the race leader's win probability
-      (over decided races still running) reaches ``threshold``; NaN if it never does
-      within the recorded rounds. ``leader_win_rate`` (with ``leader_low``/``leader_high``)
-      is that probability at that round.
+      (over decided races still running) reaches ``threshold``, among rounds at least
+      ``MIN_AT_ROUND`` decided races reach; NaN if none does. ``leader_win_rate`` (with
+      ``leader_low``/``leader_high``) is that probability at that round.
     - ``comeback_round``: half the median race length (at least round 1), and
       ``comeback_rate`` (``comeback_low``/``comeback_high``): the share of decided races
       still running at its end whose winner was not leading then.
@@ -201,7 +204,8 @@ def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
         n, k = done.loc[cell, "n"], done.loc[cell, "sum"]
         d_low, d_high = wilson_interval(k, n)
         leader = lead.loc[cell]
-        passed = leader.index[leader["win_rate"] >= threshold]
+        enough = leader["seats"] >= MIN_AT_ROUND
+        passed = leader.index[(leader["win_rate"] >= threshold) & enough]
         at = int(passed.min()) if len(passed) else None
         # A tournament's rounds here are its races: no more than the rounds recorded.
         recorded = int(leader.index.max())

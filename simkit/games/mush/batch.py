@@ -91,8 +91,7 @@ def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
     (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
     ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
     ``rt_a`` the route record, each as a one-element array. ``rounds`` = (round counts,
-    end counts, each (blocks, ROUND_CAP, MAX_SEATS, n, n + 1), counts by seat (blocks,
-    ROUND_CAP, n, n, n + 1), measures (races, len(MEASURES))):
-    ``simkit.games.round_counts.add_race`` per race."""
+    end counts, counts by seat, each (blocks, ROUND_CAP, n, n, n + 1), measures (races,
+    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race."""
     for b in range(lo, hi):
         _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn)

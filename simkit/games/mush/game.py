@@ -165,7 +165,7 @@ class MushGame:
         blocks = max(1, min(BLOCKS, n_races))
         n_sp = int(inp.rt["n_spaces"][0])
         heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
-        shape = (blocks, records.ROUND_CAP, records.MAX_SEATS, n, n + 1)
+        shape = (blocks, records.ROUND_CAP, n, n, n + 1)  # slots are 1..n
         counts, ends = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
         by_seat = np.zeros((blocks, records.ROUND_CAP, n, n, n + 1), np.int64)
         measures = np.full((n_races, len(MEASURES)), np.nan)
@@ -184,10 +184,8 @@ class MushGame:
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = heat.sum(axis=0)
         batch_out = Batch(seats, races, {k: total[i] for i, k in enumerate(records.HEAT_KINDS)})
-        # Slots run 1..MAX_SEATS in the kernel; the contract's axis stops at the highest one.
-        top = max(cell.slots or range(1, n + 1))
-        batch_out.round_position = counts.sum(axis=0)[:, :top]
-        batch_out.end_position = ends.sum(axis=0)[:, :top]
+        batch_out.round_position = counts.sum(axis=0)
+        batch_out.end_position = ends.sum(axis=0)
         batch_out.seat_position = by_seat.sum(axis=0)
         batch_out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
         return batch_out
