@@ -18,8 +18,13 @@ from simkit.runner.storage import RunDir
 from simkit.runner.tables import (
     AGG_KEYS,
     AGG_VALUES,
+    MEASURE_KEYS,
+    MEASURE_TABLE,
+    MEASURE_VALUES,
     ROUND_KEYS,
     ROUND_TABLE,
+    SEAT_KEYS,
+    SEAT_TABLE,
     canonical,
     tabulated_finish,
 )
@@ -30,7 +35,10 @@ class Results:
     """The tables of one run. ``races`` is None when the run kept only aggregates.
 
     ``rounds`` holds the per-round counts (docs/tables.md "round_position"), empty for
-    games that do not record them. ``levels`` is the measured order of the skill levels in
+    games that do not record them; ``round_measures`` the per-race measures over the rounds
+    summed per cell (n, sum, sumsq of drama, lead_change, stability; docs/statistics.md),
+    empty likewise; ``seat_rounds`` the per-round counts by seat instead of start slot
+    (docs/tables.md "seat_position"). ``levels`` is the measured order of the skill levels in
     each setting (:mod:`simkit.runner.levels`, docs/tables.md "levels"), None for a run
     without a skill axis or with ``check_levels = false``.
     """
@@ -43,6 +51,8 @@ class Results:
     agg: dict[str, pd.DataFrame]
     rounds: pd.DataFrame | None = None
     levels: pd.DataFrame | None = None
+    round_measures: pd.DataFrame | None = None
+    seat_rounds: pd.DataFrame | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -117,12 +127,24 @@ def load(path: str | Path) -> Results:
         part = table.filter(pc.equal(table["table"], ROUND_TABLE)).select(cols).to_pandas()
         part["slot"] = part["slot"].fillna(0)  # slot 0: a run from before the slot column
         rounds = canonical(ROUND_TABLE, part.groupby(list(ROUND_KEYS)).sum().reset_index())
+    measures = canonical(MEASURE_TABLE, pd.DataFrame())
+    if table is not None and "metric" in table.column_names:
+        cols = [*MEASURE_KEYS, *MEASURE_VALUES]
+        part = table.filter(pc.equal(table["table"], MEASURE_TABLE)).select(cols).to_pandas()
+        measures = canonical(MEASURE_TABLE, part.groupby(list(MEASURE_KEYS)).sum().reset_index())
+    seat_rounds = canonical(SEAT_TABLE, pd.DataFrame())
+    if table is not None and "seat" in table.column_names:
+        cols = [*SEAT_KEYS, "count"]
+        part = table.filter(pc.equal(table["table"], SEAT_TABLE)).select(cols).to_pandas()
+        seat_rounds = canonical(SEAT_TABLE, part.groupby(list(SEAT_KEYS)).sum().reset_index())
     if races is not None:
         agg["slot_finish"] = _cross_check(run, races, agg["slot_finish"])
     levels = None
     if LEVELS in manifest["files"]:
         levels = pq.read_table(run.path / LEVELS).to_pandas()
-    return Results(run.path, manifest, cells, races, heat, agg, rounds, levels)
+    return Results(
+        run.path, manifest, cells, races, heat, agg, rounds, levels, measures, seat_rounds
+    )
 
 
 def _cross_check(run: RunDir, races: pd.DataFrame, slot_finish: pd.DataFrame) -> pd.DataFrame:

@@ -18,12 +18,22 @@ from simkit.analysis.stats import wilson_interval
 from simkit.analysis.tables import agg_table
 
 DECIDED_AT = 0.9  # the race counts as decided once the leader wins this often
+# ... at a round that at least this many decided races reach: a round only the longest
+# few races reach says nothing about when a race is decided (MUSH: round 75 of ~45).
+MIN_AT_ROUND = 30
+
+
+def from_start(results: Any) -> pd.DataFrame:
+    """The per-round counts by round from the start (``round`` >= 1), all races; the rows
+    counted back from the race's end (``round`` <= -1) are :mod:`simkit.analysis.drama`'s."""
+    rounds = getattr(results, "rounds", None)
+    if rounds is None or len(rounds) == 0:
+        return pd.DataFrame(columns=["cell", "round", "slot", "position", "finish", "count"])
+    return rounds[rounds["round"] > 0]
 
 
 def _rounds(results: Any) -> pd.DataFrame:
-    rounds = getattr(results, "rounds", None)
-    if rounds is None or len(rounds) == 0:
-        return pd.DataFrame(columns=["cell", "round", "position", "finish", "count"])
+    rounds = from_start(results)
     return rounds[rounds["finish"] > 0]  # decided races only
 
 
@@ -62,8 +72,8 @@ def position_by_slot(results: Any) -> pd.DataFrame:
         ``lead_low``, ``lead_high`` and ``mean_position``.
     """
     cols = ["cell", "round", "slot", "seats", "leading", "lead_rate", "lead_low", "lead_high"]
-    rounds = getattr(results, "rounds", None)
-    if rounds is None or len(rounds) == 0 or "slot" not in rounds:
+    rounds = from_start(results)
+    if len(rounds) == 0:
         return pd.DataFrame(columns=[*cols, "mean_position"])
     r = rounds[rounds["slot"] > 0]
     g = r.assign(
@@ -76,6 +86,49 @@ def position_by_slot(results: Any) -> pd.DataFrame:
     out["lead_low"], out["lead_high"] = wilson_interval(out["leading"], out["seats"])
     out["mean_position"] = out["psum"] / out["seats"]
     return out[[*cols, "mean_position"]]
+
+
+def position_by_bot(results: Any) -> pd.DataFrame:
+    """Where each bot stands at the end of each round: does the stronger bot pull ahead?
+
+    From the counts by seat (``Results.seat_rounds``) and the cell's bot per seat, over
+    every race still running at the end of the round: the share of the bot's seats leading
+    (Wilson) and their mean race position; in decided races, the share of the bot's seats
+    that went on to win. Only cells with more than one bot.
+
+    Returns:
+        One row per (cell, round, bot): ``seats``, ``leading``, ``lead_rate``,
+        ``lead_low``, ``lead_high``, ``mean_position``, ``decided_seats`` and ``win_rate``.
+    """
+    cols = ["cell", "round", "bot", "seats", "leading", "lead_rate", "lead_low", "lead_high"]
+    cols += ["mean_position", "decided_seats", "win_rate"]
+    seats = getattr(results, "seat_rounds", None)
+    if seats is None or len(seats) == 0:
+        return pd.DataFrame(columns=cols)
+    bots = {
+        int(c): b.split(",")
+        for c, b in zip(results.cells["cell"], results.cells["bots"], strict=True)
+    }
+    mixed = [c for c, b in bots.items() if len(set(b)) > 1]
+    r = seats[seats["cell"].isin(mixed)]
+    if r.empty:
+        return pd.DataFrame(columns=cols)
+    g = r.assign(
+        bot=[bots[int(c)][int(s)] for c, s in zip(r["cell"], r["seat"], strict=True)],
+        lead=np.where(r["position"] == 1, r["count"], 0),
+        psum=r["position"].astype(np.int64) * r["count"],
+        dec=np.where(r["finish"] > 0, r["count"], 0),
+        won=np.where(r["finish"] == 1, r["count"], 0),
+    )
+    parts = ["count", "lead", "psum", "dec", "won"]
+    out = g.groupby(["cell", "round", "bot"], sort=True)[parts].sum().reset_index()
+    out = out.rename(columns={"count": "seats", "lead": "leading", "dec": "decided_seats"})
+    out["lead_rate"] = out["leading"] / out["seats"]
+    out["lead_low"], out["lead_high"] = wilson_interval(out["leading"], out["seats"])
+    out["mean_position"] = out["psum"] / out["seats"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["win_rate"] = out["won"] / out["decided_seats"]
+    return out[cols]
 
 
 def comebacks_by_round(results: Any) -> pd.DataFrame:
@@ -110,9 +163,9 @@ def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
 
     - ``decided_rate``: share of races that were decided (a winner who finished), Wilson.
     - ``decided_round``: the first round after which the race leader's win probability
-      (over decided races still running) reaches ``threshold``; NaN if it never does
-      within the recorded rounds. ``leader_win_rate`` (with ``leader_low``/``leader_high``)
-      is that probability at that round.
+      (over decided races still running) reaches ``threshold``, among rounds at least
+      ``MIN_AT_ROUND`` decided races reach; NaN if none does. ``leader_win_rate`` (with
+      ``leader_low``/``leader_high``) is that probability at that round.
     - ``comeback_round``: half the median race length (at least round 1), and
       ``comeback_rate`` (``comeback_low``/``comeback_high``): the share of decided races
       still running at its end whose winner was not leading then.
@@ -151,9 +204,12 @@ def round_measures(results: Any, threshold: float = DECIDED_AT) -> pd.DataFrame:
         n, k = done.loc[cell, "n"], done.loc[cell, "sum"]
         d_low, d_high = wilson_interval(k, n)
         leader = lead.loc[cell]
-        passed = leader.index[leader["win_rate"] >= threshold]
+        enough = leader["seats"] >= MIN_AT_ROUND
+        passed = leader.index[(leader["win_rate"] >= threshold) & enough]
         at = int(passed.min()) if len(passed) else None
-        half = max(1, int(median.get(cell, 2)) // 2)
+        # A tournament's rounds here are its races: no more than the rounds recorded.
+        recorded = int(leader.index.max())
+        half = max(1, min(int(median.get(cell, 2)), recorded) // 2)
         back = backs.loc[cell].reindex([half]).iloc[0]
         rows.append(
             {

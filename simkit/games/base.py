@@ -97,12 +97,24 @@ class Batch:
     for Snow Tails); a seat already finished or out keeps its final rank. A race adds one
     count per seat for each round it played, up to the cap; later rounds are not counted.
     Games without rounds leave it None. docs/tables.md ("round_position") is the contract.
+
+    ``end_position`` (optional, same shape) counts the same (race, seat) pairs by rounds
+    before the race's last round instead: element ``[k, s - 1, p - 1, f]``, ``k = 0`` the
+    last round. ``seat_position`` (optional, shape (round cap, players, players,
+    players + 1)) counts the same by seat instead of start slot, element ``[r - 1, seat,
+    p - 1, f]``: with the cell's bot per seat, curves per bot. ``round_measures``
+    (optional) maps each name of ``simkit.games.round_counts.MEASURES`` to one float per
+    race, NaN where undefined (docs/statistics.md, "Drama, lead changes, uncertainty and
+    stability").
     """
 
     seats: dict[str, np.ndarray]
     races: dict[str, np.ndarray]
     heat: dict[str, np.ndarray] = field(default_factory=dict)
     round_position: np.ndarray | None = None
+    end_position: np.ndarray | None = None
+    seat_position: np.ndarray | None = None
+    round_measures: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

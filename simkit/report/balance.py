@@ -19,6 +19,13 @@ import pandas as pd
 
 from simkit import __version__
 from simkit.analysis.compare import compare_cells, compare_runs, pairable, significance_summary
+from simkit.analysis.drama import (
+    drama_measures,
+    has_end_rounds,
+    running_by_round,
+    uncertainty_by_rounds_left,
+    win_by_rounds_left,
+)
 from simkit.analysis.fairness import (
     FEW_DECIDED,
     MIN_DECIDED,
@@ -26,7 +33,14 @@ from simkit.analysis.fairness import (
     fairness_by_slot,
     slot_finish_counts,
 )
-from simkit.analysis.rounds import comebacks_by_round, has_rounds, round_measures, win_by_position
+from simkit.analysis.rounds import (
+    comebacks_by_round,
+    has_rounds,
+    position_by_bot,
+    position_by_slot,
+    round_measures,
+    win_by_position,
+)
 from simkit.analysis.skill import combinations as skill_combinations
 from simkit.analysis.skill import (
     comparisons_across,
@@ -312,9 +326,10 @@ def _rounds_section(doc: Document, results: Any, out: Path) -> None:
     if not has_rounds(results):
         doc.add(
             Paragraph(
-                "This game does not record race positions round by round (Batch.round_position, "
-                "docs/tables.md), so there are no per-round measures here; the share of "
-                "decided races is in the answer above and in fairness.csv."
+                "This run has no race positions round by round (Batch.round_position, "
+                "docs/tables.md): it was made before its game recorded them. Run it again "
+                "for the per-round measures, drama and uncertainty; the share of decided "
+                "races is in the answer above and in fairness.csv."
             )
         )
         return
@@ -327,6 +342,13 @@ def _rounds_section(doc: Document, results: Any, out: Path) -> None:
             "through a median race (docs/statistics.md)."
         )
     )
+    if "races" in results.cells and (results.cells["races"] > 1).any():
+        doc.add(
+            Paragraph(
+                "In tournaments and seasons a round here is a race of the unit: the race "
+                "position after it is the standing by points so far (docs/tables.md)."
+            )
+        )
     m = round_measures(results)
     for r in m.itertuples():
         if pd.isna(r.decided_round):
@@ -348,6 +370,7 @@ def _rounds_section(doc: Document, results: Any, out: Path) -> None:
         )
     doc.add(Table(m, "rounds.csv", "Completion, decided round and comeback rate per cell."))
     wins, backs = win_by_position(results), comebacks_by_round(results)
+    running = running_by_round(results)
     for r in list(m.itertuples())[:MAX_CELL_PLOTS]:
         png = f"rounds_cell{int(r.cell)}.png"
         row = m[m["cell"] == r.cell].iloc[0]
@@ -357,13 +380,153 @@ def _rounds_section(doc: Document, results: Any, out: Path) -> None:
             backs[backs["cell"] == r.cell],
             row,
             f"cell {r.cell}: {r.label}",
+            running[running["cell"] == r.cell],
         )
         doc.add(
             Figure(
                 png,
                 f"Cell {r.cell} ({r.label}): left, the share of decided races won from each "
                 "race position at the end of each round (95% bands); right, the share whose "
-                "winner was behind at the end of the round.",
+                "winner was behind at the end of the round. Grey: the share of races still "
+                "running; late rounds stand on the long races only.",
+            )
+        )
+    _slot_rounds(doc, results, out, running)
+    _drama_section(doc, results, out)
+
+
+def _slot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) -> None:
+    """Per start slot, round by round: does a slot's edge fade during the race?"""
+    by_slot = position_by_slot(results)
+    if by_slot.empty:
+        return
+    doc.add(
+        Table(
+            by_slot,
+            "position_by_slot.csv",
+            "Per cell, round and start slot: seats still running, the share leading (Wilson "
+            "95%) and the mean race position.",
+            True,
+        )
+    )
+    players = results.cells.set_index("cell")["players"]
+    labels = results.cells.set_index("cell")["label"]
+    for cell in sorted(set(by_slot["cell"]))[:MAX_CELL_PLOTS]:
+        png = f"slot_rounds_cell{int(cell)}.png"
+        plots.slot_rounds(
+            out / png,
+            by_slot[by_slot["cell"] == cell],
+            running[running["cell"] == cell],
+            int(players[cell]),
+            f"cell {cell}: {labels[cell]}",
+        )
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({labels[cell]}), per start slot: left, the share of the slot's "
+                "seats leading at the end of each round (95% bands; dashed, the fair share); "
+                "right, their mean race position. An edge that fades draws the lines "
+                "together. Grey: the share of races still running.",
+            )
+        )
+    _bot_rounds(doc, results, out, running)
+
+
+def _bot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) -> None:
+    """Per bot, round by round, in cells whose seats have different bots."""
+    by_bot = position_by_bot(results)
+    if by_bot.empty:
+        return
+    doc.add(
+        Table(
+            by_bot,
+            "position_by_bot.csv",
+            "Per cell with more than one bot, round and bot: seats still running, the share "
+            "leading (Wilson 95%), the mean race position and, in decided races, the share "
+            "that went on to win.",
+            True,
+        )
+    )
+    players = results.cells.set_index("cell")["players"]
+    labels = results.cells.set_index("cell")["label"]
+    for cell in sorted(set(by_bot["cell"]))[:MAX_CELL_PLOTS]:
+        png = f"bot_rounds_cell{int(cell)}.png"
+        plots.slot_rounds(
+            out / png,
+            by_bot[by_bot["cell"] == cell],
+            running[running["cell"] == cell],
+            int(players[cell]),
+            f"cell {cell}: {labels[cell]}",
+            key="bot",
+        )
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({labels[cell]}), per bot: left, the share of the bot's seats "
+                "leading at the end of each round (95% bands); right, their mean race "
+                "position. Grey: the share of races still running.",
+            )
+        )
+
+
+def _drama_section(doc: Document, results: Any, out: Path) -> None:
+    """Drama, lead changes, uncertainty and stability per cell; curves to the race's end."""
+    d = drama_measures(results)
+    if d.empty:
+        return
+    doc.add(Heading("Drama, lead changes, uncertainty", 3))
+    doc.add(
+        Paragraph(
+            "Per cell, from the race positions at every round end (docs/statistics.md, after "
+            "Browne 2008 and Ludii's metrics): drama, how far behind the eventual winner was "
+            "on average (0 = it led every round, in places / (players - 1)); lead change, the "
+            "share of rounds after which someone else leads; stability, 1 - how much places "
+            "move from round to round (1 = never); uncertainty, how open the winner still "
+            "is, averaged over the rounds of every race (0 = the leader always wins, 1 = "
+            "anyone may). Means over races with 95% intervals."
+        )
+    )
+
+    def ci(m: str) -> list[str]:
+        out = []
+        for v, lo, hi in d[[m, f"{m}_low", f"{m}_high"]].to_numpy():
+            if pd.isna(v):
+                out.append("-")
+            else:
+                out.append(f"{v:.2f}" if pd.isna(lo) else f"{v:.2f} [{lo:.2f}, {hi:.2f}]")
+        return out
+
+    shown = pd.DataFrame(
+        {
+            "cell": d["cell"],
+            "label": d["label"],
+            "drama": ci("drama"),
+            "lead change": ci("lead_change"),
+            "uncertainty": d["uncertainty"].map(lambda v: "-" if pd.isna(v) else f"{v:.2f}"),
+            "stability": ci("stability"),
+            "decided races": d["drama_races"],
+        }
+    )
+    doc.add(
+        Table(shown, "drama_summary.csv", "Drama, lead change, uncertainty and stability per cell.")
+    )
+    doc.add(Table(d, "drama.csv", "The same, every column (means, 95% bounds, races).", True))
+    if not has_end_rounds(results):
+        return
+    wins, unc = win_by_rounds_left(results), uncertainty_by_rounds_left(results)
+    for cell, label in list(zip(d["cell"], d["label"], strict=True))[:MAX_CELL_PLOTS]:
+        part = wins[wins["cell"] == cell]
+        if part.empty:
+            continue
+        png = f"race_end_cell{int(cell)}.png"
+        plots.race_end(out / png, part, unc[unc["cell"] == cell], f"cell {cell}: {label}")
+        doc.add(
+            Figure(
+                png,
+                f"Cell {cell} ({label}), counted back from each race's last round: left, the "
+                "share of decided races won from each race position (95% bands); right, the "
+                "uncertainty of the winner. Grey: the share of decided races that lasted "
+                "that long.",
             )
         )
 
@@ -691,6 +854,17 @@ def build_comparison(
     doc.add(Heading("Fairness of each run"))
     doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))
     doc.add(Table(fairness(b, tolerance=tolerance), "b_fairness.csv", "Run B."))
+    for name, run in (("a", a), ("b", b)):
+        d = drama_measures(run)
+        if not d.empty:
+            doc.add(
+                Table(
+                    d,
+                    f"{name}_drama.csv",
+                    f"Run {name.upper()}: drama, lead change, stability (means, 95% bounds) and "
+                    "uncertainty per cell (docs/statistics.md).",
+                )
+            )
     doc.add(Heading("Run settings"))
     doc.add(
         Code(

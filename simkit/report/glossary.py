@@ -31,6 +31,12 @@ WORDS = (
     ("races unpaired", "races per cell an unpaired comparison would need for the same precision"),
     ("Holm", "the correction that keeps the chance of any false alarm in a table at 5%"),
     ("races needed", "races that would decide an inconclusive verdict, if the rates held"),
+    ("race position", "a seat's place in the race order at the end of a round, 1 = leading"),
+    ("drama", "how far behind the eventual winner was, averaged over the rounds: 0 = led all"),
+    ("lead change", "share of rounds after which a different seat leads than the round before"),
+    ("uncertainty", "how open the winner still is at a round: 0 = the leader wins, 1 = anyone"),
+    ("stability", "1 - how much race positions move between rounds: 1 = no place ever changed"),
+    ("rounds before the end", "counted back from each race's last round (0), so races line up"),
 )
 
 

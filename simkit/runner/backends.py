@@ -24,14 +24,18 @@ from simkit.games.base import Batch, Game
 from simkit.rng import race_key
 from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
+    MEASURE_TABLE,
     ROUND_TABLE,
+    SEAT_TABLE,
     aggregate,
     arrow_agg,
     arrow_races,
     heat_table,
+    measure_table,
     parquet_bytes,
     race_rows,
     round_table,
+    seat_table,
 )
 
 
@@ -111,7 +115,14 @@ def encode_chunk(
     if heat:
         files["heat"] = parquet_bytes(heat_table(pc.cell.cell_id, batch, game.heat_kinds))
     files["agg"] = parquet_bytes(
-        arrow_agg({**aggs, ROUND_TABLE: round_table(pc.cell.cell_id, batch)})
+        arrow_agg(
+            {
+                **aggs,
+                ROUND_TABLE: round_table(pc.cell.cell_id, batch),
+                MEASURE_TABLE: measure_table(pc.cell.cell_id, batch),
+                SEAT_TABLE: seat_table(pc.cell.cell_id, batch),
+            }
+        )
     )
     return ChunkResult(task, files, aggs["slot_finish"], seconds)
 

@@ -46,9 +46,17 @@ DERIVED_RACE_COLUMNS: dict[str, Column] = {
 # Per-round counts (Batch.round_position), stored in the agg files beside the aggregates.
 ROUND_TABLE = "round_position"
 ROUND_KEYS = ("cell", "round", "slot", "position", "finish")
+# Batch.seat_position: the same counts by seat (so by bot) instead of start slot.
+SEAT_TABLE = "seat_position"
+SEAT_KEYS = ("cell", "round", "seat", "position", "finish")
+# Batch.round_measures summed per cell (docs/statistics.md), also in the agg files.
+MEASURE_TABLE = "round_measure"
+MEASURE_KEYS = ("cell", "metric")
+MEASURE_VALUES = ("n", "sum", "sumsq")
 AGG_DTYPES = {
     "cell": "int32",
     "slot": "int8",
+    "seat": "int8",
     "round": "int16",
     "position": "int8",
     "finish": "int8",
@@ -211,14 +219,23 @@ def _moments(
 
 
 def _frame(name: str, cols: Mapping[str, Any]) -> pd.DataFrame:
-    names = [*AGG_KEYS[name], *AGG_VALUES[name]]
+    if name == MEASURE_TABLE:
+        names = [*MEASURE_KEYS, *MEASURE_VALUES]
+    else:
+        names = [*AGG_KEYS[name], *AGG_VALUES[name]]
     return pd.DataFrame({c: np.asarray(cols[c], dtype=AGG_DTYPES[c]) for c in names})
 
 
 def canonical(name: str, frame: pd.DataFrame) -> pd.DataFrame:
     """An aggregate table with the contract's columns, dtypes and row order."""
-    keys = ROUND_KEYS if name == ROUND_TABLE else AGG_KEYS[name]
-    cols = [*keys, *(("count",) if name == ROUND_TABLE else AGG_VALUES[name])]
+    if name == MEASURE_TABLE:
+        keys, values = MEASURE_KEYS, MEASURE_VALUES
+    elif name == SEAT_TABLE:
+        keys, values = SEAT_KEYS, ("count",)
+    else:
+        keys = ROUND_KEYS if name == ROUND_TABLE else AGG_KEYS[name]
+        values = ("count",) if name == ROUND_TABLE else AGG_VALUES[name]
+    cols = [*keys, *values]
     if frame.empty:
         frame = pd.DataFrame({c: [] for c in cols})
     frame = frame[cols].astype({c: AGG_DTYPES[c] for c in cols})
@@ -284,11 +301,36 @@ def aggregate(
 
 def round_table(cell_id: int, batch: Batch) -> pd.DataFrame:
     """Non-zero counts of ``batch.round_position`` as rows: cell, round, slot, position,
-    finish, count.
+    finish, count; then those of ``batch.end_position`` with rounds counted back from the
+    race's last one as negative rounds (-1 the last round, -2 the one before, ...).
 
     Rounds, slots and positions are 1-based; ``finish`` 0 marks races that were not decided.
     """
-    counts = batch.round_position
+    parts = []
+    for counts, sign in ((batch.round_position, 1), (batch.end_position, -1)):
+        if counts is None:
+            counts = np.zeros((0, 0, 0, 0), np.int64)
+        counts = np.asarray(counts, dtype=np.int64)
+        r, s, p, f = np.nonzero(counts)
+        parts.append(
+            pd.DataFrame(
+                {
+                    "cell": np.full(len(r), cell_id, AGG_DTYPES["cell"]),
+                    "round": (sign * (r + 1)).astype(AGG_DTYPES["round"]),
+                    "slot": (s + 1).astype(AGG_DTYPES["slot"]),
+                    "position": (p + 1).astype(AGG_DTYPES["position"]),
+                    "finish": f.astype(AGG_DTYPES["finish"]),
+                    "count": counts[r, s, p, f],
+                }
+            )
+        )
+    return pd.concat(parts, ignore_index=True)
+
+
+def seat_table(cell_id: int, batch: Batch) -> pd.DataFrame:
+    """Non-zero counts of ``batch.seat_position`` as rows: cell, round, seat, position,
+    finish, count (rounds from 1, seats from 0 as in the races table)."""
+    counts = batch.seat_position
     if counts is None:
         counts = np.zeros((0, 0, 0, 0), np.int64)
     counts = np.asarray(counts, dtype=np.int64)
@@ -297,11 +339,29 @@ def round_table(cell_id: int, batch: Batch) -> pd.DataFrame:
         {
             "cell": np.full(len(r), cell_id, AGG_DTYPES["cell"]),
             "round": (r + 1).astype(AGG_DTYPES["round"]),
-            "slot": (s + 1).astype(AGG_DTYPES["slot"]),
+            "seat": s.astype(AGG_DTYPES["seat"]),
             "position": (p + 1).astype(AGG_DTYPES["position"]),
             "finish": f.astype(AGG_DTYPES["finish"]),
             "count": counts[r, s, p, f],
         }
+    )
+
+
+def measure_table(cell_id: int, batch: Batch) -> pd.DataFrame:
+    """``batch.round_measures`` as ``round_measure`` rows: cell, metric, n, sum, sumsq over
+    the races where the measure is defined (not NaN)."""
+    names = sorted(batch.round_measures)
+    values = [np.asarray(batch.round_measures[m], dtype=np.float64) for m in names]
+    defined = [v[~np.isnan(v)] for v in values]
+    return _frame(
+        MEASURE_TABLE,
+        {
+            "cell": np.full(len(names), cell_id),
+            "metric": np.array(names, dtype=object),
+            "n": [len(v) for v in defined],
+            "sum": [float(v.sum()) for v in defined],
+            "sumsq": [float((v * v).sum()) for v in defined],
+        },
     )
 
 

@@ -21,7 +21,8 @@ from numba import njit
 
 from simkit.games.mush.choose import choose
 from simkit.games.mush.position import apply, is_over, new, result, to_move
-from simkit.games.mush.records import EV_CAP, PLAY, POSITION, RECORDER, WORK
+from simkit.games.mush.records import EV_CAP, MAX_SEATS, PLAY, POSITION, RECORDER, WORK
+from simkit.games.round_counts import add_race
 
 
 @njit(no_cpython_wrapper=True)
@@ -41,10 +42,10 @@ def _drain(rec, log, logn):
 
 
 @njit(no_cpython_wrapper=True)
-def _block(b, keys, inputs, rt_a, seats, races, heat, log, logn):
+def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
     """Block ``b`` of ``heat.shape[0]``: its races, each played from ``new`` to its end by
     the seat to move choosing and the position applying, with the block's own position,
-    scratch and heat."""
+    scratch, heat and per-round counts (``rounds``: see ``blocks``)."""
     prm = inputs[0][0]
     cell = inputs[1][0]
     rt = rt_a[0]
@@ -58,6 +59,9 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, log, logn):
     play_a = np.zeros(1, PLAY)
     rec_a = np.zeros(1, RECORDER)
     rec_a[0].logging = log.shape[0] > 0
+    counts, ends, by_seat, measures = rounds
+    slot = np.empty(MAX_SEATS, np.int64)
+    finish = np.empty(MAX_SEATS, np.int64)
     for i in range(lo, hi):
         new(pos_a[0], prm, cell, keys[i], rec_a[0])
         _drain(rec_a[0], log, logn)
@@ -68,16 +72,26 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, log, logn):
             if rec_a[0].logging:
                 _drain(rec_a[0], log, logn)
         result(pos_a[0], seats[i], races[i : i + 1])
+        n = pos_a[0].n
+        for s in range(n):
+            slot[s] = pos_a[0].stats[s].slot
+            finish[s] = pos_a[0].stats[s].finish
+        won = pos_a[0].winner >= 0
+        rnds = pos_a[0].round_no
+        out = (counts[b], ends[b], by_seat[b])
+        add_race(rec_a[0].ranks, rnds, n, slot, finish, won, *out, measures[i])
     for k in range(heat.shape[1]):
         for v in range(rt.n_spaces):
             heat[b, k, v] = rec_a[0].heat[k, v]
 
 
 @njit(cache=True, nogil=True)
-def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, log, logn):
+def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
     """Blocks ``lo`` to ``hi`` of ``heat.shape[0]``: their races of ``keys`` into ``seats``
     (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
     ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
-    ``rt_a`` the route record, each as a one-element array."""
+    ``rt_a`` the route record, each as a one-element array. ``rounds`` = (round counts,
+    end counts, counts by seat, each (blocks, ROUND_CAP, n, n, n + 1), measures (races,
+    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race."""
     for b in range(lo, hi):
-        _block(b, keys, inputs, rt_a, seats, races, heat, log, logn)
+        _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn)

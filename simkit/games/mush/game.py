@@ -32,6 +32,7 @@ from simkit.games.mush.arrays import kernel_cell, kernel_route
 from simkit.games.mush.bots import BOT_KINDS
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
+from simkit.games.round_counts import MEASURES
 
 _SEAT_OWN: dict[str, Column] = {
     "training": Column("int8", "training chosen: 0 warm, 1 mild, 2 cold (R-44)"),
@@ -164,10 +165,15 @@ class MushGame:
         blocks = max(1, min(BLOCKS, n_races))
         n_sp = int(inp.rt["n_spaces"][0])
         heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
+        shape = (blocks, records.ROUND_CAP, n, n, n + 1)  # slots are 1..n
+        counts, ends = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
+        by_seat = np.zeros((blocks, records.ROUND_CAP, n, n, n + 1), np.int64)
+        measures = np.full((n_races, len(MEASURES)), np.nan)
         if n_races:
             log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
             logn = np.zeros(1, dtype=np.int64)
-            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+            rounds = (counts, ends, by_seat, measures)
+            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
             n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
             cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
             with ThreadPoolExecutor(n_threads) as pool:  # each block writes its own rows
@@ -177,7 +183,12 @@ class MushGame:
         seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = heat.sum(axis=0)
-        return Batch(seats, races, {k: total[i] for i, k in enumerate(records.HEAT_KINDS)})
+        batch_out = Batch(seats, races, {k: total[i] for i, k in enumerate(records.HEAT_KINDS)})
+        batch_out.round_position = counts.sum(axis=0)
+        batch_out.end_position = ends.sum(axis=0)
+        batch_out.seat_position = by_seat.sum(axis=0)
+        batch_out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
+        return batch_out
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         from simkit.games.mush.trace import run_trace

@@ -150,7 +150,7 @@ def _advance(pos, prm, rt, rec):
         elif ph == A_TURN_END:
             moving.turn_end(pos, prm, rt, rec)
         elif ph == A_ROUND_END:
-            rounds.round_end(pos, prm, rt)
+            rounds.round_end(pos, prm, rt, rec)
         elif ph == A_END:
             rounds.finish(pos, prm, rt, rec)
         else:

@@ -32,6 +32,7 @@ def _hi(name: str) -> int:
 
 
 MAX_SEATS = 6
+ROUND_CAP = 128  # rounds kept in Batch.round_position and the round measures (a race: ~45)
 # A route's records have a fixed capacity, so the whole route is one record passed as one
 # pointer (plain arrays cost an atomic reference count per call; see docs/positions.md).
 # The standard route has 356 spaces and 405 lines.
@@ -124,6 +125,8 @@ RECORDER = record(
         ("n_events", np.int64),  # may pass EV_CAP: the excess was not kept
         ("events", np.int32, (EV_CAP, 8)),
         ("heat", np.int64, (3, MAX_SPACES)),
+        # race position of each seat at the end of each round (simkit.games.round_counts)
+        ("ranks", np.int64, (ROUND_CAP, MAX_SEATS)),
     ],
 )
 

@@ -40,6 +40,7 @@ from simkit.games.mush.records import (
     PH_REST,
     PH_TRAIN,
     PH_WEATHER_RR,
+    ROUND_CAP,
     STAT,
     WEATHER_SUB,
 )
@@ -312,8 +313,11 @@ def rest(pos, prm, rt, kind, opt, rec):
 
 
 @njit(no_cpython_wrapper=True)
-def round_end(pos, prm, rt):
-    """Lead changes; the polar bear passes clockwise (R-43); the safety stop."""
+def round_end(pos, prm, rt, rec):
+    """Race positions (for the per-round counts) and lead changes; the polar bear passes
+    clockwise (R-43); the safety stop."""
+    if pos.round_no <= ROUND_CAP:
+        race_ranks(pos, rt, rec.ranks[pos.round_no - 1])
     now = leader(pos, rt)
     if now != pos.lead:
         pos.race.lead_changes += 1
@@ -323,6 +327,26 @@ def round_end(pos, prm, rt):
         return
     pos.ini = (pos.ini + 1) % pos.n
     pos.phase = A_ROUND
+
+
+@njit(no_cpython_wrapper=True)
+def race_ranks(pos, rt, row):
+    """Each seat's race position into ``row``: the winner first, the rest by moves still to
+    go, ties by slot, as ``finish`` ranks them (R-47) and ``leader`` picks the first."""
+    n = pos.n
+    w = pos.winner
+    for s in range(n):
+        better = 0
+        for o in range(n):
+            if o == s:
+                continue
+            if o == w:
+                better += 1
+            elif s != w:
+                do, ds = rt.sp[pos.space[o]].dist, rt.sp[pos.space[s]].dist
+                if do < ds or (do == ds and pos.stats[o].slot < pos.stats[s].slot):
+                    better += 1
+        row[s] = better + 1
 
 
 @njit(no_cpython_wrapper=True)

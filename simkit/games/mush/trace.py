@@ -19,6 +19,7 @@ from simkit.games.base import Cell, Column
 from simkit.games.mush import records as E
 from simkit.games.mush.batch import blocks
 from simkit.games.mush.route import load_route
+from simkit.games.round_counts import MEASURES
 
 TRAINING = ("warm", "mild", "cold")
 COLOURS = ("green", "red", "blue")
@@ -182,7 +183,10 @@ def run_trace(
     rs = np.zeros(1, dtype=E.RACE)
     heat = np.zeros((1, len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0])), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
-    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, log, logn)
+    counts = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
+    by_seat = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
+    rounds = (counts, counts.copy(), by_seat, np.zeros((1, len(MEASURES))))
+    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
     if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
     route = load_route(cell.variant.route)

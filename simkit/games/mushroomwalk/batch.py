@@ -28,13 +28,29 @@ from simkit._borrow import borrowed
 from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, result
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION
+from simkit.games.mushroomwalk.rules import winner
+from simkit.games.round_counts import MEASURES, add_race
+
+ROUND_CAP = 64  # rounds (two turns each) kept in Batch.round_position and the measures
 
 
 @njit(no_cpython_wrapper=True)
-def play_game(pos, prm, bots, key, race_index, scratch, ev, evc):
+def _ranks(pos, row):
+    """Each seat's race position now: 1 + the seats ahead by score, then mushrooms cooked
+    (the order of 'End of the game'); seats level on both share the position."""
+    for s in range(2):
+        a, b = pos.seats[s], pos.seats[1 - s]
+        ahead = b.score > a.score or (b.score == a.score and b.cooked > a.cooked)
+        row[s] = 2 if ahead else 1
+
+
+@njit(no_cpython_wrapper=True)
+def play_game(pos, prm, bots, key, race_index, scratch, ev, evc, ranks):
     """Play the game with root ``key`` to its end in ``pos``; trace events if ``ev`` has
     room. ``scratch`` = (plays buffer, 3 scratch positions, scratch plays, search arms,
-    1-row ev), the buffers ``max_plays(prm)`` rows each.
+    1-row ev), the buffers ``max_plays(prm)`` rows each. Returns the rounds played (a
+    round: two turns, the last one perhaps one), each seat's race position at the end of
+    each into ``ranks`` (up to its rows).
 
     Every array goes down as a view without a reference count (``simkit/_borrow.py``;
     the caller holds the arrays for the whole game): a decision passes them several calls
@@ -49,15 +65,27 @@ def play_game(pos, prm, bots, key, race_index, scratch, ev, evc):
     ev = borrowed(ev)
     evc = borrowed(evc)
     new(pos, prm, key, race_index, ev, evc)
+    turns = 0
     while not is_over(pos):
         i = choose(pos, prm, bots, plays, pool, tmp, arms, noev, evc)
         apply(pos, prm, plays[i], ev, evc)
+        done = pos.seats[0].turns + pos.seats[1].turns
+        if done != turns:
+            turns = done
+            if turns % 2 == 0 and turns // 2 <= ranks.shape[0]:
+                _ranks(pos, ranks[turns // 2 - 1])
+    rounds = (turns + 1) // 2
+    if turns % 2 == 1 and rounds <= ranks.shape[0]:
+        _ranks(pos, ranks[rounds - 1])
+    return rounds
 
 
 @njit(cache=True, nogil=True)
-def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, ev, evc, last):
+def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, rounds, ev, evc, last):
     """One game per root key, in order, into rows of ``seat_out`` (SEAT records, games x
     2) and ``race_out`` (RACE records); the last game's final position into ``last[0]``.
+    ``rounds`` = (round counts, end counts, counts by seat, each (ROUND_CAP, 2, 2, 3), and
+    measures (games, len(MEASURES))): ``simkit.games.round_counts.add_race`` per game.
 
     ``simulate`` passes a one-row ``ev`` (no events). ``trace`` plays a single key with a
     large ``ev``: the same kernel, the same path.
@@ -73,9 +101,18 @@ def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, ev, evc, las
         np.empty(max_plays(prm), ARM),
         np.empty(1, EVENT),
     )
+    counts, ends, by_seat, measures = rounds
+    ranks = np.empty((ROUND_CAP, 2), np.int64)
+    slot = np.empty(2, np.int64)
+    finish = np.empty(2, np.int64)
     for g in range(keys.shape[0]):
-        play_game(games[0], prm, bots, keys[g], race_index[g], scratch, ev, evc)
+        n_rounds = play_game(games[0], prm, bots, keys[g], race_index[g], scratch, ev, evc, ranks)
         result(games[0], seat_out[g], race_out[g])
+        w = winner(games[0])
+        for s in range(2):
+            slot[s] = 1 if s == games[0].starter else 2
+            finish[s] = 1 if s == w else 2
+        add_race(ranks, n_rounds, 2, slot, finish, w >= 0, counts, ends, by_seat, measures[g])
     last[0] = games[0]
 
 
@@ -86,26 +123,44 @@ def run(
     bots: np.ndarray,
     outputs: tuple[np.ndarray, np.ndarray],
     threads: int | None = None,
-) -> None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``play_games`` over all ``keys`` (no events) in ``threads`` threads (default: numba's
-    thread count), each on a contiguous slice of games."""
+    thread count), each on a contiguous slice of games. Returns the round counts, the end
+    counts, the counts by seat (each summed over the slices: integers, so in any order)
+    and the measures."""
     seat_out, race_out = outputs
     n = keys.shape[0]
     workers = max(1, min(numba.get_num_threads() if threads is None else int(threads), n))
     bounds = np.linspace(0, n, workers + 1).astype(np.int64)
     evc = np.zeros(1, dtype=np.int64)
+    counts = np.zeros((workers, ROUND_CAP, 2, 2, 3), dtype=np.int64)
+    ends = np.zeros_like(counts)
+    by_seat = np.zeros_like(counts)
+    measures = np.full((n, len(MEASURES)), np.nan)
 
-    def part(a: int, b: int) -> None:
+    def part(k: int, a: int, b: int) -> None:
         ev = np.zeros(1, dtype=EVENT)
         last = np.zeros(1, dtype=POSITION)
         rows = slice(a, b)
+        rounds = (counts[k], ends[k], by_seat[k], measures[rows])
         play_games(
-            keys[rows], race_index[rows], prm, bots, seat_out[rows], race_out[rows], ev, evc, last
+            keys[rows],
+            race_index[rows],
+            prm,
+            bots,
+            seat_out[rows],
+            race_out[rows],
+            rounds,
+            ev,
+            evc,
+            last,
         )
 
     if workers == 1:
-        part(0, n)
-        return
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        for f in [pool.submit(part, a, b) for a, b in itertools.pairwise(bounds)]:
-            f.result()
+        part(0, 0, n)
+    else:
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            parts = itertools.pairwise(bounds)
+            for f in [pool.submit(part, k, a, b) for k, (a, b) in enumerate(parts)]:
+                f.result()
+    return counts.sum(axis=0), ends.sum(axis=0), by_seat.sum(axis=0), measures

@@ -22,10 +22,11 @@ from simkit.games.base import (
     Cell,
     Column,
 )
-from simkit.games.mushroomwalk.batch import play_games, run
+from simkit.games.mushroomwalk.batch import ROUND_CAP, play_games, run
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
 from simkit.games.mushroomwalk.records import EVENT, MAX_DECAY, POSITION, RACE, SEAT, as_records
+from simkit.games.round_counts import MEASURES
 
 _OWN_SEAT: dict[str, Column] = {
     "score": Column("int16", "points from dishes ('End of the game')", "points"),
@@ -145,8 +146,11 @@ class MushroomWalk:
         n = len(keys)
         seat_out = np.zeros((n, 2), dtype=SEAT)
         race_out = np.zeros(n, dtype=RACE)
-        run(keys, idx, prm, bots, (seat_out, race_out), threads)
-        return _batch(seat_out, race_out)
+        counts, ends, by_seat, measures = run(keys, idx, prm, bots, (seat_out, race_out), threads)
+        out = _batch(seat_out, race_out)
+        out.round_position, out.end_position, out.seat_position = counts, ends, by_seat
+        out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
+        return out
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay the game with root ``key`` through the batch's own kernel, with events."""
@@ -167,7 +171,9 @@ class MushroomWalk:
         seat_out = np.zeros((1, 2), dtype=SEAT)
         race_out = np.zeros(1, dtype=RACE)
         keys = np.array([key], dtype=np.uint64)
-        play_games(keys, idx, prm, bots, seat_out, race_out, ev, evc, last)
+        counts = np.zeros((ROUND_CAP, 2, 2, 3), dtype=np.int64)
+        rounds = (counts, counts.copy(), counts.copy(), np.zeros((1, len(MEASURES))))
+        play_games(keys, idx, prm, bots, seat_out, race_out, rounds, ev, evc, last)
         return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], int(race_out[0]["winner"]))
 
     def moves(self, state: Mapping[str, Any]) -> Any:

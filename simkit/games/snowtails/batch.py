@@ -23,6 +23,7 @@ from numba import njit
 from simkit._borrow import borrowed
 from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
+from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
 from simkit.games.snowtails.decide import choose
 from simkit.games.snowtails.layout import (
@@ -179,10 +180,12 @@ _RACE_SOURCE = {
 @njit(cache=True, nogil=True)
 def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
     """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
-    ``rounds`` (``Batch.round_position``; single races only): every decision taken by its
-    seat's bot. ``positions`` (three) and ``works`` (two) are arrays
-    the caller owns (a record taken from an array allocated here would outlive its memory):
-    the first of each for the race, the rest for the search bot's scratch."""
+    ``rounds`` = (round counts, end counts, counts by seat, measures:
+    ``Batch.round_position``, ``Batch.end_position``, ``Batch.seat_position``, one row of
+    ``round_counts.MEASURES`` per race; single races only): every decision taken by its
+    seat's bot. ``positions`` (three) and ``works`` (two) are arrays the caller owns (a
+    record taken from an array allocated here would outlive its memory): the first of
+    each for the race, the rest for the search bot's scratch."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -199,6 +202,9 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
             for p in range(MAX_SEATS):
                 for f in range(MAX_SEATS + 1):
                     wk.round_counts[r, s, p, f] = 0
+                    wk.end_counts[r, s, p, f] = 0
+                    wk.seat_counts[r, s, p, f] = 0
+    counts, ends, by_seat, measures = rounds
     # Every decision hands these down four calls deep: views without reference counts
     # (simkit/_borrow.py), of arrays the caller holds for the whole block.
     tables = (borrowed(reach[0]), borrowed(reach[1]))
@@ -211,15 +217,20 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
         if cfg.races == 1:
-            count_ranks(pos, wk)
+            count_ranks(pos, wk, measures[r])
     for k in range(heat.shape[0]):
         for s in range(n):
             heat[k, s] = wk.heat[k, s]
     for r in range(ROUND_CAP):
-        for s in range(rounds.shape[1]):
-            for p in range(rounds.shape[2]):
-                for f in range(rounds.shape[3]):
-                    rounds[r, s, p, f] = wk.round_counts[r, s, p, f]
+        for s in range(counts.shape[1]):
+            for p in range(counts.shape[2]):
+                for f in range(counts.shape[3]):
+                    counts[r, s, p, f] = wk.round_counts[r, s, p, f]
+                    ends[r, s, p, f] = wk.end_counts[r, s, p, f]
+        for s in range(by_seat.shape[1]):
+            for p in range(by_seat.shape[2]):
+                for f in range(by_seat.shape[3]):
+                    by_seat[r, s, p, f] = wk.seat_counts[r, s, p, f]
 
 
 def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np.ndarray) -> None:
@@ -327,6 +338,9 @@ def run_batch(
     heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
     players = len(slots)
     rounds = np.zeros((n_blocks, ROUND_CAP, max(slots), players, players + 1), dtype=np.int64)
+    ends = np.zeros_like(rounds)
+    by_seat = np.zeros((n_blocks, ROUND_CAP, players, players, players + 1), dtype=np.int64)
+    measures = np.full((n, len(MEASURES)), np.nan)
 
     workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
     # One position and work set per worker, used for block after block: a block's result
@@ -340,7 +354,8 @@ def run_batch(
     def play(b: int) -> None:
         lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
         positions, works = scratch.get()
-        _block(cfga, reach, keys, lo, hi, results, heat[b], rounds[b], positions, works)
+        counts = (rounds[b], ends[b], by_seat[b], measures)
+        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, positions, works)
         scratch.put((positions, works))
 
     if workers == 1:
@@ -350,9 +365,54 @@ def run_batch(
         with ThreadPoolExecutor(workers) as pool:
             list(pool.map(play, range(n_blocks)))
     batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])
-    if variant.races == 1:  # a season's or tournament's rounds are not counted
+    if variant.races == 1:  # the kernel counted rounds; a tournament's standings by race
         batch.round_position = rounds.sum(axis=0)
+        batch.end_position = ends.sum(axis=0)
+        batch.seat_position = by_seat.sum(axis=0)
+        batch.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
+    else:
+        count_standings(batch, variant.races, max(slots))
     return batch
+
+
+def standings(seats: dict[str, np.ndarray], races: int) -> np.ndarray:
+    """Each seat's standing after each race of a unit (units, races, seats): by points so
+    far, ties to the better place in that race, as R-28 / ST2 E rank the whole unit after
+    its final race."""
+    pts = np.stack([seats[f"race{k}_points"] for k in range(1, races + 1)], axis=2)
+    fin = np.stack([seats[f"race{k}_finish"] for k in range(1, races + 1)], axis=2)
+    pts = pts.astype(np.int64).cumsum(axis=2)  # (units, seats, races)
+    mine, other = pts[:, :, None, :], pts[:, None, :, :]
+    better = fin[:, None, :, :] < fin[:, :, None, :]
+    ahead = (other > mine) | ((other == mine) & better)
+    return (1 + ahead.sum(axis=2)).transpose(0, 2, 1).astype(np.int64)
+
+
+def count_standings(batch: Batch, races: int, top_slot: int) -> None:
+    """A tournament's or season's ``round_position``, ``end_position`` and round measures,
+    with its races for rounds: the standing after each race (``standings``)."""
+    finish = batch.seats["finish"].astype(np.int64)
+    n_units, players = finish.shape
+    first = finish == 1
+    won = first & batch.seats["finished"].astype(bool)
+    decided = (first.sum(axis=1) == 1) & won.any(axis=1)
+    counts = np.zeros((races, top_slot, players, players + 1), dtype=np.int64)
+    ends = np.zeros_like(counts)
+    by_seat = np.zeros((races, players, players, players + 1), dtype=np.int64)
+    measures = np.full((n_units, len(MEASURES)), np.nan)
+    add_races(
+        standings(batch.seats, races),
+        np.full(n_units, races, dtype=np.int64),
+        batch.seats["slot"].astype(np.int64),
+        finish,
+        decided,
+        counts,
+        ends,
+        by_seat,
+        measures,
+    )
+    batch.round_position, batch.end_position, batch.seat_position = counts, ends, by_seat
+    batch.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
 
 
 def to_batch(results: np.ndarray, players: int, heat: np.ndarray) -> Batch:

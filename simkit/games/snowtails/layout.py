@@ -335,6 +335,10 @@ WORK = record_dtype(
         ("ranks", np.int64, (ROUND_CAP, MAX_SEATS)),  # race position after each round
         # Batch.round_position: [round - 1, slot - 1, position - 1, finish (0: undecided)]
         ("round_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
+        # Batch.end_position: the same, by rounds before the race's last one
+        ("end_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
+        # Batch.seat_position: by seat instead of start slot
+        ("seat_counts", np.int64, (ROUND_CAP, MAX_SEATS, MAX_SEATS, MAX_SEATS + 1)),
     ]
 )
 

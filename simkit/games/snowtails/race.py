@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from simkit.games.round_counts import add_race
 from simkit.games.snowtails.layout import (
     DENT_NO_CANINE,
     EV_END,
@@ -430,10 +431,13 @@ def _record_ranks(pos, wk, order, n):
 
 
 @njit(no_cpython_wrapper=True)
-def count_ranks(pos, wk):
+def count_ranks(pos, wk, measures):
     """Add a finished single race's positions after each round to ``wk.round_counts``
-    (``Batch.round_position``), by each seat's start slot: by its finish when the race was
-    decided (a single winner who finished), else as finish 0."""
+    (``Batch.round_position``), ``wk.end_counts`` (``Batch.end_position``) and
+    ``wk.seat_counts`` (``Batch.seat_position``, by seat instead), by each
+    seat's start slot: by its finish when the race was decided (a single winner who
+    finished), else as finish 0; its round measures into ``measures``
+    (``simkit.games.round_counts``)."""
     n = pos.n_seats
     winners = 0
     decided = False
@@ -442,10 +446,18 @@ def count_ranks(pos, wk):
             winners += 1
             decided = pos.status[p] == FINISHED
     decided = decided and winners == 1
-    for r in range(min(pos.rnd, ROUND_CAP)):
-        for p in range(n):
-            f = pos.finish[p] if decided else 0
-            wk.round_counts[r, pos.slot[p] - 1, wk.ranks[r, p] - 1, f] += 1
+    add_race(
+        wk.ranks,
+        pos.rnd,
+        n,
+        pos.slot,
+        pos.finish,
+        decided,
+        wk.round_counts,
+        wk.end_counts,
+        wk.seat_counts,
+        measures,
+    )
 
 
 @njit(no_cpython_wrapper=True)
