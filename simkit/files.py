@@ -132,7 +132,10 @@ def _kind(mode: int) -> str:
 
 def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> str:
     """The file's text, read as UTF-8; at most ``max_bytes`` are ever read."""
-    data = read_bytes(path, error, max_bytes)
+    return _decoded(read_bytes(path, error, max_bytes), error)
+
+
+def _decoded(data: bytes, error: ErrorFactory) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -144,7 +147,12 @@ def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES)
 
 def read_toml(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> dict:
     """The file parsed as TOML (a table)."""
-    text = read_text(path, error, max_bytes)
+    return parse_toml(read_bytes(path, error, max_bytes), error)
+
+
+def parse_toml(data: bytes, error: ErrorFactory) -> dict:
+    """``data`` (a file's bytes, as :func:`read_bytes` gives them) parsed as TOML."""
+    text = _decoded(data, error)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
