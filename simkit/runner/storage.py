@@ -231,12 +231,10 @@ class RunDir:
         :meth:`lock` it and :meth:`create` the run."""
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"'{self.path}' exists and is not a directory")
-        # A run killed before its first manifest leaves only its own files.
-        if (
-            self.path.exists()
-            and not self.exists()
-            and any(not _own_leftover(p) for p in self.path.iterdir())
-        ):
+        # A run killed before its first manifest leaves only its own files, and always its
+        # lock (taken first): a user's lone `cells.parquet` is no leftover.
+        held = list(self.path.iterdir()) if self.path.is_dir() and not self.exists() else []
+        if held and (not (self.path / LOCK).is_file() or any(not _own_leftover(p) for p in held)):
             raise RunError(f"'{self.path}' is not empty and not a simkit run; choose another --out")
         try:
             self.path.mkdir(parents=True, exist_ok=True)
