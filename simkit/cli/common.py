@@ -30,16 +30,16 @@ class SimkitGroup(click.Group):
             raise click.ClickException(_line(disk_message(exc))) from exc
 
 
-def disk_message(exc: OSError) -> str:
+def disk_message(exc: OSError, then: str = "run the command again") -> str:
     """One line for an OSError: the file (:func:`simkit.files.failed_file`), why, and the
-    remedy for a full disk."""
+    remedy for a full disk (free some space, ``then``)."""
     from simkit.files import failed_file
 
     path = failed_file(exc)
     where = f"'{path}'" if path else "a file"
     why = exc.strerror or str(exc)
     if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
-        return f"cannot write {where} ({why}); free some space, then run the command again"
+        return f"cannot write {where} ({why}); free some space, then {then}"
     return f"cannot use {where} ({why})"
 
 

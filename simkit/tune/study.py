@@ -352,7 +352,6 @@ def open_study(out: Path, s: Settings) -> Any:
 
 def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning folder: ``tune.json``, then the study with the book's values first."""
-    import optuna
 
     out = resolved(out)
     if (out / SETTINGS).exists() and not force:
@@ -367,6 +366,24 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     _copy_inputs(s, out)  # before tune.json: a tuning folder always holds its copies
     data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
     write_atomic(out / SETTINGS, data, "start the tuning again")
+    try:
+        _create_study(s, out)
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        # A study cut short is no tuning to resume: leave none, so the same command works.
+        for name in (STUDY, SETTINGS):
+            (out / name).unlink(missing_ok=True)
+        raise RunError(
+            f"cannot write '{out / STUDY}' (no space left on the device); free some space, "
+            "then run the command again"
+        ) from None
+
+
+def _create_study(s: Settings, out: Path) -> None:
+    """The study with the book's values, then the references, queued first."""
+    import optuna
+
     study = optuna.create_study(
         study_name=STUDY_NAME, storage=storage(out), direction="minimize", pruner=pruner(s)
     )
