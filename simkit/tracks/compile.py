@@ -35,7 +35,7 @@ N_SLOTS = 5  # ST1 numbered start spaces
 class _Board:
     """Spaces indexed per (segment, lane), with the links between segments.
 
-    Everything here follows from the segments' shapes alone (:func:`_shape`), so tracks
+    Everything here follows from the segments' shapes alone (:data:`_SHAPE`), so tracks
     that differ only in what stands on their spaces (safety speeds, trees, closed spaces,
     buildings, tight corners, start slots) share one board: a scenario sweeping a corner's
     safety over 10,000 cells lays the track out once, not 10,000 times.
