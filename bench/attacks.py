@@ -172,7 +172,7 @@ def play(case: Case, folder: Path) -> Row:
     note = problem or (f"lost: {', '.join(lost)}" if lost else error[7:])
     if outcome in ("traceback", "other"):
         note = res.stderr.strip().splitlines()[-1] if res.stderr.strip() else f"exit {res.rc}"
-    return Row(case, outcome, ok, res.seconds, note)
+    return Row(case, outcome, ok, res.seconds, note.replace(f"{folder}/", ""))
 
 
 # --- helpers for setups and checks -----------------------------------------------------------
@@ -918,6 +918,19 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def by_point(rows: list[Row]) -> str:
+    """Outcomes counted per point of the issue."""
+    kinds = ("refused", "done", "traceback", "hang", "file lost", "other")
+    lines = ["| point | cases | " + " | ".join(kinds) + " | as expected |"]
+    lines.append("|---" * (len(kinds) + 3) + "|")
+    for point in sorted({r.case.point for r in rows}):
+        mine = [r for r in rows if r.case.point == point]
+        n = [str(sum(r.outcome == k for r in mine)) for k in kinds]
+        ok = sum(r.ok for r in mine)
+        lines.append(f"| {point} | {len(mine)} | " + " | ".join(n) + f" | {ok} |")
+    return "\n".join(lines)
+
+
 def counts(rows: list[Row]) -> str:
     n = {
         k: sum(r.outcome == k for r in rows)
@@ -955,7 +968,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{row.seconds:5.1f}s  {case.name}: {row.note[:100]}",
             flush=True,
         )
-    text = f"{table(rows)}\n\n{counts(rows)}\n"
+    text = f"{table(rows)}\n\n{by_point(rows)}\n\n{counts(rows)}\n"
     print()
     print(text)
     if args.md:
