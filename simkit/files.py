@@ -49,8 +49,8 @@ def recording() -> Iterator[dict[str, bytes]]:
     _recordings.append(seen)
     try:
         yield seen
-    finally:
-        _recordings.remove(seen)
+    finally:  # by identity: nested recordings of the same reads hold equal dicts
+        del _recordings[next(i for i, r in enumerate(_recordings) if r is seen)]
 
 
 @contextlib.contextmanager
@@ -132,7 +132,10 @@ def _kind(mode: int) -> str:
 
 def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> str:
     """The file's text, read as UTF-8; at most ``max_bytes`` are ever read."""
-    data = read_bytes(path, error, max_bytes)
+    return _decoded(read_bytes(path, error, max_bytes), error)
+
+
+def _decoded(data: bytes, error: ErrorFactory) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -144,7 +147,12 @@ def read_text(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES)
 
 def read_toml(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> dict:
     """The file parsed as TOML (a table)."""
-    text = read_text(path, error, max_bytes)
+    return parse_toml(read_bytes(path, error, max_bytes), error)
+
+
+def parse_toml(data: bytes, error: ErrorFactory) -> dict:
+    """``data`` (a file's bytes, as :func:`read_bytes` gives them) parsed as TOML."""
+    text = _decoded(data, error)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -224,6 +232,66 @@ def resolved(path: str | Path) -> Path:
     """
     p = Path(path)
     return p.resolve() if ".." in p.parts else p
+
+
+_FILE_LOCALS = ("filename", "fname", "path")  # what writers call the file they write
+
+
+def failed_file(exc: OSError) -> str | None:
+    """The file a failed write was writing, or None.
+
+    A write to a full disk raises an OSError that names no file (only opening one does),
+    and a writer may remove its half-written file (Pillow does). So the file is the error's
+    own name, else the innermost frame of the failed call that holds a file name
+    (matplotlib's ``fname``, Pillow's ``filename``, simkit's ``path``).
+    """
+    if exc.filename is not None:
+        return str(exc.filename)
+    frames = []
+    tb = exc.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for name in _FILE_LOCALS:
+            value = frame.f_locals.get(name)
+            if isinstance(value, str | os.PathLike) and str(value):
+                return str(value)
+    return None
+
+
+@contextlib.contextmanager
+def named(path: str | Path) -> Iterator[None]:
+    """Inside the block, an OSError that names no file (a write to a full disk) names
+    ``path``."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None:
+            exc.filename = str(path)
+        raise
+
+
+def write_replacing(path: str | Path, write: Callable[[Path], Any]) -> None:
+    """Write ``path`` by ``write(temporary path)``, then rename it over ``path``: a failed
+    write (a full disk) leaves ``path`` as it was (absent, or the file ``--force`` would
+    have replaced), and its error names ``path``. The temporary name keeps the suffix,
+    which writers such as matplotlib read the format from."""
+    p = Path(path)
+    tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, p)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        if exc.filename is None or str(exc.filename) == str(tmp):
+            exc.filename = str(p)
+        raise
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 def _kind_of(folder: Path) -> str | None:

@@ -142,6 +142,13 @@ def design_of(manifest: dict[str, Any]) -> list[tuple[str, ...]]:
     return design
 
 
+def recorded_bootstrap(manifest: dict[str, Any]) -> int | None:
+    """The ``--bootstrap`` the ladder was started with (None: a ladder of an older simkit,
+    which recorded none)."""
+    value = (manifest.get("options") or {}).get("bootstrap")
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def resume(
     out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
 ) -> RunSummary:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -26,9 +27,20 @@ class SimkitGroup(click.Group):
         except SimkitError as exc:
             raise click.ClickException(_line(str(exc))) from exc
         except OSError as exc:
-            where = f"'{exc.filename}'" if exc.filename else "a file"
-            why = exc.strerror or str(exc)
-            raise click.ClickException(_line(f"cannot use {where} ({why})")) from exc
+            raise click.ClickException(_line(disk_message(exc))) from exc
+
+
+def disk_message(exc: OSError, then: str = "run the command again") -> str:
+    """One line for an OSError: the file (:func:`simkit.files.failed_file`), why, and the
+    remedy for a full disk (free some space, ``then``)."""
+    from simkit.files import failed_file
+
+    path = failed_file(exc)
+    where = f"'{path}'" if path else "a file"
+    why = exc.strerror or str(exc)
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return f"cannot write {where} ({why}); free some space, then {then}"
+    return f"cannot use {where} ({why})"
 
 
 def _line(text: str) -> str:

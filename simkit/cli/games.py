@@ -10,7 +10,7 @@ import click
 
 from simkit.cli.common import ExamplesCommand, LazyChoice, game_names, parse_overrides
 from simkit.errors import StateError
-from simkit.files import claim_file, read_json
+from simkit.files import claim_file, read_json, write_replacing
 
 
 @click.command()
@@ -178,7 +178,7 @@ def race(
         if png is not None:
             if not hasattr(trace, "draw"):
                 raise click.UsageError(f"{game} has no board to draw")
-            trace.draw(png)
+            write_replacing(png, trace.draw)
             click.echo(f"wrote {png}", err=True)
 
 

@@ -71,7 +71,8 @@ def _bots(ctx, param, value: str | None) -> list[str] | None:
 @click.option(
     "--bootstrap",
     type=click.IntRange(20),
-    help="Bootstrap replicates behind each 95% interval [default: 200].",
+    help="Bootstrap replicates behind each 95% interval [default: 200]; --resume reuses the "
+    "ladder's own.",
 )
 def ladder(
     game,
@@ -108,6 +109,7 @@ def ladder(
     from simkit.analysis.ratings import REPLICATES
     from simkit.cli.common import parse_overrides
     from simkit.report import ladder as report
+    from simkit.runner.storage import RunDir
 
     if resume is not None:
         given = [
@@ -136,6 +138,8 @@ def ladder(
     try:
         if resume is not None:
             summary = lib.resume(run_dir, threads=threads, dask=dask, progress=True)
+            recorded = lib.recorded_bootstrap(RunDir(run_dir).read_manifest())
+            bootstrap = bootstrap or recorded
         else:
             sc = lib.scenario(
                 game,
@@ -147,8 +151,15 @@ def ladder(
                 track=track,
                 overrides=parse_overrides(overrides),
             )
+            bootstrap = bootstrap or REPLICATES
             summary = runner.start(
-                sc, run_dir, force=force, threads=threads, dask=dask, progress=True
+                sc,
+                run_dir,
+                force=force,
+                threads=threads,
+                dask=dask,
+                progress=True,
+                options={"bootstrap": bootstrap},
             )
     except KeyboardInterrupt:
         raise click.ClickException(

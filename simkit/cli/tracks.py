@@ -82,7 +82,7 @@ def show(
       simkit tracks show my_track.toml --segments -o my_track.png
       simkit tracks show --all -o reports/tracks
     """
-    from simkit.files import claim_file, claim_folder
+    from simkit.files import claim_file, claim_folder, write_replacing
     from simkit.tracks import library, load
     from simkit.tracks.picture import save_png
 
@@ -94,14 +94,15 @@ def show(
         )
         for info in library():
             path = folder / f"{info.name}.png"
-            save_png(load(info.name), path, dpi=dpi, segments=segments)
+            t = load(info.name)
+            write_replacing(path, lambda p, t=t: save_png(t, p, dpi=dpi, segments=segments))
             click.echo(f"wrote {path}")
         return
     t = load(track)
     path = claim_file(output or Path(f"{t.name}.png"), suffix=".png", force=force, option="-o")
     if path.parent != Path(""):
         path.parent.mkdir(parents=True, exist_ok=True)
-    save_png(t, path, dpi=dpi, segments=segments)
+    write_replacing(path, lambda p: save_png(t, p, dpi=dpi, segments=segments))
     click.echo(f"wrote {path}")
 
 

@@ -140,6 +140,11 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
         raise click.ClickException(
             f"interrupted; continue with `simkit tune --resume {folder}`"
         ) from None
+    except OSError as exc:  # the report's files: the tuning's resume writes them again
+        from simkit.cli.common import disk_message
+
+        then = f"continue with `simkit tune --resume {folder}`"
+        raise click.ClickException(disk_message(exc, then)) from None
     if done is None:
         click.echo(
             f"{folder}: the search's budget is spent; other workers are still playing or "

@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from simkit.files import named
+
 GENERATOR = "simkit report"
 
 
@@ -301,8 +303,11 @@ def write(doc: Document, out_dir: Path) -> Path:
     """Write the CSVs, ``index.html`` and ``report.md`` (PNGs are already in ``out_dir``)."""
     for b in doc.blocks:
         if isinstance(b, Table):
-            b.frame.to_csv(out_dir / b.csv, index=False)
-    (out_dir / "report.md").write_text(to_markdown(doc), encoding="utf-8")
+            with named(out_dir / b.csv):
+                b.frame.to_csv(out_dir / b.csv, index=False)
+    with named(out_dir / "report.md"):
+        (out_dir / "report.md").write_text(to_markdown(doc), encoding="utf-8")
     index = out_dir / "index.html"
-    index.write_text(to_html(doc, out_dir), encoding="utf-8")
+    with named(index):
+        index.write_text(to_html(doc, out_dir), encoding="utf-8")
     return index

@@ -135,10 +135,13 @@ def start(
     threads: int | None = None,
     dask: str | None = None,
     progress: bool = False,
+    options: dict[str, Any] | None = None,
 ) -> RunSummary:
     """Run ``scenario`` into a new run directory ``out`` (``--force`` replaces a run there).
 
     ``progress`` tells the user on stderr: a compile notice on a cold cache, then a bar.
+    ``options`` are what the command that generated the scenario was also asked (a
+    ladder's ``--bootstrap``), kept in the manifest for the command's ``--resume``.
     """
     cells, recorded = inputs.expand_recorded(
         lambda: expand(scenario), scenario.game, scenario.path, scenario.source
@@ -151,6 +154,8 @@ def start(
         with run.lock():
             run.create(force)
             manifest = _manifest(scenario, cells)
+            if options:
+                manifest["options"] = dict(options)
             run.record_inputs(recorded, manifest)
             # Until the first manifest there is no run to resume: a failure says run again.
             run.write(CELLS, parquet_bytes(cells_table(cells)), manifest, then="run again")

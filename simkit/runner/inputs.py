@@ -34,13 +34,16 @@ from simkit.errors import RunError, SimkitError
 from simkit.games import get
 
 FOLDER = "inputs"
-USES = ("read", "check", "scenario")  # replayed; compared only; the scenario file (in the manifest)
+# replayed; compared only; the scenario file (in the manifest); a tuning's space file (in
+# its tune.json)
+USES = ("read", "check", "scenario", "space")
 _COPY = re.compile(r"^inputs/[0-9a-f]{12}-[A-Za-z0-9._-]{1,80}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 _PACKAGE = Path(simkit.__file__).resolve().parent
 
 
-def _shipped(path: str) -> bool:
+def shipped(path: str) -> bool:
+    """True for a file inside the simkit package (part of the code, not copied)."""
     try:
         return Path(path).resolve().is_relative_to(_PACKAGE)
     except (OSError, RuntimeError):
@@ -82,7 +85,7 @@ def expand_recorded(
         for path in _named_files([pc.spec() for pc in cells]):
             if str(Path(path)) not in seen:
                 files.read_bytes(path, lambda msg, p=path: SimkitError(f"'{p}': {msg}"))
-    out = {p: (data, "read") for p, data in seen.items() if not _shipped(p)}
+    out = {p: (data, "read") for p, data in seen.items() if not shipped(p)}
     presets = get(game).bot_presets_file
     if presets is not None and Path(presets).is_file():  # data, though it ships (refits)
         out[str(presets)] = (Path(presets).read_bytes(), "check")
@@ -129,13 +132,16 @@ def _sha_of(path: Path, cap: int) -> str | None:
 
 
 @contextlib.contextmanager
-def replayed(run_path: Path, manifest: dict[str, Any], plays: bool = True) -> Iterator[list[str]]:
+def replayed(
+    run_path: Path, manifest: dict[str, Any], plays: bool = True, what: str = "run"
+) -> Iterator[list[str]]:
     """Read the run's recorded inputs instead of the files on disk inside the block.
 
     Yields one notice per input whose file on disk differs from the copy (changed, moved,
     gone). ``RunError`` if a copy is damaged, or, when the caller ``plays`` races (a resume,
     a replay), a checked-only input (a presets file) changed; a report plays none, and is
-    only told.
+    only told. ``what`` names the record in messages: a run, or a tuning (whose
+    ``tune.json`` lists its inputs as a manifest does).
     """
     contents, notices = {}, []
     for path, e in manifest.get("inputs", {}).items():
@@ -146,8 +152,8 @@ def replayed(run_path: Path, manifest: dict[str, Any], plays: bool = True) -> It
             data = b""
         if hashlib.sha256(data).hexdigest() != e["sha256"]:
             raise RunError(
-                f"'{copy}': the run's copy of '{path}' is missing or damaged, so the content "
-                "the run started with is lost; start the run again with --force"
+                f"'{copy}': the {what}'s copy of '{path}' is missing or damaged, so the "
+                f"content the {what} started with is lost; start the {what} again with --force"
             )
         if e["use"] == "read":
             contents[str(Path(path))] = data
@@ -156,17 +162,19 @@ def replayed(run_path: Path, manifest: dict[str, Any], plays: bool = True) -> It
             continue
         if e["use"] == "check" and plays:
             raise RunError(
-                f"'{path}' has changed since the run started (sha256 {e['sha256'][:12]} then, "
-                f"{now[:12] if now else 'no file'} now) and the run's bots read it; put back "
-                f"the run's copy ({copy}) to continue, or start the run again with --force"
+                f"'{path}' has changed since the {what} started (sha256 {e['sha256'][:12]} "
+                f"then, {now[:12] if now else 'no file'} now) and the {what}'s bots read it; "
+                f"put back the {what}'s copy ({copy}) to continue, or start the {what} again "
+                "with --force"
             )
-        what = {
+        uses = {
             "scenario": "the scenario it recorded",
+            "space": "the space it recorded",
             "read": f"its copy {copy}",
             "check": "it only to play races, and this command plays none",
         }[e["use"]]
         how = "has changed" if now else "is gone (or no longer a readable file)"
-        notices.append(f"'{path}' {how} since the run started; the run uses {what}")
+        notices.append(f"'{path}' {how} since the {what} started; the {what} uses {uses}")
     with files.replaying(contents):
         yield notices
 

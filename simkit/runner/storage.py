@@ -90,12 +90,18 @@ def write_atomic(path: Path, data: bytes, then: str, point: str | None = None) -
 _COPY_NAME = re.compile(r"^[0-9a-f]{12}-[A-Za-z0-9._-]{1,80}$")
 
 
-def _own_leftover(p: Path) -> bool:
-    """A file or folder a run killed before its first manifest may leave in its folder."""
-    if p.name in (CELLS, LOCK) or (p.name.startswith(".") and p.name.endswith(".tmp")):
-        return p.is_file()
+def _own_leftover(p: Path, locked: bool) -> bool:
+    """A file or folder a run killed before its first manifest may leave in its folder.
+
+    Empty table folders hold nothing to lose; files are a run's only beside its lock
+    (``locked``), which a run takes first: a user's lone ``cells.parquet`` is not.
+    """
     if p.name in TABLES:
         return p.is_dir() and not any(p.iterdir())
+    if not locked:
+        return False
+    if p.name in (CELLS, LOCK) or (p.name.startswith(".") and p.name.endswith(".tmp")):
+        return p.is_file()
     if p.name == INPUTS:
         return p.is_dir() and all(_COPY_NAME.match(q.name) for q in p.iterdir())
     return False
@@ -232,11 +238,9 @@ class RunDir:
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"'{self.path}' exists and is not a directory")
         # A run killed before its first manifest leaves only its own files.
-        if (
-            self.path.exists()
-            and not self.exists()
-            and any(not _own_leftover(p) for p in self.path.iterdir())
-        ):
+        held = list(self.path.iterdir()) if self.path.is_dir() and not self.exists() else []
+        locked = (self.path / LOCK).is_file()
+        if any(not _own_leftover(p, locked) for p in held):
             raise RunError(f"'{self.path}' is not empty and not a simkit run; choose another --out")
         try:
             self.path.mkdir(parents=True, exist_ok=True)

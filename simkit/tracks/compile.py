@@ -8,6 +8,7 @@ board: features on the track, buildings off the side, the finish reachable.
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 
 import numpy as np
@@ -32,12 +33,17 @@ N_SLOTS = 5  # ST1 numbered start spaces
 
 
 class _Board:
-    """Spaces indexed per (segment, lane), with the links between segments."""
+    """Spaces indexed per (segment, lane), with the links between segments.
 
-    def __init__(self, spec: Spec):
-        self.spec = spec
-        self.segs = spec.segments
-        self.laid = lay_out(spec.segments)
+    Everything here follows from the segments' shapes alone (:data:`_SHAPE`), so tracks
+    that differ only in what stands on their spaces (safety speeds, trees, closed spaces,
+    buildings, tight corners, start slots) share one board: a scenario sweeping a corner's
+    safety over 10,000 cells lays the track out once, not 10,000 times.
+    """
+
+    def __init__(self, segs: tuple[Segment, ...], flag: int):
+        self.segs = segs
+        self.laid = lay_out(segs)
         self.idx: list[list[list[int]]] = []
         lane, segment, back, front, outline = [], [], [], [], []
         for g, (seg, laid) in enumerate(zip(self.segs, self.laid, strict=True)):
@@ -66,20 +72,44 @@ class _Board:
             for new, old in enumerate(self.segs[g].continues or ()):
                 if old >= 0:
                     self.cont[g - 1][old] = new
+        self._links(flag)
+        self.reachable: set[tuple[bytes, ...]] = set()  # what _check_reachable found open
+        for value in vars(self).values():  # shared by every track of this shape
+            if isinstance(value, np.ndarray):
+                value.setflags(write=False)
 
-    def fail(self, message: str, g: int | None) -> TrackError:
-        return TrackError(message, path=self.spec.path, segment=g)
+    def _links(self, flag: int) -> None:
+        """The moves (R-01) and race-order keys (R-03) of an untouched board."""
+        n, segs = self.n, self.segs
+        self.next_straight = np.array([self.straight(s) for s in range(n)], dtype=np.int32)
+        self.drift_left = np.array([self.drift(s, -1) for s in range(n)], dtype=np.int32)
+        self.drift_right = np.array([self.drift(s, +1) for s in range(n)], dtype=np.int32)
+        self.corner_ids = [seg.index for seg in segs if seg.is_corner]
+        corner_start = np.array([self.laid[g].start for g in self.corner_ids], dtype=np.float64)
+        self.corners_passed = np.searchsorted(
+            np.sort(corner_start), self.back + LEVEL_TOL, side="right"
+        ).astype(np.int16)
+        self.tie_inside = np.zeros(n, dtype=np.int16)
+        self.tie_flag = np.zeros(n, dtype=np.int16)
+        for s in range(n):
+            g, ln = int(self.segment[s]), int(self.lane[s])
+            seg = segs[g]
+            if seg.is_corner:
+                turn = seg.turn
+            else:
+                nxt = [c for c in self.corner_ids if c > g]
+                turn = segs[nxt[0]].turn if nxt else flag
+            self.tie_inside[s] = inside_rank(seg, ln, turn)
+            self.tie_flag[s] = inside_rank(seg, ln, flag)
 
     def space(self, g: int, row: int, ln: int, key: str) -> int:
         """The space at (row, lane) of segment g, or a TrackError naming ``key``."""
         seg = self.segs[g]
         if not 0 <= ln < seg.lanes:
-            raise self.fail(f"{key} [{row}, {ln}] is off the track: lanes are 0-{seg.lanes - 1}", g)
+            raise _fail(f"{key} [{row}, {ln}] is off the track: lanes are 0-{seg.lanes - 1}", g)
         rows = len(self.idx[g][ln])
         if not 0 <= row < rows:
-            raise self.fail(
-                f"{key} [{row}, {ln}] is off the track: lane {ln} has rows 0-{rows - 1}", g
-            )
+            raise _fail(f"{key} [{row}, {ln}] is off the track: lane {ln} has rows 0-{rows - 1}", g)
         return self.idx[g][ln][row]
 
     def first_ahead(self, g: int, ln: int, level: int) -> int:
@@ -135,21 +165,50 @@ def _levels(progress: np.ndarray) -> np.ndarray:
     return level
 
 
+def _fail(message: str, g: int | None) -> TrackError:
+    """An error about segment ``g``; :func:`compile_board` adds the file."""
+    return TrackError(message, segment=g)
+
+
+# What a segment's board depends on; the rest (safety, tight, trees, closed, buildings,
+# slots) stands on its spaces.
+_SHAPE = ("kind", "lanes", "continues", "length", "turn", "angle", "radius", "finish")
+
+
+def _board(spec: Spec) -> _Board:
+    """The board of ``spec``'s shape, built once per distinct shape."""
+    shape = tuple(tuple(getattr(seg, f) for f in _SHAPE) for seg in spec.segments)
+    return _board_of(shape, spec.flag)
+
+
+@functools.lru_cache(maxsize=64)
+def _board_of(shape: tuple[tuple, ...], flag: int) -> _Board:
+    segs = tuple(Segment(g, **dict(zip(_SHAPE, s, strict=True))) for g, s in enumerate(shape))
+    return _Board(segs, flag)
+
+
 def compile_board(spec: Spec) -> CompiledTrack:
     """Build every array of the compiled form from a checked spec."""
-    b = _Board(spec)
-    n, segs = b.n, spec.segments
-    next_straight = np.array([b.straight(s) for s in range(n)], dtype=np.int32)
-    drift_left = np.array([b.drift(s, -1) for s in range(n)], dtype=np.int32)
-    drift_right = np.array([b.drift(s, +1) for s in range(n)], dtype=np.int32)
+    try:
+        return _compile(spec)
+    except TrackError as exc:
+        if exc.path is not None or spec.path is None:
+            raise
+        raise TrackError(exc.reason, path=spec.path, segment=exc.segment) from None
+
+
+def _compile(spec: Spec) -> CompiledTrack:
+    segs = spec.segments
+    b = _board(spec)
+    n = b.n
+    next_straight = b.next_straight.copy()
+    drift_left = b.drift_left.copy()
+    drift_right = b.drift_right.copy()
     flags = np.zeros(n, dtype=np.uint32)
+    corner_ids = b.corner_ids
+    corners_passed = b.corners_passed
 
     # Corners: entry lines, tight corners (ST2 G, R-29).
-    corner_ids = [seg.index for seg in segs if seg.is_corner]
-    corner_start = np.array([b.laid[g].start for g in corner_ids], dtype=np.float64)
-    corners_passed = np.array(
-        [np.sum(corner_start <= b.back[s] + LEVEL_TOL) for s in range(n)], dtype=np.int16
-    )
     for g in corner_ids:
         seg = segs[g]
         outward = seg.turn  # lanes count from the left: a left turn's outside is +1
@@ -187,40 +246,26 @@ def compile_board(spec: Spec) -> CompiledTrack:
     for seg in segs:
         for row, ln in seg.closed:
             flags[b.space(seg.index, row, ln, "closed space")] |= F_CLOSED
-    buildings = _buildings(b, flags)
+    buildings = _buildings(b, segs, flags)
     for seg in segs:
         for row, ln in seg.trees:
             s = b.space(seg.index, row, ln, "tree")
             if flags[s] & F_BUILDING:
-                raise b.fail(f"tree [{row}, {ln}] is inside a building; move the tree", seg.index)
+                raise _fail(f"tree [{row}, {ln}] is inside a building; move the tree", seg.index)
             if flags[s] & F_CLOSED:
-                raise b.fail(f"tree [{row}, {ln}] is on a closed space; move the tree", seg.index)
+                raise _fail(f"tree [{row}, {ln}] is on a closed space; move the tree", seg.index)
             flags[s] |= F_TREE
     for k, s in enumerate(start_slots):
         if flags[s] & (F_CLOSED | F_BUILDING | F_TREE):
-            raise b.fail(f"start slot {k + 1} is on a closed space, building or tree", 0)
+            raise _fail(f"start slot {k + 1} is on a closed space, building or tree", 0)
     # ST2 sleds start on the open spaces of the row before the start line (ST2 B).
     row = [b.idx[0][ln][-1] for ln in range(start.lanes)]
     if any(flags[s] & F_TREE for s in row):
-        raise b.fail("a tree stands in the start row (the last row of the start); move it", 0)
+        raise _fail("a tree stands in the start row (the last row of the start); move it", 0)
     start_row = np.array([s for s in row if not flags[s] & F_CLOSED], dtype=np.int32)
     if not len(start_row):
-        raise b.fail("every space of the start row is closed; open one", 0)
+        raise _fail("every space of the start row is closed; open one", 0)
     flags[start_row] |= F_START_ROW
-
-    # Tie-breaks (R-03).
-    tie_inside = np.zeros(n, dtype=np.int16)
-    tie_flag = np.zeros(n, dtype=np.int16)
-    for s in range(n):
-        g, ln = int(b.segment[s]), int(b.lane[s])
-        seg = segs[g]
-        if seg.is_corner:
-            turn = seg.turn
-        else:
-            nxt = [c for c in corner_ids if c > g]
-            turn = segs[nxt[0]].turn if nxt else spec.flag
-        tie_inside[s] = inside_rank(seg, ln, turn)
-        tie_flag[s] = inside_rank(seg, ln, spec.flag)
 
     track = CompiledTrack(
         name=spec.name,
@@ -236,8 +281,8 @@ def compile_board(spec: Spec) -> CompiledTrack:
         drift_right=drift_right,
         corners_passed=corners_passed,
         flags=flags,
-        tie_inside=tie_inside,
-        tie_flag=tie_flag,
+        tie_inside=b.tie_inside,
+        tie_flag=b.tie_flag,
         centre=b.outline.mean(axis=1),
         outline=b.outline,
         corner_safety=np.array([segs[g].safety for g in corner_ids], dtype=np.int16),
@@ -272,7 +317,7 @@ def _start_slots(b: _Board, start: Segment, turn: int) -> np.ndarray:
         if rows * per_row < N_SLOTS:
             per_row = w
         if rows * per_row < N_SLOTS:
-            raise b.fail(
+            raise _fail(
                 f"the start segment has room for {rows * w} of the 5 ST1 start slots; "
                 f"give length >= {-(-N_SLOTS // w)} or list 'slots'",
                 0,
@@ -294,20 +339,20 @@ def _neighbour_rows(b: _Board, g: int, ln: int, row: int) -> tuple[int, int]:
     return behind, ahead
 
 
-def _buildings(b: _Board, flags: np.ndarray) -> tuple:
+def _buildings(b: _Board, segs: tuple[Segment, ...], flags: np.ndarray) -> tuple:
     """Place buildings (ST2 F, R-27): 2x2 blocks off the side with 8 trigger spaces; the
     tavern beside the track with one trigger row."""
     out = []
-    for seg in b.spec.segments:
+    for seg in segs:
         if seg.buildings and seg.kind not in ("straight", "finish"):
-            raise b.fail(
+            raise _fail(
                 "buildings stand on straights only (ST2 F); move it to a straight", seg.index
             )
         for bd in seg.buildings:
             g, w = seg.index, seg.lanes
             if bd.kind == "tavern":
                 if bd.row >= seg.length:
-                    raise b.fail(
+                    raise _fail(
                         f"tavern row {bd.row} is off the straight (rows 0-{seg.length - 1})", g
                     )
                 # Listed from the side the tavern stands on (pictures read it so).
@@ -322,19 +367,19 @@ def _buildings(b: _Board, flags: np.ndarray) -> tuple:
                 else:
                     ok = "1" if w == 4 else f"1 to {w - 3}"
                     fix = f"give lane {ok} so sleds can pass on both sides"
-                raise b.fail(
+                raise _fail(
                     f"the {bd.kind} at lane {bd.lane} touches the side of the track; {fix} (ST2 F)",
                     g,
                 )
             if bd.row + 1 >= seg.length:
-                raise b.fail(
+                raise _fail(
                     f"the {bd.kind} at row {bd.row} runs off the straight (rows "
                     f"0-{seg.length - 1}; a building is 2 rows long)",
                     g,
                 )
             cover = [b.idx[g][ln][r] for ln in (bd.lane, bd.lane + 1) for r in (bd.row, bd.row + 1)]
             if np.any(flags[cover] & (F_BUILDING | F_CLOSED)):
-                raise b.fail(f"the {bd.kind} overlaps another building or a closed space", g)
+                raise _fail(f"the {bd.kind} overlaps another building or a closed space", g)
             flags[cover] |= F_BUILDING
             trig = []
             for ln in (bd.lane, bd.lane + 1):
@@ -355,25 +400,44 @@ def _buildings(b: _Board, flags: np.ndarray) -> tuple:
 def _check_reachable(b: _Board, t: CompiledTrack) -> None:
     """Some route of straight and drift moves must lead from the start past the finish."""
     blocked = F_CLOSED | F_BUILDING
-    seen = np.zeros(t.n_spaces, dtype=bool)
+    # What the search reads beyond the board: the links (tight corners change them), the
+    # blocked spaces and the starts. Tracks of one board often agree on all three.
+    key = (
+        t.next_straight.tobytes(),
+        t.drift_left.tobytes(),
+        t.drift_right.tobytes(),
+        np.flatnonzero(t.flags & blocked).tobytes(),
+        t.start_row.tobytes(),
+        t.start_slots.tobytes(),
+    )
+    if key in b.reachable:
+        return
+    # Plain lists: indexing numpy arrays one element at a time costs more than the search.
+    flags, segment = t.flags.tolist(), t.segment.tolist()
+    links = list(
+        zip(t.next_straight.tolist(), t.drift_left.tolist(), t.drift_right.tolist(), strict=True)
+    )
+    seen = [False] * t.n_spaces
     todo = deque(int(s) for s in np.concatenate([t.start_row, t.start_slots]))
     for s in todo:
         seen[s] = True
     furthest = 0  # the furthest segment reached, or holding a closed space in the way
     while todo:
         s = todo.popleft()
-        if t.flags[s] & F_PAST_FINISH:
+        if flags[s] & F_PAST_FINISH:
+            if len(b.reachable) < 256:
+                b.reachable.add(key)
             return
-        furthest = max(furthest, int(t.segment[s]))
-        for nxt in (t.next_straight[s], t.drift_left[s], t.drift_right[s]):
+        furthest = max(furthest, segment[s])
+        for nxt in links[s]:
             if nxt < 0 or seen[nxt]:
                 continue
-            if t.flags[nxt] & blocked:
-                furthest = max(furthest, int(t.segment[nxt]))
+            if flags[nxt] & blocked:
+                furthest = max(furthest, segment[nxt])
                 continue
             seen[nxt] = True
-            todo.append(int(nxt))
-    raise b.fail(
+            todo.append(nxt)
+    raise _fail(
         "finish unreachable: closed spaces, buildings or ending lanes block every route "
         "here; open a lane",
         furthest,

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from simkit.errors import TrackError
-from simkit.files import read_toml, replayed
+from simkit.files import parse_toml, read_bytes, read_toml, replayed
 from simkit.tracks import override
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
@@ -76,23 +76,38 @@ def compile_spec(spec: dict, path: str | None = None) -> CompiledTrack:
 def _checked(spec: dict, path: str | None) -> Spec:
     """The checked spec, its segments taken from the original when it is a reversed track."""
     parsed = parse(spec, path, tiles(), families())
-    if parsed.reverse_of:
-        base_path = _find(parsed.reverse_of, relative_to=path)
-        base = parse(_read_toml(Path(base_path), base_path), base_path, tiles(), families())
-        if base.reverse_of:
-            raise TrackError(
-                f"'reverse_of' names '{parsed.reverse_of}', itself a reversed track; name the "
-                "original instead",
-                path=path,
-            )
-        parsed = reverse(base, parsed)
-    return parsed
+    return _checked_reverse(parsed, path) if parsed.reverse_of else parsed
+
+
+def _checked_reverse(parsed: Spec, path: str | None) -> Spec:
+    """A reversed track's spec: the original's segments, reversed (ST2 G)."""
+    base_path = _find(parsed.reverse_of, relative_to=path)
+    base = parse(_read_toml(Path(base_path), base_path), base_path, tiles(), families())
+    if base.reverse_of:
+        raise TrackError(
+            f"'reverse_of' names '{parsed.reverse_of}', itself a reversed track; name the "
+            "original instead",
+            path=path,
+        )
+    return reverse(base, parsed)
 
 
 def load_spec(name_or_path: str) -> Spec:
-    """The checked spec of a library track or a track file (what overrides change)."""
+    """The checked spec of a library track or a track file (what overrides change).
+
+    Read each time (a run records and replays it), checked once per content: a scenario's
+    derived tracks all start from the same few bases.
+    """
     path = _find(name_or_path)
-    return _checked(_read_toml(Path(path), name_or_path), path)
+    data = read_bytes(Path(path), lambda msg: TrackError(msg, path=name_or_path))
+    spec = _parsed(data, path, name_or_path)
+    return _checked_reverse(spec, path) if spec.reverse_of else spec
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(data: bytes, path: str, label: str) -> Spec:
+    raw = parse_toml(data, lambda msg: TrackError(msg, path=label))
+    return parse(raw, path, tiles(), families())
 
 
 def _find(name_or_path: str, relative_to: str | None = None) -> str:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,25 +60,37 @@ def resume(
     threads: int | None = None,
     dask: str | None = None,
     progress: bool = False,
+    notify: Callable[[str], None] | None = None,
 ) -> Outcome | None:
     """Work on the tuning in ``out`` until its budget is spent, then confirm and report.
 
     Returns None when other workers are still playing candidates, or confirming: the last
     worker to finish its candidates confirms and reports (one at a time, ``confirm.lock``).
+    Every worker reads the tuning's recorded inputs, not the files on disk; ``notify``
+    (default: stderr) is told of each file that changed since the tuning started.
     """
+    from simkit.runner.inputs import replayed
     from simkit.tune import study
 
     out = Path(out)
-    if dask is None:
-        study.search(out, threads=threads, progress=progress)
-    else:
-        _search_on_dask(out, dask, threads)
-    if study.in_flight(out):
-        return None
-    with _lock(out) as mine:
-        if not mine:
+    s = study.load_settings(out)
+    with replayed(out, {"inputs": s.inputs}, what="tuning") as notices:
+        for line in notices:
+            (notify or _stderr)(line)
+        if dask is None:
+            study.search(out, threads=threads, progress=progress)
+        else:
+            _search_on_dask(out, dask, threads)
+        if study.in_flight(out):
             return None
-        return finish(out, report=report, threads=threads, progress=progress)
+        with _lock(out) as mine:
+            if not mine:
+                return None
+            return finish(out, report=report, threads=threads, progress=progress)
+
+
+def _stderr(line: str) -> None:
+    print(line, file=sys.stderr, flush=True)
 
 
 @contextlib.contextmanager
@@ -110,6 +123,7 @@ def _lock(out: Path) -> Iterator[bool]:
 def _search_on_dask(out: Path, address: str, threads: int | None) -> None:
     """One search worker per Dask worker, all on the study in ``out`` (a folder every
     worker can reach)."""
+    from simkit.files import replayed_contents
     from simkit.runner.backends import DaskBackend
     from simkit.tune import study
 
@@ -121,6 +135,7 @@ def _search_on_dask(out: Path, address: str, threads: int | None) -> None:
                 study.search,
                 str(out.resolve()),
                 threads=backend.threads,
+                contents=replayed_contents(),
                 pure=False,
                 key=f"tune-{i}",
             )

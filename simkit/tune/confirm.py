@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune import objective
 from simkit.tune.study import Settings, book_values, references
@@ -77,12 +78,20 @@ def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> 
 
     folder = Path(out) / CONFIRM
     sc = scenario(s, candidates)
-    if (folder / "manifest.json").is_file():
-        manifest = RunDir(folder).read_manifest()
-        if manifest["scenario"] == sc.to_json():
-            runner.resume(folder, **kw)
-            return folder
-    runner.start(sc, folder, force=True, **kw)
+    try:
+        if (folder / "manifest.json").is_file():
+            manifest = RunDir(folder).read_manifest()
+            if manifest["scenario"] == sc.to_json():
+                runner.resume(folder, **kw)
+                return folder
+        runner.start(sc, folder, force=True, **kw)
+    except RunError as exc:
+        # The run's advice resumes the confirmation alone; the tuning's resumes it and
+        # then writes the report.
+        hint = f"`{RunDir(folder).command} --resume {RunDir(folder).path}`"
+        if hint not in str(exc):
+            raise
+        raise RunError(str(exc).replace(hint, f"`simkit tune --resume {out}`")) from None
     return folder
 
 

@@ -21,6 +21,10 @@ races it played and its objective after each rung. Nothing else holds state, so:
   exactly the questions an uninterrupted one would have asked, and ends with the same best.
 - **Several workers.** Any number of processes (``simkit tune --resume DIR`` in several
   shells, or Dask workers) may work on one study at once; they share the SQLite file.
+- **Inputs by content.** The scenario and the space are kept in ``tune.json``; every other
+  file the tuning reads (track files, routes, a game's presets file) is copied into
+  ``inputs/`` at the start and listed in ``tune.json`` as a run lists its inputs
+  (:mod:`simkit.runner.inputs`), and every worker reads the copies, not the paths.
 """
 
 from __future__ import annotations
@@ -35,12 +39,13 @@ import sqlite3
 import sys
 import time
 import warnings
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from simkit import files
 from simkit.errors import RunError, SimkitError, SpaceError
 from simkit.files import claim_folder, resolved
 from simkit.games import get
@@ -89,6 +94,8 @@ class Settings:
     top: int = DEFAULTS["top"]
     confirm: int = DEFAULTS["confirm"]
     seed: int = 0
+    # The files read, by path as read: sha256, bytes, copy (in the folder), use (as a run's).
+    inputs: dict[str, Any] = field(default_factory=dict)
 
     @property
     def rungs(self) -> list[int]:
@@ -175,13 +182,42 @@ def add(a: list[objective.Counts], b: list[objective.Counts]) -> list[objective.
     return out
 
 
+# What settings() read in this process, by sha256: create() copies it into the folder.
+_read: dict[str, bytes] = {}
+
+
 def settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> Settings:
-    """Checked settings: the scenario, the space against it, the objective, the budget.
+    """Checked settings: the scenario, the space against it, the objective, the budget,
+    and every file they read (``inputs``), recorded by content.
 
     Raises:
         SimkitError: a scenario or space mistake (naming the file and key), an objective
             that names no column, rungs or a budget that cannot work.
     """
+    with files.recording() as seen:
+        s = _settings(scenario_path, space_path, **opts)
+    return replace(s, inputs=_inputs(seen, s))
+
+
+def _inputs(seen: dict[str, bytes], s: Settings) -> dict[str, Any]:
+    """The manifest entries of the files read: the scenario and the space (compared only:
+    ``tune.json`` holds them), the rest replayed; a presets file checked (as a run's)."""
+    from simkit.runner import inputs
+
+    read = {p: (data, "read") for p, data in seen.items() if not inputs.shipped(p)}
+    read[str(Path(s.scenario_path))] = (seen.get(str(Path(s.scenario_path)), b""), "scenario")
+    read[str(Path(s.space_path))] = (seen.get(str(Path(s.space_path)), b""), "space")
+    presets = get(s.scenario["game"]).bot_presets_file
+    if presets is not None and Path(presets).is_file():
+        read[str(presets)] = (Path(presets).read_bytes(), "check")
+    out = {}
+    for path, (data, use) in sorted(read.items()):
+        out[path] = inputs.entry(path, data, use)
+        _read[out[path]["sha256"]] = data
+    return out
+
+
+def _settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) -> Settings:
     from simkit.runner import load_scenario
 
     sc = load_scenario(scenario_path)
@@ -316,19 +352,38 @@ def open_study(out: Path, s: Settings) -> Any:
 
 def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning folder: ``tune.json``, then the study with the book's values first."""
-    import optuna
 
     out = resolved(out)
     if (out / SETTINGS).exists() and not force:
         raise RunError(
-            f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
+            f"'{out}' already holds a tuning; continue it with `simkit tune --resume {out}`, "
+            "or add --force to start it again"
         )
     claim_folder(out, "tuning", force=force, ours=lambda p: (p / SETTINGS).is_file())
     check_confirm_folder(out)
     for name in (STUDY, SETTINGS):
         (out / name).unlink(missing_ok=True)
+    _copy_inputs(s, out)  # before tune.json: a tuning folder always holds its copies
     data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
     write_atomic(out / SETTINGS, data, "start the tuning again")
+    try:
+        _create_study(s, out)
+    except Exception as exc:
+        if not disk_full(exc):
+            raise
+        # A study cut short is no tuning to resume: leave none, so the same command works.
+        for name in (STUDY, SETTINGS):
+            (out / name).unlink(missing_ok=True)
+        raise RunError(
+            f"cannot write '{out / STUDY}' (no space left on the device); free some space, "
+            "then run the command again"
+        ) from None
+
+
+def _create_study(s: Settings, out: Path) -> None:
+    """The study with the book's values, then the references, queued first."""
+    import optuna
+
     study = optuna.create_study(
         study_name=STUDY_NAME, storage=storage(out), direction="minimize", pruner=pruner(s)
     )
@@ -341,6 +396,23 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
         p = sp.params(ref, base)
         if p is not None:
             study.enqueue_trial(p, user_attrs={"reference": True})
+
+
+def _copy_inputs(s: Settings, out: Path) -> None:
+    """Write the copies of ``s.inputs`` into ``out`` (what :func:`settings` read)."""
+    import hashlib
+
+    try:
+        (out / "inputs").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise RunError(f"cannot write into '{out}' ({exc.strerror or exc})") from None
+    for path, e in s.inputs.items():
+        data = _read.get(e["sha256"])
+        if data is None:  # settings made in another process: the file must still hold it
+            data = files.read_bytes(path, lambda msg, p=path: RunError(f"'{p}': {msg}"))
+        if hashlib.sha256(data).hexdigest() != e["sha256"]:
+            raise RunError(f"'{path}' changed while the tuning started; start it again")
+        write_atomic(out / e["copy"], data, "start the tuning again")
 
 
 def book_params(s: Settings) -> dict[str, Any] | None:
@@ -530,12 +602,26 @@ def _evaluate(s: Settings, study: Any, trial: Any, values: dict, threads: int | 
     study.tell(trial, v)
 
 
-def search(out: str | Path, *, threads: int | None = None, progress: bool = False) -> int:
+def search(
+    out: str | Path,
+    *,
+    threads: int | None = None,
+    progress: bool = False,
+    contents: dict[str, bytes] | None = None,
+) -> int:
     """Work on the study in ``out`` until its budget is spent; return the trials this
-    worker finished. Safe to run in several processes at once."""
+    worker finished. Safe to run in several processes at once.
+
+    ``contents`` are the tuning's recorded inputs (path -> bytes), for a worker in another
+    process (Dask) to read what the tuning's own process reads.
+    """
+    with files.replaying(contents or {}):
+        return _search(Path(out), threads, progress)
+
+
+def _search(out: Path, threads: int | None, progress: bool) -> int:
     from simkit.runner.progress import bar, compile_notice
 
-    out = Path(out)
     s = load_settings(out)
     study = open_study(out, s)
     fail_lost(study)

@@ -46,6 +46,17 @@ def test_dot_dot_in_out_is_resolved_before_the_check(here):
     )
 
 
+@pytest.mark.parametrize("out", ["u", "u/./", "nosuch/../u"])
+def test_a_users_file_named_like_a_runs_is_no_leftover(here, out):
+    """Only a folder holding simkit's lock is what a killed run left (the attack table)."""
+    (here / "u").mkdir()
+    (here / "u" / "cells.parquet").write_text("mine")
+    res = _invoke(["run", "s.toml", "--out", out])
+    assert res.exit_code == 1
+    assert res.output.endswith("is not empty and not a simkit run; choose another --out\n")
+    assert (here / "u" / "cells.parquet").read_text() == "mine"
+
+
 def test_a_scenario_named_dots_gives_no_default_folder(here):
     (here / "...toml").write_text(SCENARIO)
     (here / "cells.parquet").write_text("mine")

@@ -41,6 +41,12 @@ def test_tiny_ladder_prints_ratings_rungs_and_report(tmp_path):
     assert again.stderr.splitlines()[-1].startswith(
         f"{out}: 600 races in 3 lineups (0 simulated now in "
     )
+    # Without --bootstrap, the resume uses the ladder's own 50 (issue 26 item 9), not 200.
+    recorded = _invoke(["ladder", "--resume", out])
+    assert recorded.exit_code == 0
+    assert recorded.stdout == res.stdout
+    other = _invoke(["ladder", "--resume", out, "--bootstrap", REPLICATES])
+    assert other.stdout != res.stdout  # the intervals do depend on the replicates
 
 
 def test_default_run_directory_and_refusal_to_overwrite(tmp_path, monkeypatch):

@@ -250,6 +250,63 @@ def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_pa
     assert resumed.best == whole.best
 
 
+def test_a_full_disk_while_the_study_is_made_says_run_again_and_that_works(tmp_path, monkeypatch):
+    """The attack table: a disk full at the study's creation was a SQLAlchemy traceback."""
+    import sqlalchemy.exc
+
+    from simkit.errors import RunError
+
+    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
+    s = tune.settings(*_files(tmp_path), **opts)
+    real = study._create_study
+
+    def full(*args, **kwargs):
+        orig = sqlite3.OperationalError("database or disk is full")
+        raise sqlalchemy.exc.OperationalError("CREATE TABLE", {}, orig)
+
+    monkeypatch.setattr(study, "_create_study", full)
+    out = tmp_path / "t"
+    with pytest.raises(RunError) as info:
+        tune.start(s, out)
+    assert str(info.value) == (
+        f"cannot write '{out / study.STUDY}' (no space left on the device); free some space, "
+        "then run the command again"
+    )
+    monkeypatch.setattr(study, "_create_study", real)  # space freed
+    again = tune.start(s, out)  # the same command: no --force
+    assert again.best == tune.start(s, tmp_path / "whole").best
+
+
+def test_a_full_disk_in_the_confirmation_says_tune_resume_and_that_works(tmp_path, monkeypatch):
+    """The confirmation is a run, but resuming the run alone writes no tuning report: the
+    line names the tuning's own resume."""
+    from simkit.errors import RunError
+    from simkit.runner import storage
+
+    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
+    s = tune.settings(*_files(tmp_path), **opts)
+    real, calls = storage._write_file, {"n": 0}
+
+    def full(path, data):
+        if "confirm" in str(path):
+            calls["n"] += 1
+            if calls["n"] == 5:
+                raise OSError(28, "No space left on device", str(path))
+        real(path, data)
+
+    monkeypatch.setattr(storage, "_write_file", full)
+    out = tmp_path / "t"
+    with pytest.raises(RunError) as info:
+        tune.start(s, out)
+    assert str(info.value).endswith(
+        f"(No space left on device); free some space, then resume with `simkit tune --resume {out}`"
+    )
+    monkeypatch.setattr(storage, "_write_file", real)
+    done = tune.resume(out)
+    assert done.report.is_file()
+    assert done.best == tune.start(s, tmp_path / "whole").best
+
+
 def test_a_tuning_never_writes_into_a_folder_that_is_not_a_tuning(tmp_path, monkeypatch):
     from simkit.errors import SimkitError
 
