@@ -38,7 +38,8 @@ def study_line(summary: dict) -> tuple[str, str]:
     across = {c["combination"]: c["across_skill"] for c in cells if "across_skill" in c}
     if across:
         labels = Counter(a.split(":")[0] for a in across.values())
-        tally += f"; across skill levels, {len(across)} verdicts: " + ", ".join(
+        noun = "verdict" if len(across) == 1 else "verdicts"
+        tally += f"; across skill levels, {len(across)} {noun}: " + ", ".join(
             f"{labels.get(k, 0)} {k}" for k in LABELS
         )
     return worst, f"{len(cells)} cells: {tally}."
