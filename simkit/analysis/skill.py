@@ -287,9 +287,12 @@ def sentence(
             )
         if len(tests):
             widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
+            # The interval is per comparison; the label rests on Holm's adjusted p, so an
+            # interval that excludes 0 can stand beside "no significant difference".
             text += (
                 f"; widest: slot {int(widest['slot'])}, {widest['level_b']} - "
-                f"{widest['level_a']} {_interval(widest)}"
+                f"{widest['level_a']} {_interval(widest)} (uncorrected interval; Holm p "
+                f"{widest['p_adjusted']:.2g})"
             )
     if distinct:
         text += "; " + "; ".join(

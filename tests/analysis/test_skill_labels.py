@@ -8,6 +8,8 @@ keys but not every outcome, as real bots of different skill do.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -92,6 +94,9 @@ def test_each_label_where_the_truth_is_known():
         "undetermined: no significant difference between levels; inconclusive with b (~"
     )
     assert "races would decide)" in thin
+    # the widest difference shows its own interval, said to be uncorrected, and the Holm p
+    widest = r"widest: slot \d, b - a [+-]\d\.\d pp \[.*\] "
+    assert re.search(widest + r"\(uncorrected interval; Holm p [\d.e-]+\)$", thin)
     # Every level pair, every slot (four players), paired on the races both levels played.
     assert len(tests) == 3 * 4
     assert (tests["pairing"] == "paired on shared races").all()
