@@ -330,23 +330,29 @@ def round_end(pos, prm, rt, rec):
 
 
 @njit(no_cpython_wrapper=True)
-def race_ranks(pos, rt, row):
-    """Each seat's race position into ``row``: the winner first, the rest by moves still to
-    go, ties by slot, as ``finish`` ranks them (R-47) and ``leader`` picks the first."""
+def rank_of(pos, rt, s):
+    """Seat ``s``'s race position: the winner first, the rest by moves still to go, ties by
+    slot, as ``finish`` ranks them (R-47) and ``leader`` picks the first."""
     n = pos.n
     w = pos.winner
-    for s in range(n):
-        better = 0
-        for o in range(n):
-            if o == s:
-                continue
-            if o == w:
+    better = 0
+    for o in range(n):
+        if o == s:
+            continue
+        if o == w:
+            better += 1
+        elif s != w:
+            do, ds = rt.sp[pos.space[o]].dist, rt.sp[pos.space[s]].dist
+            if do < ds or (do == ds and pos.stats[o].slot < pos.stats[s].slot):
                 better += 1
-            elif s != w:
-                do, ds = rt.sp[pos.space[o]].dist, rt.sp[pos.space[s]].dist
-                if do < ds or (do == ds and pos.stats[o].slot < pos.stats[s].slot):
-                    better += 1
-        row[s] = better + 1
+    return better + 1
+
+
+@njit(no_cpython_wrapper=True)
+def race_ranks(pos, rt, row):
+    """Each seat's race position (``rank_of``) into ``row``."""
+    for s in range(pos.n):
+        row[s] = rank_of(pos, rt, s)
 
 
 @njit(no_cpython_wrapper=True)
@@ -355,18 +361,8 @@ def finish(pos, prm, rt, rec):
     n = pos.n
     w = pos.winner
     for s in range(n):
-        better = 0
-        for o in range(n):
-            if o == s:
-                continue
-            if o == w:
-                better += 1
-            elif s != w:
-                do, ds = rt.sp[pos.space[o]].dist, rt.sp[pos.space[s]].dist
-                if do < ds or (do == ds and pos.stats[o].slot < pos.stats[s].slot):
-                    better += 1
         st = pos.stats[s]
-        st.finish = better + 1
+        st.finish = rank_of(pos, rt, s)
         st.points = 1 if s == w else 0
         st.finished = 1 if s == w else 0
         st.tokens_left = pos.tokens[s]
