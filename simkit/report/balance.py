@@ -409,26 +409,17 @@ def _slot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) 
             True,
         )
     )
-    players = results.cells.set_index("cell")["players"]
-    labels = results.cells.set_index("cell")["label"]
-    for cell in sorted(set(by_slot["cell"]))[:MAX_CELL_PLOTS]:
-        png = f"slot_rounds_cell{int(cell)}.png"
-        plots.slot_rounds(
-            out / png,
-            by_slot[by_slot["cell"] == cell],
-            running[running["cell"] == cell],
-            int(players[cell]),
-            f"cell {cell}: {labels[cell]}",
-        )
-        doc.add(
-            Figure(
-                png,
-                f"Cell {cell} ({labels[cell]}), per start slot: left, the share of the slot's "
-                "seats leading at the end of each round (95% bands; dashed, the fair share); "
-                "right, their mean race position. An edge that fades draws the lines "
-                "together. Grey: the share of races still running.",
-            )
-        )
+    _round_pictures(
+        doc,
+        results,
+        out,
+        by_slot,
+        running,
+        "slot",
+        "per start slot: left, the share of the slot's seats leading at the end of each "
+        "round (95% bands; dashed, the fair share); right, their mean race position. An "
+        "edge that fades draws the lines together. Grey: the share of races still running.",
+    )
     _bot_rounds(doc, results, out, running)
 
 
@@ -447,26 +438,41 @@ def _bot_rounds(doc: Document, results: Any, out: Path, running: pd.DataFrame) -
             True,
         )
     )
+    _round_pictures(
+        doc,
+        results,
+        out,
+        by_bot,
+        running,
+        "bot",
+        "per bot: left, the share of the bot's seats leading at the end of each round (95% "
+        "bands); right, their mean race position. Grey: the share of races still running.",
+    )
+
+
+def _round_pictures(
+    doc: Document,
+    results: Any,
+    out: Path,
+    table: pd.DataFrame,
+    running: pd.DataFrame,
+    key: str,
+    what: str,
+) -> None:
+    """One round-by-round picture per cell of ``table`` (by start slot or by bot)."""
     players = results.cells.set_index("cell")["players"]
     labels = results.cells.set_index("cell")["label"]
-    for cell in sorted(set(by_bot["cell"]))[:MAX_CELL_PLOTS]:
-        png = f"bot_rounds_cell{int(cell)}.png"
+    for cell in sorted(set(table["cell"]))[:MAX_CELL_PLOTS]:
+        png = f"{key}_rounds_cell{int(cell)}.png"
         plots.slot_rounds(
             out / png,
-            by_bot[by_bot["cell"] == cell],
+            table[table["cell"] == cell],
             running[running["cell"] == cell],
             int(players[cell]),
             f"cell {cell}: {labels[cell]}",
-            key="bot",
+            key=key,
         )
-        doc.add(
-            Figure(
-                png,
-                f"Cell {cell} ({labels[cell]}), per bot: left, the share of the bot's seats "
-                "leading at the end of each round (95% bands); right, their mean race "
-                "position. Grey: the share of races still running.",
-            )
-        )
+        doc.add(Figure(png, f"Cell {cell} ({labels[cell]}), {what}"))
 
 
 def _drama_section(doc: Document, results: Any, out: Path) -> None:
