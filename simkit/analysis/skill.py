@@ -6,19 +6,25 @@ between levels is **tested**, not read off the verdict words: for every slot and
 of levels, the difference of the slot's win rate (its deviation from the fair rate) between
 the two levels, with a 95% interval, paired on the races the levels share (the same race
 key) and independent elsewhere (:func:`simkit.analysis.stats.difference_of_means`), and
-Holm's correction over every such test of the study. Each combination then gets one label
-(GLOSSARY, docs/statistics.md "Across skill levels"):
+Holm's correction over every such test of the study. A difference counts when it is
+significantly **beyond the tolerance** (a minimum-effect test,
+:func:`simkit.analysis.stats.beyond_margin`): the study's own fairness tolerance says how
+far from fair a slot may be and still be called fair, so a shift between levels smaller
+than it does not change what a designer should do, however many races measured it. Each
+combination then gets one label (GLOSSARY, docs/statistics.md "Across skill levels"):
 
-- **robust**: every level decided (fair or unfair), the same verdict, and no significant
-  difference between levels;
-- **skill-dependent**: a significant difference between levels, stated with its size and
-  direction;
-- **undetermined**: no significant difference, but some level too imprecise to decide (or
-  the verdicts differ by less than the data can tell); it says which level and how many
+- **robust**: every level decided (fair or unfair), the same verdict, and no difference
+  between levels significantly beyond the tolerance;
+- **skill-dependent**: a difference between levels significantly beyond the tolerance,
+  stated with its size and direction;
+- **undetermined**: no such difference, but some level too imprecise to decide (or the
+  verdicts differ by less than the data can tell); it says which level and how many
   races it needs.
 
-A comparison between variants is labelled the same way (:func:`comparisons_across`): the
-difference between two levels of a variant's difference, tested.
+A significant shift smaller than the tolerance is named in the sentence, not hidden. A
+comparison between variants is labelled the same way (:func:`comparisons_across`): the
+difference between two levels of a variant's difference, tested against the tolerance
+for win rates (other metrics have no tolerance and are tested against zero).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ from simkit.analysis.stats import (
     Z95,
     Difference,
     adjust,
+    beyond_margin,
     difference_of_means,
     overlap_difference,
     overlap_differences,
@@ -145,7 +152,7 @@ def _pairing(results: Any) -> Callable[[list[int]], Callable[[int], pd.DataFrame
     return lambda cells: wins if cells and keys[cells].nunique() == 1 else None
 
 
-def slot_differences(results: Any, slots: pd.DataFrame) -> pd.DataFrame:
+def slot_differences(results: Any, slots: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
     """For every combination, start slot and pair of skill levels: the tested difference.
 
     Args:
@@ -160,9 +167,11 @@ def slot_differences(results: Any, slots: pd.DataFrame) -> pd.DataFrame:
         ``level_b`` (the later level), their win rates ``rate_a``/``rate_b`` and races
         ``decided_a``/``decided_b``, ``fair_rate``, ``diff`` = rate_b - rate_a with its 95%
         interval ``low``/``high`` and ``p``, ``pairing`` (and ``shared``, the races paired),
-        and ``p_adjusted``/``significant``: Holm's correction over every row, so the chance
-        that a study with no difference between levels calls anything skill-dependent stays
-        at 5%.
+        and ``p_adjusted``/``significant``: Holm's correction over every row; ``p_beyond``,
+        ``p_beyond_adjusted``/``beyond``: the same for the difference lying beyond
+        ``±tolerance`` (:func:`simkit.analysis.stats.beyond_margin`), on which the label
+        rests. Under no difference between levels ``beyond`` is rarer than ``significant``,
+        so the chance that such a study calls anything skill-dependent stays under 5%.
     """
     order = _level_order(results, slots)
     pairing = _pairing(results)
@@ -213,6 +222,9 @@ def slot_differences(results: Any, slots: pd.DataFrame) -> pd.DataFrame:
     if out.empty:
         return out
     out["significant"], out["p_adjusted"] = adjust(out["p"])
+    out["tolerance"] = float(tolerance)
+    out["p_beyond"] = beyond_margin(out["diff"], out["low"], out["high"], tolerance)
+    out["beyond"], out["p_beyond_adjusted"] = adjust(out["p_beyond"])
     return out
 
 
@@ -228,8 +240,9 @@ def _binomial_difference(a: dict, b: dict) -> Difference:
 
 
 def label_of(verdicts: dict[str, str], tests: pd.DataFrame) -> str:
-    """The label of one combination from its verdict per level and its tested differences."""
-    if len(tests) and tests["significant"].any():
+    """The label of one combination from its verdict per level and its tested differences
+    (skill-dependent only on a difference significantly beyond the tolerance)."""
+    if len(tests) and tests["beyond"].any():
         return DEPENDENT
     decided = all(v in (FAIR, UNFAIR) for v in verdicts.values())
     if decided and len(set(verdicts.values())) == 1:
@@ -242,6 +255,36 @@ def _grouped(by_level: dict[str, str]) -> str:
     for level, verdict in by_level.items():
         groups.setdefault(verdict, []).append(level)
     return ", ".join(f"{v} with {_and(ls)}" for v, ls in groups.items())
+
+
+def _no_difference(tests: pd.DataFrame) -> str:
+    """``no difference between levels significantly beyond ±2 pp`` (or ``no significant
+    difference between levels`` without a tolerance)."""
+    tol = float(tests["tolerance"].iloc[0]) if len(tests) and "tolerance" in tests else 0.0
+    if tol > 0:
+        return f"no difference between levels significantly beyond ±{100 * tol:g} pp"
+    return "no significant difference between levels"
+
+
+def _small_shift(tests: pd.DataFrame) -> str:
+    """The most significant shift that is real but within the tolerance, if any:
+    ``; slot 1 shifts +1.5 pp [+0.7, +2.2] (greedy:tuned - greedy), within ±2 pp``."""
+    if not len(tests) or "beyond" not in tests:
+        return ""
+    small = tests[tests["significant"] & ~tests["beyond"]]
+    if small.empty or not float(tests["tolerance"].iloc[0]) > 0:
+        return ""
+    r = small.sort_values(["p_adjusted", "p"], kind="stable").iloc[0]
+    more = f" (and {len(small) - 1} more)" if len(small) > 1 else ""
+    return (
+        f"; slot {int(r['slot'])} shifts {_interval(r)} ({r['level_b']} - {r['level_a']}), "
+        f"significant but within ±{100 * float(r['tolerance']):g} pp{more}"
+    )
+
+
+def _against(r: Any) -> str:
+    tol = float(r.get("tolerance", 0.0))
+    return f" against ±{100 * tol:g} pp" if tol > 0 else ""
 
 
 def sentence(
@@ -260,17 +303,20 @@ def sentence(
             (:mod:`simkit.ladder`'s level check): their difference is then no skill effect.
     """
     label = label_of(by_level, tests)
+    none = _no_difference(tests)
     if label == DEPENDENT:
-        sig = tests[tests["significant"]].sort_values(["p_adjusted", "p"], kind="stable")
+        sig = tests[tests["beyond"]].sort_values(["p_beyond_adjusted", "p"], kind="stable")
         top = sig.iloc[0]
         text = f"{DEPENDENT}: {shift_text(top)}"
+        if float(top["tolerance"]) > 0:
+            text += f", beyond ±{100 * float(top['tolerance']):g} pp"
         if len(sig) > 1:
-            text += f" (and {len(sig) - 1} more significant difference{'s' * (len(sig) > 2)})"
+            text += f" (and {len(sig) - 1} more difference{'s' * (len(sig) > 2)} beyond it)"
     elif label == ROBUST:
         verdict = next(iter(by_level.values()))
         text = (
-            f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)}), no significant "
-            "difference between levels"
+            f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)}), {none}"
+            + _small_shift(tests)
         )
     else:
         undecided = [lv for lv, v in by_level.items() if v not in (FAIR, UNFAIR)]
@@ -279,20 +325,19 @@ def sentence(
                 f"{by_level[lv]} with {lv}" + (f" ({needs[lv]})" if needs and lv in needs else "")
                 for lv in undecided
             )
-            text = f"{UNDETERMINED}: no significant difference between levels; {what}"
+            text = f"{UNDETERMINED}: {none}; {what}"
         else:
-            text = (
-                f"{UNDETERMINED}: {_grouped(by_level)}, but no difference between levels is "
-                "significant after the correction"
-            )
+            text = f"{UNDETERMINED}: {_grouped(by_level)}, but {none} after the correction"
+        text += _small_shift(tests)
         if len(tests):
             widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
-            # The interval is per comparison; the label rests on Holm's adjusted p, so an
-            # interval that excludes 0 can stand beside "no significant difference".
+            # The interval is per comparison; the label rests on Holm's adjusted p of the
+            # test against the tolerance, so an interval that excludes 0 (or reaches past
+            # the tolerance) can stand beside "no difference ... beyond".
             text += (
                 f"; widest: slot {int(widest['slot'])}, {widest['level_b']} - "
                 f"{widest['level_a']} {_interval(widest)} (uncorrected interval; Holm p "
-                f"{widest['p_adjusted']:.2g})"
+                f"{widest['p_beyond_adjusted']:.2g}{_against(widest)})"
             )
     if distinct:
         text += "; " + "; ".join(
@@ -320,7 +365,9 @@ def fairness_across(
         slots: :func:`simkit.analysis.fairness.fairness_by_slot` rows of the same groups,
             with ``combination`` and ``skill``.
         short: verdict -> the word the report states (``fair``, ``unfair``, ...).
-        tolerance: the fairness tolerance (for the races-needed wording).
+        tolerance: the fairness tolerance: a difference between levels must lie
+            significantly beyond it to make the label skill-dependent; also the
+            races-needed wording.
         distinct: per combination, the adjacent level pairs measured not to differ in
             strength in its setting (:func:`not_distinct`).
 
@@ -330,7 +377,7 @@ def fairness_across(
         undetermined) and ``across_skill`` (the sentence); ``differences`` is
         :func:`slot_differences`.
     """
-    tests = slot_differences(results, slots)
+    tests = slot_differences(results, slots, tolerance)
     order = _level_order(results, summary)
     rows = []
     for combo, part in summary.groupby("combination", sort=True):
@@ -377,7 +424,7 @@ def _race_values(rows: pd.DataFrame, metric: str, slot: Any) -> pd.Series:
 
 
 def comparisons_across(
-    table: pd.DataFrame, cells: pd.DataFrame, results: Any = None
+    table: pd.DataFrame, cells: pd.DataFrame, results: Any = None, tolerance: float = 0.0
 ) -> pd.DataFrame:
     """Whether each difference of a comparison holds across levels, tested.
 
@@ -386,14 +433,17 @@ def comparisons_across(
     combination, combination, metric, slot); for each pair of levels the difference of the
     two levels' differences is tested: race by race on the races all four cells share when
     the run kept them (``results``) and the comparison was paired, else from each level's
-    interval as independent. Holm's correction runs over every such test.
+    interval as independent. A change of a win-rate difference counts when it lies
+    significantly beyond ``±tolerance`` (:func:`simkit.analysis.stats.beyond_margin`); other
+    metrics have no tolerance and are tested against zero. Holm's correction runs over
+    every such test.
 
     Returns one row per match: the labels, ``across`` (robust: significant in the same
-    direction at every level and no significant difference between levels; skill-dependent:
-    a significant difference between levels; undetermined: neither), ``levels``, ``diff``,
+    direction at every level and no change between levels significantly beyond the
+    margin; skill-dependent: such a change; undetermined: neither), ``levels``, ``diff``,
     ``low``, ``high`` and ``significant`` as lists in level order, and the most significant
     between-level change (``change``, ``change_low``, ``change_high``, ``change_levels``,
-    ``change_p_adjusted``).
+    ``change_margin`` and ``change_p_adjusted``, Holm's p of the test against the margin).
     """
     combo = combinations(cells).set_index("cell")
     rank = {level: i for i, level in enumerate(levels(cells))}
@@ -412,8 +462,9 @@ def comparisons_across(
     for _, part in t.groupby(keys, sort=False):
         sig = part["significant"].astype(bool)
         first = part.iloc[0]
+        margin = float(tolerance) if first["metric"] == "win" else 0.0
         for (_, x), (_, y) in pairs_of(part.iterrows(), 2):
-            tests.append((len(rows), x["skill"], y["skill"], _change(x, y, races)))
+            tests.append((len(rows), x["skill"], y["skill"], margin, _change(x, y, races)))
         signs = set(part.loc[sig, "diff"].gt(0))
         rows.append(
             {
@@ -434,14 +485,20 @@ def comparisons_across(
     if out.empty:
         return out
     frame = pd.DataFrame(
-        [(i, a, b, d.diff, d.low, d.high, d.pvalue) for i, a, b, d in tests],
-        columns=["row", "level_a", "level_b", "change", "change_low", "change_high", "p"],
-    )
+        [(i, a, b, m, d.diff, d.low, d.high, d.pvalue) for i, a, b, m, d in tests],
+        columns=[
+            "row", "level_a", "level_b", "change_margin", "change", "change_low",
+            "change_high", "p",
+        ],
+    )  # fmt: skip
     if frame.empty:
         frame["significant"] = pd.Series(dtype=bool)
         frame["change_p_adjusted"] = pd.Series(dtype=float)
     else:
-        frame["significant"], frame["change_p_adjusted"] = adjust(frame["p"])
+        frame["p_beyond"] = beyond_margin(
+            frame["change"], frame["change_low"], frame["change_high"], frame["change_margin"]
+        )
+        frame["significant"], frame["change_p_adjusted"] = adjust(frame["p_beyond"])
     best = frame.sort_values(["change_p_adjusted", "p"], kind="stable").drop_duplicates("row")
     best = best.set_index("row").reindex(range(len(out)))
     dependent = best["significant"].fillna(False).astype(bool).to_numpy()
@@ -452,7 +509,7 @@ def comparisons_across(
         f"{b} - {a}" if isinstance(a, str) else ""
         for a, b in zip(best["level_a"], best["level_b"], strict=True)
     ]
-    for c in ("change", "change_low", "change_high", "change_p_adjusted"):
+    for c in ("change", "change_low", "change_high", "change_margin", "change_p_adjusted"):
         out[c] = best[c].to_numpy()
     return out.drop(columns="same_everywhere")
 

@@ -220,6 +220,30 @@ def _no_collect():
         gc.collect = saved
 
 
+def beyond_margin(diff, low, high, margin) -> np.ndarray:
+    """Two-sided p-value that a difference lies beyond ``±margin`` (a minimum-effect test).
+
+    The null hypothesis is ``|true difference| <= margin``; it is rejected at level alpha
+    when the difference's own (1 - alpha) two-sided normal interval lies wholly beyond
+    ``+margin`` or wholly beyond ``-margin``: ``p = min(1, 2 * min(P(Z > (d - m)/se),
+    P(Z < (d + m)/se)))`` with ``se`` read from the 95% interval ``[low, high]`` (the
+    intervals here are normal, :func:`difference_of_means`). With ``margin = 0`` it is the
+    ordinary two-sided test; with a margin, a difference smaller than it is never
+    significant, however many races measured it. Under no difference this p is larger than
+    the ordinary one, so a correction that bounds the ordinary tests bounds these too.
+    (statsmodels' TOST tests the opposite hypothesis, equivalence within the margin.)
+    """
+    d, margin = np.asarray(diff, dtype=np.float64), np.asarray(margin, dtype=np.float64)
+    se = (np.asarray(high, dtype=np.float64) - np.asarray(low, dtype=np.float64)) / (2 * Z95)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        above = sps.norm.sf((d - margin) / se)
+        below = sps.norm.cdf((d + margin) / se)
+    p = np.minimum(1.0, 2.0 * np.minimum(above, below))
+    # A difference measured without spread is beyond the margin or not, for certain.
+    exact = se == 0
+    return np.where(exact, np.where(np.abs(d) > margin, 0.0, 1.0), p)
+
+
 def races_for_half_width(p, half_width, z: float = Z95) -> np.ndarray:
     """Races needed for a 95% interval of half-width ``half_width`` around a rate ``p``.
 

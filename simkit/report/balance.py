@@ -709,11 +709,12 @@ def _comparison_section(
             Paragraph(
                 "On the skill axis each variant is compared with the baseline at each skill "
                 "level, and the change of each difference between two levels is tested "
-                "(Holm over every such test). A difference is robust when it is significant "
-                "after the correction, in the same direction, at every level, and no level "
-                "changes it significantly; skill-dependent when the change between two levels "
-                "is itself significant (change, its interval and levels); undetermined "
-                "otherwise (docs/statistics.md)."
+                "(Holm over every such test; a win-rate difference must change by "
+                f"significantly more than ±{100 * tolerance:g} pp, other metrics by anything). "
+                "A difference is robust when it is significant after the correction, in the "
+                "same direction, at every level, and no level changes it that much; "
+                "skill-dependent when the change between two levels is (change, its interval, "
+                "levels and margin); undetermined otherwise (docs/statistics.md)."
             ),
             Table(
                 across,
@@ -795,7 +796,7 @@ def build(
             across_skill=summary["cell"].map(combo["combination"]).map(says),
         )
         if compared is not None:
-            compared_across = comparisons_across(compared, results.cells, results)
+            compared_across = comparisons_across(compared, results.cells, results, tolerance)
     add_header(doc, results, tolerance, across)
     lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across, out)
     _fairness_section(doc, results, out, tolerance, summary)

@@ -22,9 +22,17 @@ WORDS = (
     ("unfair", "some slot's whole 95% interval lies outside the fair rate ± the tolerance"),
     ("inconclusive", "neither yet: some interval straddles the band's edge; more races decide"),
     ("no verdict", "fewer than half the races were decided, so the winners say little"),
-    ("robust", "every skill level decided, the same verdict, no significant difference"),
-    ("skill-dependent", "a slot's win rate differs significantly between two skill levels"),
-    ("undetermined", "no significant difference between levels, but some level cannot decide"),
+    (
+        "robust",
+        "every skill level decided, the same verdict, no difference between levels "
+        "significantly beyond the tolerance",
+    ),
+    (
+        "skill-dependent",
+        "a slot's win rate differs between two skill levels by significantly more than the "
+        "tolerance",
+    ),
+    ("undetermined", "no such difference between levels, but some level cannot decide"),
     ("chi2, p", "Pearson's chi-square test that all slots are equal, and its p-value"),
     ("Cramér's V", "how strongly slot and result are linked: 0 not at all, 1 completely"),
     ("paired", "compared race by race on the same deals and dice (common random numbers)"),

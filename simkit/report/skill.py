@@ -41,13 +41,15 @@ def add_skill_section(
             f"Every combination of the study was played at {len(levels)} skill levels "
             f"({', '.join(levels)}), every seat by that level's bot, on the same race keys. "
             "Each slot's win rate is compared between every two levels, paired on the races "
-            "they share, and the differences are Holm-corrected over the study. A verdict is "
-            "robust when every level decided it the same way and no level differs "
-            "significantly from another: a designer can trust it whoever plays; "
-            "skill-dependent when some slot's win rate differs significantly between levels "
-            "(the sentence gives the difference and its interval); undetermined when nothing "
-            "differs significantly but some level could not decide (it says how many races "
-            "that level needs)."
+            "they share, and tested against the fairness tolerance (±"
+            f"{100 * tolerance:g} pp): does it lie significantly beyond it? Holm-corrected "
+            "over the study. A verdict is robust when every level decided it the same way "
+            "and no level differs from another by significantly more than the tolerance: a "
+            "designer can trust it whoever plays; skill-dependent when some slot's win rate "
+            "differs between levels by significantly more than the tolerance (the sentence "
+            "gives the difference and its interval); undetermined when no such difference "
+            "is found but some level could not decide (it says how many races that level "
+            "needs). A real shift smaller than the tolerance is named, not counted."
         )
     )
     doc.add(Table(across, "fairness_across_skill.csv", "Each combination's verdict per level."))
@@ -57,7 +59,8 @@ def add_skill_section(
                 tests,
                 "fairness_across_skill_tests.csv",
                 "Every slot's win-rate difference between two levels (level_b - level_a, "
-                "95% interval; significant after Holm's correction over the study).",
+                "95% interval; significant: differs from 0, beyond: lies beyond the "
+                "tolerance, each after Holm's correction over the study).",
             )
         )
     combo = skill_combinations(results.cells).set_index("cell")["label"]

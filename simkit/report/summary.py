@@ -448,9 +448,10 @@ def _across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
         Paragraph(
             f"Across the {len(levels)} skill levels ({', '.join(levels)}), {len(across)} "
             f"fairness verdicts: {label_tally(across)}. Robust: decided and the same at every "
-            "level, no significant difference between levels; skill-dependent: a slot's win "
-            "rate differs significantly between levels (tested, Holm-corrected over the "
-            "study); undetermined: no significant difference, but some level cannot decide."
+            "level, no difference between levels significantly beyond the tolerance; "
+            "skill-dependent: a slot's win rate differs between levels by significantly more "
+            "than the tolerance (tested, Holm-corrected over the study); undetermined: no "
+            "such difference, but some level cannot decide."
         )
     )
     rows = tuple(

@@ -63,7 +63,10 @@ def _race_rows(cell: int, spec: dict, races: int, seed: int) -> tuple[pd.DataFra
     noise = g.gumbel(size=shape)[:, :n]
     if "own_noise" in spec:  # (seed, weight): part of the luck this cell's own (other bots)
         own_seed, w = spec["own_noise"]
-        own = np.random.default_rng(own_seed).gumbel(size=shape)[:, :n]
+        # Keyed apart from the run's stream: default_rng(own_seed) equal to the run's seed
+        # would redraw the very uniforms that placed the slots, and bias slot 1 (a 50%
+        # slot then won 75%).
+        own = np.random.default_rng([own_seed, 0x0DD]).gumbel(size=shape)[:, :n]
         noise = np.sqrt(1.0 - w) * noise + np.sqrt(w) * own
     dents = g.poisson(1.2, size=shape)[:, :n] + spec.get("extra_dents", 0)
     walls = g.poisson(0.6, size=shape)[:, :n]

@@ -38,11 +38,11 @@ head_start = [[0, 0, 0, 0, 0, 0], [0, 2, 0, 0, 0, 0]]
 """
 GROWS = (
     "skill-dependent: slot 1's edge grows from +18.7 pp with steady to +21.8 pp with bold, "
-    "difference +3.1 pp [+2.6, +3.6]"
+    "difference +3.1 pp [+2.6, +3.6], beyond ±2 pp"
 )
 SHRINKS = (
     "skill-dependent: slot 1's deficit shrinks from -3.3 pp with steady to -0.3 pp with bold, "
-    "difference +3.0 pp [+2.5, +3.5]"
+    "difference +3.0 pp [+2.5, +3.5], beyond ±2 pp"
 )
 
 
