@@ -333,3 +333,24 @@ def test_a_comparison_changes_between_levels_count_beyond_the_tolerance():
     assert at.loc["variant=large", "change_margin"] == TOLERANCE
     plain = comparisons_across(one, res.cells, res).set_index("label")
     assert plain.loc["variant=small", "across"] == DEPENDENT
+
+
+def test_a_shift_past_the_tolerance_that_the_test_cannot_show_is_not_called_within_it():
+    """A 3 pp shift measured on 2,000 races a level: significant against 0, its interval
+    reaching inside ±2 pp, so not shown beyond it; the sentence must not call it "within"."""
+    res = synthetic_run(
+        _cells(
+            {"v": {"a": {"strength": _strength(0.60)}, "b": {"strength": _strength(0.63)}}},
+            players=2,
+            seed=6,
+        ),
+        races=2000,
+        seed=18,  # measured +3.4 pp [+1.0, +5.9] (seed 17 drew +4.5, shown beyond)
+    )
+    across, tests = _across(res)
+    row = tests.iloc[0]
+    assert row["significant"] and not row["beyond"] and row["diff"] > TOLERANCE
+    assert across["across"].iloc[0] == ROBUST
+    assert (
+        across["across_skill"].iloc[0].endswith("(b - a), significant, not shown beyond ±2 pp")
+    ), across["across_skill"].iloc[0]
