@@ -22,11 +22,14 @@ demo: setup  ## the default study end to end: tables in runs/demo, report in run
 	$(BIN)/simkit report runs/demo -o runs/demo/report
 	@echo "tables: runs/demo   report: runs/demo/report/index.html   track pictures: reports/tracks/"
 
-test: setup  ## the fast selection CI runs (slow tests excluded)
-	$(BIN)/python -m pytest
+# -n auto: one pytest worker per core (numba compiles per process, so the two workers of a
+# 2-core machine each compile what their files use); --dist loadfile keeps a file's tests,
+# and its module fixtures, in one worker.
+test: setup  ## the fast selection CI runs (slow tests excluded), on every core
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 test-all: setup  ## every test, slow ones included
-	$(BIN)/python -m pytest -m ''
+	$(BIN)/python -m pytest -n auto --dist loadfile -m ''
 
 fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a few minutes)
 	SIMKIT_HYPOTHESIS=thorough $(BIN)/python -m pytest tests/fuzz tests/runner/test_integrity.py

@@ -178,21 +178,21 @@ def test_a_real_shift_smaller_than_the_tolerance_is_named_but_not_skill_dependen
 
 
 def test_a_shift_exactly_at_the_tolerance_is_called_skill_dependent_at_most_5_percent():
-    """The minimum-effect test's size at its boundary: 100 studies whose slot 1 wins 50% at
-    one level and 52% at the other (a true shift of exactly the tolerance), 6,000 races a
+    """The minimum-effect test's size at its boundary: 80 studies whose slot 1 wins 50% at
+    one level and 52% at the other (a true shift of exactly the tolerance), 4,000 races a
     level. At most 5% are labelled skill-dependent (one-sided binomial at 1%); a plain
     test against 0 calls most of them different, so this test can fail."""
-    studies = 100
+    studies = 80
     cells = []
     for study in range(studies):
         levels = {"a": {"strength": _strength(0.50)}, "b": {"strength": _strength(0.52)}}
         for cell in _cells({"v": levels}, players=2, seed=study + 1):
             cell["params"]["variant"] = study
             cells.append({**cell, "seed": 5000 + study})
-    res = synthetic_run(cells, races=6000)
+    res = synthetic_run(cells, races=4000)
     tests = slot_differences(res, with_combinations(fairness_by_slot(res), res.cells), TOLERANCE)
     assert len(tests) == studies  # one test a study: each study corrects on its own
-    # the planted shift, measured over all 600,000 races of each level
+    # the planted shift, measured over all 320,000 races of each level
     first = with_combinations(fairness_by_slot(res), res.cells).query("slot == 1")
     truth = first.groupby("skill")["win_rate"].mean()
     assert abs(truth["b"] - truth["a"] - TOLERANCE) < 0.003
