@@ -26,7 +26,17 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING, ZERO
+from simkit.games.snowtails.distil import policy_play
+from simkit.games.snowtails.layout import (
+    BOT_GREEDY,
+    FINISHED,
+    FL_DONE,
+    PH_PLAY,
+    PLAY_W,
+    POSITION,
+    RACING,
+    ZERO,
+)
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
@@ -40,13 +50,14 @@ FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candid
 HORIZON_SHIFT = np.int64(32)
 BUDGET_MASK = np.int64((1 << 32) - 1)
 VALUE_SHIFT = np.int64(48)
+POLICY_SHIFT = np.int64(49)  # a flag: the rollouts play the seat's distilled policy (distil.py)
 HORIZON_MASK = np.int64((1 << 16) - 1)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, policy, scratch):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
     begins; the seat's rank utility in it.
@@ -56,7 +67,9 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     other sleds' play after it cannot change the result. A rollout cut short at round
     ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
     the race: last), or with ``valued`` (``search:NhHv``) the fitted value of the position
-    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch)."""
+    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch). With
+    ``policy`` every card play is the distilled policy's of row ``wr`` (``distil.py``;
+    ``scratch`` its position to try plays on) instead of greedy's."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
@@ -64,7 +77,10 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
                 return value(cfg, pos, seat, f)
             n = pos.n_seats
             return (n - race_position(cfg, pos, seat)) / (n - 1)
-        decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
+        if policy and pos.phase == PH_PLAY:
+            policy_play(cfg, reach, pos, swk, scratch, 0, swk, wr)
+        else:
+            decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
     n = pos.n_seats
     if pos.flow != FL_DONE and pos.race == race:
@@ -116,7 +132,9 @@ def candidates(budget):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f):
+def _sample(
+    cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, policy, scratch
+):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
     of ``alive`` (common random numbers); their results added to their sums."""
     determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
@@ -126,7 +144,9 @@ def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, val
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
-        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f)
+        wk.sums[c] += _rollout(
+            cfg, reach, pool, swk, p, pos.race, p, stop, valued, f, policy, scratch
+        )
         wk.tries[c] += 1
 
 
@@ -145,6 +165,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     budget = cfg.budget[p] & BUDGET_MASK
     horizon = (cfg.budget[p] >> HORIZON_SHIFT) & HORIZON_MASK
     valued = (cfg.budget[p] >> VALUE_SHIFT) & 1 == 1
+    policy = (cfg.budget[p] >> POLICY_SHIFT) & 1 == 1
     f = np.zeros(N_FEATURES)
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
@@ -152,6 +173,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
     best = 0
     if m > 1:
+        scratch = np.empty(1 if policy else 0, POSITION)
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
@@ -168,13 +190,43 @@ def search_play(cfg, reach, pos, wk, pool, swk):
             share = left // rounds if rounds > 1 else left
             for _ in range(share // n_alive):
                 _sample(
-                    cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop, valued, f
+                    cfg,
+                    reach,
+                    pos,
+                    wk,
+                    pool,
+                    swk,
+                    p,
+                    alive,
+                    n_alive,
+                    sample,
+                    base,
+                    stop,
+                    valued,
+                    f,
+                    policy,
+                    scratch,
                 )
                 sample += 1
             left -= share // n_alive * n_alive
             if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
                 _sample(
-                    cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop, valued, f
+                    cfg,
+                    reach,
+                    pos,
+                    wk,
+                    pool,
+                    swk,
+                    p,
+                    alive,
+                    left,
+                    sample,
+                    base,
+                    stop,
+                    valued,
+                    f,
+                    policy,
+                    scratch,
                 )
                 sample += 1
                 left = 0
