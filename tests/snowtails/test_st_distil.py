@@ -1,6 +1,7 @@
-"""The distilled policy (``distil.py``) and searches that play it in their rollouts: the
-names parse, races are a pure function of their keys, and a candidate's features read only
-what the seat sees (two samples of the hidden cards give the same features)."""
+"""The distilled policy (``distil.py``) and searches that play it in their rollouts or take
+it as a prior: the names parse, races are a pure function of their keys, and a candidate's
+features read only what the seat sees (two samples of the hidden cards give the same
+features)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from simkit.games.snowtails.bots import (
     HORIZON_SHIFT,
     N_WEIGHTS,
     POLICY_SHIFT,
+    PRIOR_SHIFT,
     parse_bot,
 )
 from simkit.games.snowtails.distil import N_FEATURES, K, seat_candidates
@@ -33,6 +35,13 @@ def test_policy_names_parse():
     assert kind == BOT_SEARCH and weights2 == weights
     assert budget == 8 | 2 << HORIZON_SHIFT | 1 << POLICY_SHIFT
     assert parse_bot("search:8h2")[2] >> POLICY_SHIFT == 0
+    # The policy as a prior: greedy plays the rollouts, the weight in hundredths.
+    kind, weights3, budget = parse_bot("search:8h2p10@policy:distilled")
+    assert kind == BOT_SEARCH and weights3 == weights
+    assert budget == 8 | 2 << HORIZON_SHIFT | 10 << PRIOR_SHIFT
+    for bad in ("search:8h2p10", "search:8h2p0@policy:distilled", "search:8h2px@policy:distilled"):
+        with pytest.raises(SimkitError):
+            parse_bot(bad)
     with pytest.raises(SimkitError, match="unknown bot"):
         parse_bot("policy:nope")
     with pytest.raises(SimkitError, match="unknown bot"):
@@ -50,6 +59,7 @@ def test_policy_races_are_pure_and_the_policy_plays():
         ("policy:distilled", "greedy"),
         ("greedy:tuned", "greedy"),
         ("search:4h1@policy:distilled", "greedy"),
+        ("search:4h1p10@policy:distilled", "greedy"),
     ):
         cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
         one = get("snowtails").simulate(cell, keys, threads=1)

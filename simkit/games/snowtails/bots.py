@@ -156,6 +156,7 @@ MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 POLICY_SHIFT = 49  # ... and a flag: its rollouts play a distilled policy (``@policy:NAME``)
+PRIOR_SHIFT = 51  # ... or that policy's prior weight in hundredths (``search:NhHpL@policy:NAME``)
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -377,7 +378,10 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     cut after H rounds and scored by race position there, search.py; ``search:NhHv``:
     scored there by the fitted value of the position, value.py), whose prior,
     rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
-    one named after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s
+    one named after ``@`` (``search:32@greedy:bold``); a distilled policy after ``@``
+    (``policy:NAME``, distil.py, also a bot of its own) plays the rollouts, or with
+    ``pL`` after the horizon (``search:8h2vp3@policy:distilled``) ranks the candidates
+    and weighs their results by L/100 of its score (search.py). Fitted presets are the ``game``'s
     own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
     from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
@@ -391,12 +395,14 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
+        horizon, _, lam = horizon.partition("p")  # search:NhHpL: the policy as a prior
         valued = cut and horizon.endswith("v")
         horizon = horizon.removesuffix("v") if valued else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
             or (cut and (not horizon.isdigit() or not 1 <= int(horizon) <= MAX_HORIZON))
+            or (lam and (not lam.isdigit() or not 1 <= int(lam) <= 255))
         ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
@@ -417,7 +423,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         # The rollouts in the low bits, the horizon above, the value and policy flags above
         # that (search.py reads them).
         flag = 1 << VALUE_SHIFT if valued else 0
-        flag |= 1 << POLICY_SHIFT if kind == BOT_POLICY else 0
+        if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
+            if kind != BOT_POLICY:
+                raise SimkitError(
+                    f"{game}: bot '{spec}': a prior (pL) is a distilled policy's "
+                    f"(e.g. search:8h2p5@policy:distilled)",
+                    key="bots",
+                )
+            flag |= int(lam) << PRIOR_SHIFT
+        elif kind == BOT_POLICY:
+            flag |= 1 << POLICY_SHIFT
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:

@@ -203,6 +203,19 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
 
 
 @njit(no_cpython_wrapper=True)
+def policy_scores(cfg, pos, wk, p, scratch, j, rwk, wr, out):
+    """The policy's score (row ``wr``) of each of the candidates ``wk.top[:wk.n_top]`` of
+    seat ``p`` into ``out``; ``scratch[j]`` and ``rwk`` as ``candidate_features``."""
+    f = np.zeros(N_FEATURES)
+    for c in range(wk.n_top):
+        candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, f)
+        z = 0.0
+        for i in range(N_FEATURES):
+            z += cfg.weights[wr, COEF0 + i] * f[i]
+        out[c] = z
+
+
+@njit(no_cpython_wrapper=True)
 def policy_play(cfg, reach, pos, wk, scratch, j, rwk, wr):
     """The card play of seat ``pos.to_move`` by the distilled policy whose prior weights and
     coefficients are row ``wr`` of ``cfg.weights``: writes ``wk.play``. ``scratch[j]`` is a
