@@ -1,7 +1,6 @@
-"""The distilled policy (``distil.py``) and searches that play it in their rollouts or take
-it as a prior: the names parse, races are a pure function of their keys, and a candidate's
-features read only what the seat sees (two samples of the hidden cards give the same
-features)."""
+"""The distilled policy (``distil.py``) and searches that take it as a prior: the names
+parse, races are a pure function of their keys, and a candidate's features read only what
+the seat sees (two samples of the hidden cards give the same features)."""
 
 from __future__ import annotations
 
@@ -15,7 +14,6 @@ from simkit.games.snowtails.bots import (
     BOT_SEARCH,
     HORIZON_SHIFT,
     N_WEIGHTS,
-    POLICY_SHIFT,
     PRIOR_SHIFT,
     parse_bot,
 )
@@ -31,14 +29,14 @@ def test_policy_names_parse():
     assert kind == BOT_POLICY and budget == 0
     assert len(weights) == N_WEIGHTS + N_FEATURES
     assert weights[:N_WEIGHTS] == parse_bot("greedy:tuned")[1]
-    kind, weights2, budget = parse_bot("search:8h2@policy:distilled")
-    assert kind == BOT_SEARCH and weights2 == weights
-    assert budget == 8 | 2 << HORIZON_SHIFT | 1 << POLICY_SHIFT
-    assert parse_bot("search:8h2")[2] >> POLICY_SHIFT == 0
     # The policy as a prior: greedy plays the rollouts, the weight in hundredths.
-    kind, weights3, budget = parse_bot("search:8h2p10@policy:distilled")
-    assert kind == BOT_SEARCH and weights3 == weights
+    kind, weights2, budget = parse_bot("search:8h2p10@policy:distilled")
+    assert kind == BOT_SEARCH and weights2 == weights
     assert budget == 8 | 2 << HORIZON_SHIFT | 10 << PRIOR_SHIFT
+    assert parse_bot("search:8h2")[2] >> PRIOR_SHIFT == 0
+    # The policy is a prior, not a rollout player.
+    with pytest.raises(SimkitError, match="as a prior only"):
+        parse_bot("search:8h2@policy:distilled")
     for bad in ("search:8h2p10", "search:8h2p0@policy:distilled", "search:8h2px@policy:distilled"):
         with pytest.raises(SimkitError):
             parse_bot(bad)
@@ -58,7 +56,6 @@ def test_policy_races_are_pure_and_the_policy_plays():
     for bots in (
         ("policy:distilled", "greedy"),
         ("greedy:tuned", "greedy"),
-        ("search:4h1@policy:distilled", "greedy"),
         ("search:4h1p10@policy:distilled", "greedy"),
     ):
         cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)

@@ -155,8 +155,7 @@ MAX_BUDGET = 100_000
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
-POLICY_SHIFT = 49  # ... and a flag: its rollouts play a distilled policy (``@policy:NAME``)
-PRIOR_SHIFT = 51  # ... or that policy's prior weight in hundredths (``search:NhHpL@policy:NAME``)
+PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -378,12 +377,12 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     cut after H rounds and scored by race position there, search.py; ``search:NhHv``:
     scored there by the fitted value of the position, value.py), whose prior,
     rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
-    one named after ``@`` (``search:32@greedy:bold``); a distilled policy after ``@``
-    (``policy:NAME``, distil.py, also a bot of its own) plays the rollouts, or with
-    ``pL`` after the horizon (``search:8h2vp3@policy:distilled``) ranks the candidates
-    and weighs their results by L/100 of its score (search.py). Fitted presets are the ``game``'s
-    own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
-    from there. ``SimkitError`` (key ``bots``) otherwise."""
+    one named after ``@`` (``search:32@greedy:bold``); with ``pL`` after the horizon a
+    distilled policy after ``@`` (``search:8h2vp3@policy:distilled``; ``policy:NAME``,
+    distil.py, is also a bot of its own) ranks the candidates and weighs their results by
+    L/100 of its score, and its prior greedy preset plays the rollouts (search.py).
+    Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
+    ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets(game)
@@ -414,25 +413,24 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
         policy = policy or ("greedy:tuned" if "greedy:tuned" in presets else "greedy")
         kind, weights, _ = parse_bot(policy, game)
-        if kind not in (BOT_GREEDY, BOT_POLICY):
+        if kind != BOT_GREEDY and not (kind == BOT_POLICY and lam):
             raise SimkitError(
-                f"{game}: bot '{spec}': a search plays out with a greedy bot or a distilled "
-                f"policy (got '{policy}')",
+                f"{game}: bot '{spec}': a search plays out with a greedy bot, and takes a "
+                f"distilled policy as a prior only (e.g. search:8h2vp3@policy:distilled; "
+                f"got '{policy}')",
                 key="bots",
             )
-        # The rollouts in the low bits, the horizon above, the value and policy flags above
-        # that (search.py reads them).
+        # The rollouts in the low bits, the horizon above, the value flag and the prior's
+        # weight above that (search.py reads them).
         flag = 1 << VALUE_SHIFT if valued else 0
         if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
             if kind != BOT_POLICY:
                 raise SimkitError(
                     f"{game}: bot '{spec}': a prior (pL) is a distilled policy's "
-                    f"(e.g. search:8h2p5@policy:distilled)",
+                    f"(e.g. search:8h2vp3@policy:distilled)",
                     key="bots",
                 )
             flag |= int(lam) << PRIOR_SHIFT
-        elif kind == BOT_POLICY:
-            flag |= 1 << POLICY_SHIFT
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:

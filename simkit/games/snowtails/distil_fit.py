@@ -12,11 +12,11 @@ decisions of even-numbered races, reports accuracy and log loss on the odd ones 
 greedy's first choice and a uniform pick), refits on all and prints the ``bots.toml``
 entry.
 
-The teacher may be any search bot, e.g. ``search:64@policy:distilled`` (its rollouts played
-by the policy: expert iteration's second step). That one was collected with
-``SIMKIT_NUMBA_LINK=numba``: a first fitting kernel that called the search's sampling
-directly failed to link numba's ``np.zeros`` under simkit's linker (``_numba_link.py``),
-numba's own linker compiled it (more slowly, same code).
+The teacher may be any search bot. A second round (the teacher's rollouts played by the
+policy, at commit bf925aa, since removed) did not move the fit (docs/bots.md); it was
+collected with ``SIMKIT_NUMBA_LINK=numba``: a fitting kernel that called the search's
+sampling directly failed to link numba's ``np.zeros`` under simkit's linker
+(``_numba_link.py``), and numba's own linker compiled it (more slowly, same code).
 """
 
 from __future__ import annotations

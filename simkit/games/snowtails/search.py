@@ -11,12 +11,12 @@ greedy for every sled; the better half goes on to the next round. It plays the o
 best mean result: its rank utility in the race, (n - place) / (n - 1), which is less noisy
 than the win alone and rewards every place gained.
 
-With a distilled policy after ``@`` (``distil.py``) its rollouts play that policy
-(``search:NhH@policy:NAME``), or with ``pL`` after the horizon (``search:NhHpL@policy:NAME``)
-the policy is a prior and greedy plays the rollouts: the candidates are the policy's best of
-greedy's best ``distil.K``, and each one's mean result gets L/100 times its policy score less
-the best one's, so a play the policy prefers wins what the samples cannot tell apart
-(docs/bots.md, "Distilling search's choices").
+With ``pL`` after the horizon and a distilled policy after ``@``
+(``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
+the rollouts: the candidates are the policy's best of greedy's best ``distil.K``, cut first
+on one sample each (``candidates_cut``), and each one's mean result gets L/100 times its
+policy score less the best one's, so a play the policy prefers wins what the samples cannot
+tell apart (docs/bots.md, "Distilling search's choices").
 
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
@@ -33,15 +33,13 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.distil import K, policy_play, policy_scores
+from simkit.games.snowtails.distil import K, policy_scores
 from simkit.games.snowtails.layout import (
     BOT_GREEDY,
     FINISHED,
     FL_DONE,
     ONE,
-    PH_PLAY,
     PLAY_W,
-    POSITION,
     RACING,
     ZERO,
 )
@@ -58,7 +56,6 @@ FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candid
 HORIZON_SHIFT = np.int64(32)
 BUDGET_MASK = np.int64((1 << 32) - 1)
 VALUE_SHIFT = np.int64(48)
-POLICY_SHIFT = np.int64(49)  # a flag: the rollouts play the seat's distilled policy (distil.py)
 PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
 PRIOR_MASK = np.int64(255)
 HORIZON_MASK = np.int64((1 << 16) - 1)
@@ -67,7 +64,7 @@ STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3,
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, policy, scratch):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
     begins; the seat's rank utility in it.
@@ -77,9 +74,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, policy, scr
     other sleds' play after it cannot change the result. A rollout cut short at round
     ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
     the race: last), or with ``valued`` (``search:NhHv``) the fitted value of the position
-    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch). With
-    ``policy`` every card play is the distilled policy's of row ``wr`` (``distil.py``;
-    ``scratch`` its position to try plays on) instead of greedy's."""
+    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
@@ -87,10 +82,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, policy, scr
                 return value(cfg, pos, seat, f)
             n = pos.n_seats
             return (n - race_position(cfg, pos, seat)) / (n - 1)
-        if policy and pos.phase == PH_PLAY:
-            policy_play(cfg, reach, pos, swk, scratch, 0, swk, wr)
-        else:
-            decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
+        decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
     n = pos.n_seats
     if pos.flow != FL_DONE and pos.race == race:
@@ -172,9 +164,7 @@ def candidates_cut(budget, first):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(
-    cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, policy, scratch
-):
+def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
     of ``alive`` (common random numbers); their results added to their sums."""
     determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
@@ -184,9 +174,7 @@ def _sample(
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
-        wk.sums[c] += _rollout(
-            cfg, reach, pool, swk, p, pos.race, p, stop, valued, f, policy, scratch
-        )
+        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f)
         wk.tries[c] += 1
 
 
@@ -205,7 +193,6 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     budget = cfg.budget[p] & BUDGET_MASK
     horizon = (cfg.budget[p] >> HORIZON_SHIFT) & HORIZON_MASK
     valued = (cfg.budget[p] >> VALUE_SHIFT) & 1 == 1
-    policy = (cfg.budget[p] >> POLICY_SHIFT) & 1 == 1
     f = np.zeros(N_FEATURES)
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
@@ -223,7 +210,6 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
     best = 0
     if m > 1:
-        scratch = np.empty(1 if policy else 0, POSITION)
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
@@ -244,43 +230,13 @@ def search_play(cfg, reach, pos, wk, pool, swk):
             share = left // rounds if rounds > 1 else left
             for _ in range(share // n_alive):
                 _sample(
-                    cfg,
-                    reach,
-                    pos,
-                    wk,
-                    pool,
-                    swk,
-                    p,
-                    alive,
-                    n_alive,
-                    sample,
-                    base,
-                    stop,
-                    valued,
-                    f,
-                    policy,
-                    scratch,
+                    cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop, valued, f
                 )
                 sample += 1
             left -= share // n_alive * n_alive
             if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
                 _sample(
-                    cfg,
-                    reach,
-                    pos,
-                    wk,
-                    pool,
-                    swk,
-                    p,
-                    alive,
-                    left,
-                    sample,
-                    base,
-                    stop,
-                    valued,
-                    f,
-                    policy,
-                    scratch,
+                    cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop, valued, f
                 )
                 sample += 1
                 left = 0
