@@ -17,6 +17,8 @@ TRACK = "hairpins"
 PLAYERS = 2
 BOTS = {
     "greedy:tuned": 40_000,
+    "policy:distilled": 10_000,
+    "search:8h2vp3@policy:distilled": 2_000,
     "search:4": 3_000,
     "search:16h3": 2_000,
     "search:16h3v": 2_000,

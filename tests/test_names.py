@@ -9,8 +9,8 @@ from simkit.cli import main
 from simkit.names import closest, did_you_mean, unknown
 
 ST_BOTS = (
-    "random, greedy, greedy:cautious, greedy:bold, greedy:tuned, greedy[w1/w2/...], "
-    "search:N, search:NhH, search:NhHv"
+    "random, greedy, greedy:cautious, greedy:bold, greedy:tuned, policy:distilled, "
+    "greedy[w1/w2/...], search:N, search:NhH, search:NhHv"
 )
 
 
@@ -33,7 +33,7 @@ def test_the_helper():
         ),
         (
             ["race", "--game", "snowtails", "--bots", "serch:64"],
-            "Error: snowtails: unknown bot 'serch:64' (known: random, greedy, search); "
+            "Error: snowtails: unknown bot 'serch:64' (known: random, greedy, search, policy); "
             "did you mean 'search:64'?",
         ),
         (

@@ -305,11 +305,11 @@ def cell_inputs(
     n = rec["n_spaces"][0]
     tab = rec["tab"][0, :n].astype(np.int64)
     kinds, weights, budgets = bot_arrays(bots, variant.game)
-    assert N_WEIGHTS <= MAX_WEIGHTS
+    assert N_WEIGHTS <= weights.shape[1] <= MAX_WEIGHTS
     rec["n_seats"] = len(slots)
     rec["slots"][0, : len(slots)] = slots
     rec["bots"][0, : len(bots)] = kinds
-    rec["weights"][0, : len(bots), :N_WEIGHTS] = weights
+    rec["weights"][0, : len(bots), : weights.shape[1]] = weights
     rec["budget"][0, : len(bots)] = budgets
     # The greedy bot's bound counts a building's gain only where one stands (T_* bits).
     rec["trig_kinds"] = np.bitwise_or.reduce(tab[:, S_TRIG])

@@ -42,6 +42,7 @@ from simkit.errors import SimkitError
 from simkit.games.base import TunableBot
 from simkit.games.snowtails.layout import (
     BOT_GREEDY,
+    BOT_POLICY,
     BOT_RANDOM,
     BOT_SEARCH,
     C_FIFTH,
@@ -148,12 +149,13 @@ def presets_file(game: str) -> Path:
 
 
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
-BOT_NAMES = ("random", "greedy", "search")
+BOT_NAMES = ("random", "greedy", "search", "policy")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
 MAX_BUDGET = 100_000
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
+PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 ELIMINATED = -1.0e6
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
@@ -352,6 +354,21 @@ def greedy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     return presets
 
 
+@functools.cache
+def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
+    """The distilled policies of the game's ``bots.toml`` (``[policy.NAME]``, distil.py):
+    each as its weights row, the prior greedy preset's ``N_WEIGHTS`` weights then its
+    coefficients."""
+    path = presets_file(game)
+    out: dict[str, tuple[float, ...]] = {}
+    if path.exists():
+        with path.open("rb") as fh:
+            for name, entry in tomllib.load(fh).get("policy", {}).items():
+                prior = greedy_presets(game)[entry["prior"]]
+                out[f"policy:{name}"] = prior + tuple(float(w) for w in entry["coef"])
+    return out
+
+
 def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...], int]:
     """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
@@ -360,23 +377,31 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     cut after H rounds and scored by race position there, search.py; ``search:NhHv``:
     scored there by the fitted value of the position, value.py), whose prior,
     rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
-    one named after ``@`` (``search:32@greedy:bold``). Fitted presets are the ``game``'s
-    own. The search budget holds the rollouts below bit ``HORIZON_SHIFT``, the horizon
-    from there. ``SimkitError`` (key ``bots``) otherwise."""
+    one named after ``@`` (``search:32@greedy:bold``); with ``pL`` after the horizon a
+    distilled policy after ``@`` (``search:8h2vp3@policy:distilled``; ``policy:NAME``,
+    distil.py, is also a bot of its own) ranks the candidates and weighs their results by
+    L/100 of its score, and its prior greedy preset plays the rollouts (search.py).
+    Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
+    ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
         return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
     presets = greedy_presets(game)
     if spec in presets:
         return BOT_GREEDY, presets[spec], 0
+    policies = policy_presets(game)
+    if spec in policies:
+        return BOT_POLICY, policies[spec], 0
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
+        horizon, _, lam = horizon.partition("p")  # search:NhHpL: the policy as a prior
         valued = cut and horizon.endswith("v")
         horizon = horizon.removesuffix("v") if valued else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
             or (cut and (not horizon.isdigit() or not 1 <= int(horizon) <= MAX_HORIZON))
+            or (lam and (not lam.isdigit() or not 1 <= int(lam) <= 255))
         ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
@@ -388,14 +413,24 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
         policy = policy or ("greedy:tuned" if "greedy:tuned" in presets else "greedy")
         kind, weights, _ = parse_bot(policy, game)
-        if kind != BOT_GREEDY:
+        if kind != BOT_GREEDY and not (kind == BOT_POLICY and lam):
             raise SimkitError(
-                f"{game}: bot '{spec}': a search plays out with a greedy bot (got '{policy}')",
+                f"{game}: bot '{spec}': a search plays out with a greedy bot, and takes a "
+                f"distilled policy as a prior only (e.g. search:8h2vp3@policy:distilled; "
+                f"got '{policy}')",
                 key="bots",
             )
-        # The rollouts in the low bits, the horizon above, the value flag above that
-        # (search.py reads them).
+        # The rollouts in the low bits, the horizon above, the value flag and the prior's
+        # weight above that (search.py reads them).
         flag = 1 << VALUE_SHIFT if valued else 0
+        if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
+            if kind != BOT_POLICY:
+                raise SimkitError(
+                    f"{game}: bot '{spec}': a prior (pL) is a distilled policy's "
+                    f"(e.g. search:8h2vp3@policy:distilled)",
+                    key="bots",
+                )
+            flag |= int(lam) << PRIOR_SHIFT
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
@@ -409,7 +444,15 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             key="bots",
         )
     known = ", ".join(
-        ["random", *presets, "greedy[w1/w2/...]", "search:N", "search:NhH", "search:NhHv"]
+        [
+            "random",
+            *presets,
+            *policies,
+            "greedy[w1/w2/...]",
+            "search:N",
+            "search:NhH",
+            "search:NhHv",
+        ]
     )
     base, _, name = spec.partition(":")
     if name and base == "greedy":
@@ -419,7 +462,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         close = closest(name, [p.partition(":")[2] for p in presets if ":" in p])
         hint = f"; did you mean 'greedy:{close}'?" if close else ""
     else:
-        hint = did_you_mean(spec, ["random", *presets, "search"])
+        hint = did_you_mean(spec, ["random", *presets, *policies, "search"])
     if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
@@ -431,12 +474,14 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
 def bot_arrays(
     specs: tuple[str, ...], game: str = "snowtails"
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kernel arrays for bot specs: kind, greedy weights and search budget per seat."""
+    """Kernel arrays for bot specs: kind, weights (greedy's, then a distilled policy's
+    coefficients) and search budget per seat."""
+    parsed = [parse_bot(spec, game) for spec in specs]
     kinds = np.zeros(len(specs), dtype=np.int64)
-    weights = np.zeros((len(specs), N_WEIGHTS), dtype=np.float64)
+    weights = np.zeros((len(specs), max(len(w) for _, w, _ in parsed)), dtype=np.float64)
     budgets = np.zeros(len(specs), dtype=np.int64)
-    for i, spec in enumerate(specs):
-        kinds[i], weights[i], budgets[i] = parse_bot(spec, game)
+    for i, (kind, w, budget) in enumerate(parsed):
+        kinds[i], weights[i, : len(w)], budgets[i] = kind, w, budget
     return kinds, weights, budgets
 
 

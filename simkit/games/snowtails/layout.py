@@ -80,13 +80,14 @@ MAX_ROW = 16  # start-row spaces of an ST2 track
 MAX_SPACES = 4096  # spaces of a unit's tracks joined (a library track has 150-430)
 MAX_CORNERS = 64  # corners of a unit's tracks joined
 MAX_TREES = 128  # trees of a unit's tracks joined
-MAX_WEIGHTS = 16  # greedy weights per seat (bots.N_WEIGHTS of them in use)
+MAX_WEIGHTS = 48  # weights per seat: greedy's bots.N_WEIGHTS, then a policy's (distil.py)
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
 # Bot kinds (the cell's ``bots``).
 BOT_RANDOM = np.int64(0)
 BOT_GREEDY = np.int64(1)
 BOT_SEARCH = np.int64(2)
+BOT_POLICY = np.int64(3)  # a policy distilled from search (distil.py)
 
 # Sled status.
 RACING = np.int64(0)

@@ -11,6 +11,13 @@ greedy for every sled; the better half goes on to the next round. It plays the o
 best mean result: its rank utility in the race, (n - place) / (n - 1), which is less noisy
 than the win alone and rewards every place gained.
 
+With ``pL`` after the horizon and a distilled policy after ``@``
+(``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
+the rollouts: the candidates are the policy's best of greedy's best ``distil.K``, cut first
+on one sample each (``candidates_cut``), and each one's mean result gets L/100 times its
+policy score less the best one's, so a play the policy prefers wins what the samples cannot
+tell apart (docs/bots.md, "Distilling search's choices").
+
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
 
@@ -26,7 +33,16 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide, top_plays
-from simkit.games.snowtails.layout import BOT_GREEDY, FINISHED, FL_DONE, PLAY_W, RACING, ZERO
+from simkit.games.snowtails.distil import K, policy_scores
+from simkit.games.snowtails.layout import (
+    BOT_GREEDY,
+    FINISHED,
+    FL_DONE,
+    ONE,
+    PLAY_W,
+    RACING,
+    ZERO,
+)
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
@@ -40,6 +56,8 @@ FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candid
 HORIZON_SHIFT = np.int64(32)
 BUDGET_MASK = np.int64((1 << 32) - 1)
 VALUE_SHIFT = np.int64(48)
+PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
+PRIOR_MASK = np.int64(255)
 HORIZON_MASK = np.int64((1 << 16) - 1)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
@@ -73,16 +91,19 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
 
 
 @njit(no_cpython_wrapper=True)
-def _halve(wk, alive, n_alive, tries):
-    """Keep the better half of the plays ``alive[:n_alive]`` by mean result (ties: the
-    greedier play, listed first); returns how many are left."""
+def _halve(wk, alive, n_alive, tries, prior):
+    """Keep the better half of the plays ``alive[:n_alive]`` by mean result plus ``prior``
+    (zeros but for ``search:NhHpL``; ties: the greedier play, listed first); returns how
+    many are left."""
     for i in range(1, n_alive):  # insertion sort, best mean first
         c = alive[i]
         j = i
         while j > 0 and (
-            wk.sums[c] / tries[c] > wk.sums[alive[j - 1]] / tries[alive[j - 1]]
+            wk.sums[c] / tries[c] + prior[c]
+            > wk.sums[alive[j - 1]] / tries[alive[j - 1]] + prior[alive[j - 1]]
             or (
-                wk.sums[c] / tries[c] == wk.sums[alive[j - 1]] / tries[alive[j - 1]]
+                wk.sums[c] / tries[c] + prior[c]
+                == wk.sums[alive[j - 1]] / tries[alive[j - 1]] + prior[alive[j - 1]]
                 and c < alive[j - 1]
             )
         ):
@@ -90,6 +111,24 @@ def _halve(wk, alive, n_alive, tries):
             j -= 1
         alive[j] = c
     return max(1, (n_alive + 1) // 2)
+
+
+@njit(no_cpython_wrapper=True)
+def _by_score(wk, scores):
+    """Greedy's candidates ``wk.top[:wk.n_top]`` reordered by ``scores``, best first (ties:
+    the greedier), the scores with them."""
+    n = wk.n_top
+    for i in range(1, n):  # insertion sort of rows
+        j = i
+        while j > 0 and scores[j] > scores[j - 1]:
+            for col in range(PLAY_W):
+                t = wk.top[j, col]
+                wk.top[j, col] = wk.top[j - 1, col]
+                wk.top[j - 1, col] = t
+            t2 = scores[j]
+            scores[j] = scores[j - 1]
+            scores[j - 1] = t2
+            j -= 1
 
 
 @njit(no_cpython_wrapper=True)
@@ -105,12 +144,21 @@ def _rounds(m):
 
 @njit(no_cpython_wrapper=True)
 def candidates(budget):
-    """How many of greedy's best plays ``search:N`` (N = ``budget``) compares: the most, up
-    to ``CANDIDATES``, whose first cut still rests on ``FIRST_CUT`` samples each (its share
-    of the budget, ``budget // rounds``, over the plays); with fewer rollouts than that
-    allows for two plays, as many plays as rollouts (one or two)."""
+    """How many of greedy's best plays ``search:N`` (N = ``budget``) compares:
+    ``candidates_cut`` with a first cut on ``FIRST_CUT`` samples."""
+    return candidates_cut(budget, FIRST_CUT)
+
+
+@njit(no_cpython_wrapper=True)
+def candidates_cut(budget, first):
+    """How many plays a search of ``budget`` rollouts compares: the most, up to
+    ``CANDIDATES``, whose first cut still rests on ``first`` samples each (its share of the
+    budget, ``budget // rounds``, over the plays); with fewer rollouts than that allows for
+    two plays, as many plays as rollouts (one or two). A search with the policy as a prior
+    (``search:NhHpL``) cuts first on one sample, the prior standing in for the rest: four
+    plays for N = 8 (two samples each in ``search:8h2v``)."""
     for m in range(CANDIDATES, 1, -1):
-        if budget // _rounds(m) // m >= FIRST_CUT:
+        if budget // _rounds(m) // m >= first:
             return m
     return min(budget, 2)
 
@@ -147,7 +195,17 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     valued = (cfg.budget[p] >> VALUE_SHIFT) & 1 == 1
     f = np.zeros(N_FEATURES)
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
-    top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
+    lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
+    scores = np.zeros(K)
+    if lam > 0.0:  # search:NhHpL: the distilled policy's best of greedy's best K
+        top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
+        swk.tracing = 0
+        swk.heat_on = 0
+        policy_scores(cfg, pos, wk, p, pool, 1, swk, p, scores)
+        _by_score(wk, scores)
+        wk.n_top = min(wk.n_top, candidates_cut(budget, ONE))
+    else:
+        top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
     best = 0
@@ -155,6 +213,10 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
+        prior = np.zeros(m)
+        if lam > 0.0:  # each play's policy score below the best's, L/100 a logit
+            for c in range(m):
+                prior[c] = lam * (scores[c] - scores[0])
         alive = wk.alive
         for c in range(m):
             alive[c] = c
@@ -178,7 +240,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
                 )
                 sample += 1
                 left = 0
-            n_alive = _halve(wk, alive, n_alive, wk.tries)
+            n_alive = _halve(wk, alive, n_alive, wk.tries, prior)
             rounds -= 1
         best = alive[0]
     for col in range(PLAY_W):

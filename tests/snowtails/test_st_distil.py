@@ -1,0 +1,95 @@
+"""The distilled policy (``distil.py``) and searches that take it as a prior: the names
+parse, races are a pure function of their keys, and a candidate's features read only what
+the seat sees (two samples of the hidden cards give the same features)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simkit.errors import SimkitError
+from simkit.games.snowtails.batch import cell_inputs
+from simkit.games.snowtails.bots import (
+    BOT_POLICY,
+    BOT_SEARCH,
+    HORIZON_SHIFT,
+    N_WEIGHTS,
+    PRIOR_SHIFT,
+    parse_bot,
+)
+from simkit.games.snowtails.distil import N_FEATURES, K, seat_candidates
+from simkit.games.snowtails.kernels import apply, choose, determinize, new
+from simkit.games.snowtails.layout import FL_DONE, PH_PLAY, POSITION, WORK
+from simkit.games.snowtails.params import PRESETS
+from simkit.tracks import load
+
+
+def test_policy_names_parse():
+    kind, weights, budget = parse_bot("policy:distilled")
+    assert kind == BOT_POLICY and budget == 0
+    assert len(weights) == N_WEIGHTS + N_FEATURES
+    assert weights[:N_WEIGHTS] == parse_bot("greedy:tuned")[1]
+    # The policy as a prior: greedy plays the rollouts, the weight in hundredths.
+    kind, weights2, budget = parse_bot("search:8h2p10@policy:distilled")
+    assert kind == BOT_SEARCH and weights2 == weights
+    assert budget == 8 | 2 << HORIZON_SHIFT | 10 << PRIOR_SHIFT
+    assert parse_bot("search:8h2")[2] >> PRIOR_SHIFT == 0
+    # The policy is a prior, not a rollout player.
+    with pytest.raises(SimkitError, match="as a prior only"):
+        parse_bot("search:8h2@policy:distilled")
+    for bad in ("search:8h2p10", "search:8h2p0@policy:distilled", "search:8h2px@policy:distilled"):
+        with pytest.raises(SimkitError):
+            parse_bot(bad)
+    with pytest.raises(SimkitError, match="unknown bot"):
+        parse_bot("policy:nope")
+    with pytest.raises(SimkitError, match="unknown bot"):
+        parse_bot("policy:distilled", "mushmush")
+
+
+def test_policy_races_are_pure_and_the_policy_plays():
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    keys = race_keys(5, 0, np.arange(6))
+    out = {}
+    for bots in (
+        ("policy:distilled", "greedy"),
+        ("greedy:tuned", "greedy"),
+        ("search:4h1p10@policy:distilled", "greedy"),
+    ):
+        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
+        one = get("snowtails").simulate(cell, keys, threads=1)
+        two = get("snowtails").simulate(cell, keys, threads=2)
+        for name in one.seats:
+            assert np.array_equal(one.seats[name], two.seats[name])
+        out[bots[0]] = one.seats["turns"]
+    assert not np.array_equal(out["policy:distilled"], out["greedy:tuned"])  # it decides
+
+
+def test_features_read_only_what_the_seat_sees():
+    # Mid-race, three sleds: at a card play, two samples of what the seat cannot see
+    # (other hands, deck orders) give each candidate the same features.
+    bots = ("greedy:tuned",) * 3
+    cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
+    positions = np.zeros(3, dtype=POSITION)
+    works = np.zeros(2, dtype=WORK)
+    scratch = np.zeros(1, dtype=POSITION)
+    new(cfga, positions, works, np.uint64(12))
+    checked = 0
+    while positions[0]["flow"] != FL_DONE and checked < 12:
+        if positions[0]["phase"] == PH_PLAY:
+            seat = positions[0]["to_move"]
+            feats = []
+            for j, key in ((0, 0), (1, 1), (2, 2)):
+                if j > 0:
+                    determinize(positions, seat, np.uint64(key), positions, j)
+                out = np.zeros((K, N_FEATURES))
+                n = seat_candidates(cfga, reach, positions, j, works, scratch, out)
+                feats.append(out[:n].copy())
+            assert len(feats[0]) > 0
+            assert np.array_equal(feats[0], feats[1]) and np.array_equal(feats[0], feats[2])
+            checked += 1
+        choose(cfga, reach, positions, works)
+        apply(cfga, positions, works)
+    assert checked == 12
