@@ -63,7 +63,7 @@ STUDY_OPTS ?=
 # over scenarios/<x>-space.toml, whose [search] table sets the budget, into runs/tune-<x>;
 # the report goes to reports/tune-<x>. TUNE_OPTS goes to `simkit tune`, e.g.
 # make reports TUNE_OPTS="--threads 1".
-TUNINGS := tune-extra-cards tune-extra-cards-greedy tune-bonus-dice tune-s-bends
+TUNINGS := tune-extra-cards tune-extra-cards-greedy tune-extra-cards-strong tune-bonus-dice tune-s-bends
 TUNE_OPTS ?=
 
 reports: setup  ## every study in scenarios/ but demo (about an hour here: the search levels and their level checks), then the tuning studies (~13 min): reports/<study>/, reports/index.html
