@@ -80,3 +80,19 @@ def state(sleds, turn=0, rnd=2, **overrides):
     if overrides:
         s["set"] = overrides
     return s
+
+
+def turns_at_one_and_two_threads(bots: tuple[str, ...], seed: int, races: int = 6) -> np.ndarray:
+    """Each race's turns with ``bots`` on Hairpin Valley, after checking that one and two
+    threads give the same tables (a race is a pure function of its key)."""
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.rng import race_keys
+
+    keys = race_keys(seed, 0, np.arange(races))
+    cell = build_cell("snowtails", players=len(bots), track="hairpins", bots=bots)
+    one = get("snowtails").simulate(cell, keys, threads=1)
+    two = get("snowtails").simulate(cell, keys, threads=2)
+    for name in one.seats:
+        assert np.array_equal(one.seats[name], two.seats[name]), name
+    return one.seats["turns"]

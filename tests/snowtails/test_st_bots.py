@@ -21,7 +21,7 @@ from simkit.games.snowtails.oracle import moves, parse_state
 from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
 from simkit.tracks.compiled import F_PAST_FINISH
-from tests.snowtails.st_helpers import sled, state
+from tests.snowtails.st_helpers import sled, state, turns_at_one_and_two_threads
 from tests.snowtails.st_trackkit import build, space
 
 
@@ -108,17 +108,8 @@ def test_search_names_parse_to_budget_and_horizon():
 def test_a_horizon_cuts_rollouts_short_and_keeps_races_pure():
     # search:8h1 scores each rollout by race position at the next round: cheaper
     # than search:8, and a race is still a pure function of its key.
-    from simkit.games import get
-    from simkit.games.cells import build_cell
-    from simkit.rng import race_keys
-
-    keys = race_keys(3, 0, np.arange(6))
-    out = {}
-    for bots in (("search:8h1", "greedy"), ("search:8", "greedy")):
-        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
-        one = get("snowtails").simulate(cell, keys, threads=1)
-        two = get("snowtails").simulate(cell, keys, threads=2)
-        for name in one.seats:
-            assert np.array_equal(one.seats[name], two.seats[name])
-        out[bots[0]] = one.seats["turns"]
+    out = {
+        bots[0]: turns_at_one_and_two_threads(bots, seed=3)
+        for bots in (("search:8h1", "greedy"), ("search:8", "greedy"))
+    }
     assert not np.array_equal(out["search:8h1"], out["search:8"])  # the horizon plays

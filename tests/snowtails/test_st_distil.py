@@ -22,6 +22,7 @@ from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.layout import FL_DONE, PH_PLAY, POSITION, WORK
 from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
+from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
 
 def test_policy_names_parse():
@@ -47,23 +48,14 @@ def test_policy_names_parse():
 
 
 def test_policy_races_are_pure_and_the_policy_plays():
-    from simkit.games import get
-    from simkit.games.cells import build_cell
-    from simkit.rng import race_keys
-
-    keys = race_keys(5, 0, np.arange(6))
-    out = {}
-    for bots in (
-        ("policy:distilled", "greedy"),
-        ("greedy:tuned", "greedy"),
-        ("search:4h1p10@policy:distilled", "greedy"),
-    ):
-        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
-        one = get("snowtails").simulate(cell, keys, threads=1)
-        two = get("snowtails").simulate(cell, keys, threads=2)
-        for name in one.seats:
-            assert np.array_equal(one.seats[name], two.seats[name])
-        out[bots[0]] = one.seats["turns"]
+    out = {
+        bots[0]: turns_at_one_and_two_threads(bots, seed=5)
+        for bots in (
+            ("policy:distilled", "greedy"),
+            ("greedy:tuned", "greedy"),
+            ("search:4h1p10@policy:distilled", "greedy"),
+        )
+    }
     assert not np.array_equal(out["policy:distilled"], out["greedy:tuned"])  # it decides
 
 

@@ -15,6 +15,7 @@ from simkit.games.snowtails.layout import FL_DONE, N_VALUES, PH_PLAY, POSITION, 
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.value import COEF, FEATURES, N_FEATURES, seat_value
 from simkit.tracks import load
+from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
 
 def test_value_bot_names_parse():
@@ -30,19 +31,10 @@ def test_value_bot_names_parse():
 
 
 def test_value_races_are_pure_and_the_value_plays():
-    from simkit.games import get
-    from simkit.games.cells import build_cell
-    from simkit.rng import race_keys
-
-    keys = race_keys(4, 0, np.arange(6))
-    out = {}
-    for bots in (("search:8h1v", "greedy"), ("search:8h1", "greedy")):
-        cell = build_cell("snowtails", players=2, track="hairpins", bots=bots)
-        one = get("snowtails").simulate(cell, keys, threads=1)
-        two = get("snowtails").simulate(cell, keys, threads=2)
-        for name in one.seats:
-            assert np.array_equal(one.seats[name], two.seats[name])
-        out[bots[0]] = one.seats["turns"]
+    out = {
+        bots[0]: turns_at_one_and_two_threads(bots, seed=4)
+        for bots in (("search:8h1v", "greedy"), ("search:8h1", "greedy"))
+    }
     assert not np.array_equal(out["search:8h1v"], out["search:8h1"])  # the value decides
 
 
