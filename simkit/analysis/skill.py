@@ -257,42 +257,40 @@ def _grouped(by_level: dict[str, str]) -> str:
     return ", ".join(f"{v} with {_and(ls)}" for v, ls in groups.items())
 
 
-def _no_difference(tests: pd.DataFrame) -> str:
+def _tolerance(tests: pd.DataFrame) -> float:
+    """The margin the study's differences were tested against (0: against zero)."""
+    return float(tests["tolerance"].iloc[0]) if len(tests) and "tolerance" in tests else 0.0
+
+
+def _pm(tol: float) -> str:
+    return f"±{100 * tol:g} pp"
+
+
+def _no_difference(tol: float) -> str:
     """``no difference between levels significantly beyond ±2 pp`` (or ``no significant
     difference between levels`` without a tolerance)."""
-    tol = float(tests["tolerance"].iloc[0]) if len(tests) and "tolerance" in tests else 0.0
     if tol > 0:
-        return f"no difference between levels significantly beyond ±{100 * tol:g} pp"
+        return f"no difference between levels significantly beyond {_pm(tol)}"
     return "no significant difference between levels"
 
 
-def _small_shift(tests: pd.DataFrame) -> str:
+def _small_shift(tests: pd.DataFrame, tol: float) -> str:
     """The most significant shift that is real (against 0) but not shown beyond the
     tolerance, if any: ``; slot 1 shifts +1.5 pp [+0.7, +2.2] (greedy:tuned - greedy),
     significant but within ±2 pp``; a shift whose estimate passes the tolerance without
     the test showing it beyond is said so (``significant, not shown beyond ±2 pp``)."""
-    if not len(tests) or "beyond" not in tests:
+    if not tol > 0 or "beyond" not in tests:
         return ""
     small = tests[tests["significant"] & ~tests["beyond"]]
-    tol = float(tests["tolerance"].iloc[0])
-    if small.empty or not tol > 0:
+    if small.empty:
         return ""
     r = small.sort_values(["p_adjusted", "p"], kind="stable").iloc[0]
     more = f" (and {len(small) - 1} more)" if len(small) > 1 else ""
-    where = (
-        f"significant but within ±{100 * tol:g} pp"
-        if abs(r["diff"]) <= tol
-        else f"significant, not shown beyond ±{100 * tol:g} pp"
-    )
+    where = "significant but within" if abs(r["diff"]) <= tol else "significant, not shown beyond"
     return (
         f"; slot {int(r['slot'])} shifts {_interval(r)} ({r['level_b']} - {r['level_a']}), "
-        f"{where}{more}"
+        f"{where} {_pm(tol)}{more}"
     )
-
-
-def _against(r: Any) -> str:
-    tol = float(r.get("tolerance", 0.0))
-    return f" against ±{100 * tol:g} pp" if tol > 0 else ""
 
 
 def sentence(
@@ -311,20 +309,21 @@ def sentence(
             (:mod:`simkit.ladder`'s level check): their difference is then no skill effect.
     """
     label = label_of(by_level, tests)
-    none = _no_difference(tests)
+    tol = _tolerance(tests)
+    none = _no_difference(tol)
     if label == DEPENDENT:
         sig = tests[tests["beyond"]].sort_values(["p_beyond_adjusted", "p"], kind="stable")
         top = sig.iloc[0]
         text = f"{DEPENDENT}: {shift_text(top)}"
-        if float(top["tolerance"]) > 0:
-            text += f", beyond ±{100 * float(top['tolerance']):g} pp"
+        if tol > 0:
+            text += f", beyond {_pm(tol)}"
         if len(sig) > 1:
             text += f" (and {len(sig) - 1} more difference{'s' * (len(sig) > 2)} beyond it)"
     elif label == ROBUST:
         verdict = next(iter(by_level.values()))
         text = (
             f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)}), {none}"
-            + _small_shift(tests)
+            + _small_shift(tests, tol)
         )
     else:
         undecided = [lv for lv, v in by_level.items() if v not in (FAIR, UNFAIR)]
@@ -336,7 +335,7 @@ def sentence(
             text = f"{UNDETERMINED}: {none}; {what}"
         else:
             text = f"{UNDETERMINED}: {_grouped(by_level)}, but {none} after the correction"
-        text += _small_shift(tests)
+        text += _small_shift(tests, tol)
         if len(tests):
             widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
             # The interval is per comparison; the label rests on Holm's adjusted p of the
@@ -345,7 +344,7 @@ def sentence(
             text += (
                 f"; widest: slot {int(widest['slot'])}, {widest['level_b']} - "
                 f"{widest['level_a']} {_interval(widest)} (uncorrected interval; Holm p "
-                f"{widest['p_beyond_adjusted']:.2g}{_against(widest)})"
+                f"{widest['p_beyond_adjusted']:.2g}{f' against {_pm(tol)}' if tol > 0 else ''})"
             )
     if distinct:
         text += "; " + "; ".join(
