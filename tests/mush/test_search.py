@@ -102,3 +102,26 @@ def test_search_never_looks_at_hidden_information(game, make_cell, key):
             asked += 1
         race.step()
     assert asked > 20
+
+
+def test_a_cell_without_search_plays_the_same_without_the_search_compiled(
+    game, make_cell, monkeypatch
+):
+    """A cell with no search seat runs ``batch.blocks`` without the search compiled in
+    (``choose.search_flag`` is None, numba prunes the branch); forced into the searching
+    specialisation, its races are the same."""
+    from simkit.games.mush import batch
+    from simkit.games.mush import game as game_module
+    from simkit.games.mush.choose import search_flag
+
+    cell = make_cell(3, ["greedy", "random", "greedy"], route="sprint")
+    assert search_flag(game.inputs(cell).cell) is None
+    assert search_flag(game.inputs(make_cell(2, ["search:4", "greedy"])).cell) is True
+    keys = race_keys(5, 0, np.arange(10))
+    pruned = _tables(game.simulate(cell, keys, threads=1))
+    monkeypatch.setattr(game_module, "search_flag", lambda cells: True)
+    full = _tables(game.simulate(cell, keys, threads=1))
+    if hasattr(batch.blocks, "signatures"):  # both specialisations ran (none with JIT off)
+        assert {str(sig[-1]) for sig in batch.blocks.signatures} >= {"none", "bool"}
+    for name, col in pruned.items():
+        assert np.array_equal(col, full[name]), name

@@ -113,3 +113,26 @@ def test_a_horizon_cuts_rollouts_short_and_keeps_races_pure():
         for bots in (("search:8h1", "greedy"), ("search:8", "greedy"))
     }
     assert not np.array_equal(out["search:8h1"], out["search:8"])  # the horizon plays
+
+
+def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkeypatch):
+    """A cell with no search or policy seat runs the kernels' specialisation without the
+    search (``decide.search_flag`` is None, numba prunes the branch: a cold compile of
+    greedy cells skips it); forced into the searching one, its races are the same."""
+    from simkit.games.snowtails import batch
+
+    variant = PRESETS["snowtails"]
+    keys = np.arange(40, dtype=np.uint64) * np.uint64(7919)
+    for bots, flag in ((("greedy", "random", "greedy"), None), (("search:4", "greedy"), True)):
+        cfga, _ = cell_inputs(load("hairpins"), variant, bots, tuple(range(1, len(bots) + 1)))
+        assert batch.search_flag(cfga) is flag
+    bots = ("greedy", "random", "greedy")
+    pruned = batch.run_batch(load("hairpins"), variant, bots, (1, 2, 3), keys, threads=1)
+    monkeypatch.setattr(batch, "search_flag", lambda cfga: True)
+    full = batch.run_batch(load("hairpins"), variant, bots, (1, 2, 3), keys, threads=1)
+    if hasattr(batch._block, "signatures"):  # both specialisations ran (none with JIT off)
+        assert {str(sig[-1]) for sig in batch._block.signatures} >= {"none", "bool"}
+    for name, col in pruned.seats.items():
+        assert np.array_equal(col, full.seats[name]), name
+    for name, col in pruned.races.items():
+        assert np.array_equal(col, full.races[name]), name

@@ -42,10 +42,10 @@ def _drain(rec, log, logn):
 
 
 @njit(no_cpython_wrapper=True)
-def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
+def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
     """Block ``b`` of ``heat.shape[0]``: its races, each played from ``new`` to its end by
     the seat to move choosing and the position applying, with the block's own position,
-    scratch, heat and per-round counts (``rounds``: see ``blocks``)."""
+    scratch, heat and per-round counts (``rounds``, ``searching``: see ``blocks``)."""
     prm = inputs[0][0]
     cell = inputs[1][0]
     rt = rt_a[0]
@@ -67,7 +67,7 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
         _drain(rec_a[0], log, logn)
         while not is_over(pos_a[0]):
             s = to_move(pos_a[0])
-            choose(cell.bots[s], pos_a[0], prm, cell, rt, s, work_a[0], play_a[0])
+            choose(cell.bots[s], pos_a[0], prm, cell, rt, s, work_a[0], play_a[0], searching)
             apply(pos_a[0], prm, rt, play_a[0], rec_a[0])
             if rec_a[0].logging:
                 _drain(rec_a[0], log, logn)
@@ -86,12 +86,14 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
 
 
 @njit(cache=True, nogil=True)
-def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn):
+def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
     """Blocks ``lo`` to ``hi`` of ``heat.shape[0]``: their races of ``keys`` into ``seats``
     (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
     ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
     ``rt_a`` the route record, each as a one-element array. ``rounds`` = (round counts,
     end counts, counts by seat, each (blocks, ROUND_CAP, n, n, n + 1), measures (races,
-    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race."""
+    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race. ``searching``: ``True``
+    where a seat searches, else ``None`` (``choose.search_flag``: numba compiles the search
+    only into the first)."""
     for b in range(lo, hi):
-        _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn)
+        _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching)

@@ -30,6 +30,7 @@ from simkit.games.base import (
 from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
 from simkit.games.mush.bots import BOT_KINDS
+from simkit.games.mush.choose import search_flag
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
 from simkit.games.round_counts import MEASURES
@@ -173,7 +174,8 @@ class MushGame:
             log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
             logn = np.zeros(1, dtype=np.int64)
             rounds = (counts, ends, by_seat, measures)
-            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
+            searching = search_flag(inp.cell)
+            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn, searching)
             n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
             cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
             with ThreadPoolExecutor(n_threads) as pool:  # each block writes its own rows

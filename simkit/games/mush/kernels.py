@@ -23,6 +23,7 @@ from numba import njit
 from simkit.games.mush import plays as play_list
 from simkit.games.mush import position, rules
 from simkit.games.mush.choose import choose as bot_choose
+from simkit.games.mush.choose import search_flag
 
 
 @njit(cache=True)
@@ -66,10 +67,15 @@ def determinize(positions, seat, key, out):
 
 
 @njit(cache=True)
+def _choose(positions, prms, cells, rts, seat, works, plays, searching):
+    cell = cells[0]
+    bp = cell.bots[seat]
+    bot_choose(bp, positions[0], prms[0], cell, rts[0], seat, works[0], plays[0], searching)
+
+
 def choose(positions, prms, cells, rts, seat, works, plays):
     """The play of ``seat``'s bot (``cells[0].bots[seat]``) into ``plays[0].row``."""
-    cell = cells[0]
-    bot_choose(cell.bots[seat], positions[0], prms[0], cell, rts[0], seat, works[0], plays[0])
+    _choose(positions, prms, cells, rts, seat, works, plays, search_flag(cells))
 
 
 @njit(cache=True)

@@ -18,6 +18,7 @@ from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
 from simkit.games.mush import records as E
 from simkit.games.mush.batch import blocks
+from simkit.games.mush.choose import search_flag
 from simkit.games.mush.route import load_route
 from simkit.games.round_counts import MEASURES
 
@@ -186,7 +187,8 @@ def run_trace(
     counts = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
     by_seat = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
     rounds = (counts, counts.copy(), by_seat, np.zeros((1, len(MEASURES))))
-    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn)
+    searching = search_flag(inp.cell)
+    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn, searching)
     if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
     route = load_route(cell.variant.route)

@@ -72,7 +72,7 @@ class SnowTailsGame:
         "simulate": ("simkit.games.snowtails.batch:_block",),
         "trace": (
             "simkit.games.snowtails.kernels:new",
-            "simkit.games.snowtails.kernels:step",
+            "simkit.games.snowtails.kernels:_step",
             "simkit.games.snowtails.kernels:result",
         ),
     }

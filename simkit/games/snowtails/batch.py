@@ -25,7 +25,7 @@ from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
 from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
-from simkit.games.snowtails.decide import choose
+from simkit.games.snowtails.decide import choose, search_flag
 from simkit.games.snowtails.layout import (
     FINISHED,
     FL_DONE,
@@ -177,15 +177,25 @@ _RACE_SOURCE = {
 }
 
 
+@njit(no_cpython_wrapper=True)
+def _search_scratch(positions, works, search):
+    """The search's scratch (all but the first position and work record), or ``None``
+    twice where ``search`` is ``None`` (``decide.search_flag``): numba keeps one branch."""
+    if search is None:
+        return None, None
+    return borrowed(positions[1:]), borrowed(works[1:])
+
+
 @njit(cache=True, nogil=True)
-def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
+def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, search):
     """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
     ``rounds`` = (round counts, end counts, counts by seat, measures:
     ``Batch.round_position``, ``Batch.end_position``, ``Batch.seat_position``, one row of
     ``round_counts.MEASURES`` per race; single races only): every decision taken by its
     seat's bot. ``positions`` (three) and ``works`` (two) are arrays the caller owns (a
     record taken from an array allocated here would outlive its memory): the first of
-    each for the race, the rest for the search bot's scratch."""
+    each for the race, the rest for the search bot's scratch, which ``search`` (``True`` or
+    ``None``: ``decide.search_flag``) says whether to compile and use."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -208,8 +218,7 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works):
     # Every decision hands these down four calls deep: views without reference counts
     # (simkit/_borrow.py), of arrays the caller holds for the whole block.
     tables = (borrowed(reach[0]), borrowed(reach[1]))
-    pool = borrowed(positions[1:])  # the search's scratch, made once
-    swks = borrowed(works[1:])
+    pool, swks = _search_scratch(positions, works, search)  # made once
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
@@ -332,6 +341,7 @@ def run_batch(
         tracks = [tracks] * variant.races
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     cfga, reach = cell_inputs(tracks, variant, bots, slots)
+    search = search_flag(cfga)
     n = len(keys)
     n_blocks = max(1, min(n, 64))
     results = np.zeros(n, dtype=RESULT)
@@ -355,7 +365,7 @@ def run_batch(
         lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
         positions, works = scratch.get()
         counts = (rounds[b], ends[b], by_seat[b], measures)
-        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, positions, works)
+        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, positions, works, search)
         scratch.put((positions, works))
 
     if workers == 1:

@@ -3,10 +3,16 @@
 ``random`` and ``greedy`` decide in ``bots``; ``search:N`` searches its card plays
 (``search.search_play``) and a distilled policy scores greedy's best ones
 (``distil.policy_play``); both leave their other decisions to greedy.
+
+A cell with neither passes ``pool=None``: numba prunes the branch on ``pool is not None``
+while it compiles that specialisation, so a cold run of greedy cells never compiles the
+search (half of a cold Snow Tails compile, ``bench/compile.py``). ``search_flag`` says which
+a cell needs.
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import decide
@@ -20,17 +26,27 @@ def choose(cfg, reach, pos, wk, pool, swks):
     """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``.
 
     ``pool`` (two positions) and ``swks`` (one work record) are the search's scratch, as
-    arrays the caller owns."""
+    arrays the caller owns, or both ``None`` where no seat of the cell searches."""
     p = pos.to_move
     kind = cfg.bots[p]
-    if kind == BOT_SEARCH:
-        if pos.phase == PH_PLAY:
-            search_play(cfg, reach, pos, wk, pool, swks[0])
-            return
-        kind = BOT_GREEDY
-    elif kind == BOT_POLICY:
-        if pos.phase == PH_PLAY:
-            policy_play(cfg, reach, pos, wk, pool, 1, swks[0], p)
-            return
-        kind = BOT_GREEDY
+    if pool is not None:  # pruned where the cell has no search seat (``search_flag``)
+        if kind == BOT_SEARCH:
+            if pos.phase == PH_PLAY:
+                search_play(cfg, reach, pos, wk, pool, swks[0])
+                return
+            kind = BOT_GREEDY
+        elif kind == BOT_POLICY:
+            if pos.phase == PH_PLAY:
+                policy_play(cfg, reach, pos, wk, pool, 1, swks[0], p)
+                return
+            kind = BOT_GREEDY
     decide(cfg, reach, pos, wk, kind, p)
+
+
+def search_flag(cfga: np.ndarray) -> bool | None:
+    """``True`` where a seat of the cell (``cfga``, the one-element cell array) searches or
+    plays a distilled policy, else ``None``: the kernels take it as the argument that
+    selects their specialisation (with ``None``, ``choose`` gets ``pool=None`` and the
+    search is not compiled; a greedy seat plays the same either way)."""
+    kinds = cfga["bots"][0]
+    return True if bool(np.isin(kinds, (BOT_SEARCH, BOT_POLICY)).any()) else None

@@ -26,11 +26,24 @@ def new(cfga, positions, works, key):
     position.new(cfga[0], positions[0], works[0], key)
 
 
+@njit(no_cpython_wrapper=True)
+def _scratch(search):
+    """The search's scratch, or ``None`` twice where no seat searches (``decide.search_flag``:
+    numba then compiles ``decide.choose`` without the search)."""
+    if search is None:
+        return None, None
+    return np.empty(2, POSITION), np.empty(1, WORK)
+
+
 @njit(cache=True)
-def choose(cfga, reach, positions, works):
-    pool = np.empty(2, POSITION)  # the search's scratch
-    swks = np.empty(1, WORK)
+def _choose(cfga, reach, positions, works, search):
+    pool, swks = _scratch(search)
     decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
+
+
+def choose(cfga, reach, positions, works):
+    """The seat to move's bot decides: writes ``works[0].play``."""
+    _choose(cfga, reach, positions, works, decide.search_flag(cfga))
 
 
 @njit(cache=True)
@@ -39,12 +52,15 @@ def apply(cfga, positions, works):
 
 
 @njit(cache=True)
-def step(cfga, reach, positions, works):
-    """The seat to move's bot decides, and its play is carried out."""
-    pool = np.empty(2, POSITION)  # the search's scratch
-    swks = np.empty(1, WORK)
+def _step(cfga, reach, positions, works, search):
+    pool, swks = _scratch(search)
     decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
     position.apply(cfga[0], positions[0], works[0])
+
+
+def step(cfga, reach, positions, works):
+    """The seat to move's bot decides, and its play is carried out."""
+    _step(cfga, reach, positions, works, decide.search_flag(cfga))
 
 
 @njit(cache=True)
