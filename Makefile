@@ -45,8 +45,8 @@ format: setup
 bench: setup  ## throughput on this machine, and the ratio against NUMBA_DISABLE_JIT=1
 	$(BIN)/python -m bench
 
-profile: setup  ## perf samples by jitted function and the reference-count share: make profile GAME=mush RACES=20000
-	$(BIN)/python -m bench.perf $(or $(GAME),snowtails) $(or $(RACES),20000)
+profile: setup  ## perf samples by jitted function and the reference-count share: make profile GAME=mush RACES=20000 [CELL='{"bots": "search:8"}']
+	$(BIN)/python -m bench.perf $(or $(GAME),snowtails) $(or $(RACES),20000) '$(or $(CELL),{})'
 
 golden: setup  ## regenerate golden traces after an intended rule change (review the diff)
 	$(BIN)/python -m tests.golden.regenerate

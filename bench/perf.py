@@ -1,6 +1,7 @@
 """Where a game's races spend their time, by jitted function: ``perf`` with numba's symbols.
 
     make profile GAME=snowtails RACES=20000    (python -m bench.perf GAME RACES; Linux perf)
+    make profile GAME=snowtails RACES=2000 CELL='{"bots": "search:8", "players": 2}'
 
 perf cannot name numba's machine code by itself. This runs ``GAME.simulate`` of ``RACES``
 races at one thread under ``perf record``, recording only the timed run (not the compile
@@ -16,6 +17,7 @@ return address on top of it tells which kernel called a reference count, see
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -26,7 +28,7 @@ from pathlib import Path
 NRT = ("NRT_incref", "NRT_decref")
 
 
-def _child(game_name: str, races: int, ctl: str, ack: str) -> None:
+def _child(game_name: str, races: int, ctl: str, ack: str, over: str) -> None:
     import numpy as np
 
     from simkit.games import get
@@ -34,7 +36,7 @@ def _child(game_name: str, races: int, ctl: str, ack: str) -> None:
     from simkit.rng import race_keys
 
     game = get(game_name)
-    cell = build_cell(game_name, **(game.bench.cell if game.bench else {}))
+    cell = build_cell(game_name, **{**(game.bench.cell if game.bench else {}), **json.loads(over)})
     game.simulate(cell, race_keys(1, 0, np.arange(8)), threads=1)  # compile, unrecorded
 
     def control(command: str) -> None:
@@ -91,10 +93,16 @@ def _symbols(obj: bytes, lib, own: str) -> set[tuple[int, int, str]]:
 
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--child"]:
-        _child(argv[1], int(argv[2]), argv[3], argv[4])
+        _child(argv[1], int(argv[2]), argv[3], argv[4], argv[5])
         return 0
     game = argv[0] if argv else "snowtails"
     races = int(argv[1]) if len(argv) > 1 else 20_000
+    over = argv[2] if len(argv) > 2 else "{}"  # JSON over the game's bench cell
+    try:
+        json.loads(over)
+    except json.JSONDecodeError as err:
+        print(f"bench.perf: CELL is not JSON ({err}): {over}")
+        return 2
     if shutil.which("perf") is None or shutil.which("nm") is None:
         print("bench.perf: needs Linux perf and nm on PATH; skipped")
         return 0
@@ -106,6 +114,7 @@ def main(argv: list[str]) -> int:
     record = ["perf", "record", "-q", f"--control=fifo:{ctl},{ack}", "-D", "-1", "-F", "2000"]
     record += ["--call-graph", "dwarf,1024", "-o", str(data), "--"]
     record += [sys.executable, "-m", "bench.perf", "--child", game, str(races), str(ctl), str(ack)]
+    record += [over]
     subprocess.run(record, env=env, check=True)
     report = subprocess.run(
         [
@@ -131,7 +140,8 @@ def main(argv: list[str]) -> int:
             shares.append((float(parts[0][:-1]), parts[2]))
         elif len(parts) >= 3 and parts[0].endswith("%") and parts[1] == "[k]":
             shares.append((float(parts[0][:-1]), f"[kernel] {parts[2]}"))
-    print(f"{game}: {races:,} {_unit(game)} at 1 thread; perf samples by function ({data})")
+    cell = f", cell {over}" if over != "{}" else ""
+    print(f"{game}: {races:,} {_unit(game)}{cell} at 1 thread; perf samples by function ({data})")
     for share, name in shares[:15]:
         print(f"  {share:6.2f}%  {_short(name)}")
     nrt = sum(s for s, n in shares if n in NRT)
