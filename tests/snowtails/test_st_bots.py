@@ -136,3 +136,24 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
         assert np.array_equal(col, full.seats[name]), name
     for name, col in pruned.races.items():
         assert np.array_equal(col, full.races[name]), name
+
+
+def test_a_prior_search_compares_the_candidates_it_names():
+    """``search:NhHpLcM`` compares the policy's best M (where greedy finds that many), each
+    on one sample first, and still spends exactly N rollouts."""
+    from simkit.games.snowtails.bots import CAND_SHIFT
+
+    assert parse_bot("search:6h2vp3c4@policy:distilled")[2] >> CAND_SHIFT & 15 == 4
+    assert parse_bot("search:8h2vp3@policy:distilled")[2] >> CAND_SHIFT == 0
+    for bad in ("search:6h2vp3c", "search:6h2vp3c1", "search:6h2vp3c9", "search:6h2c4"):
+        with pytest.raises(SimkitError):
+            parse_bot(bad + "@policy:distilled")
+    bots = ("search:6h2vp3c4@policy:distilled", "search:4h2vp3c4@policy:distilled")
+    seen = search_decisions(bots, 11, limit=30)
+    sizes = set()
+    for _, budget, tries in seen:
+        if tries.size > 1:
+            sizes.add(tries.size)
+            assert tries.size <= 4 and tries.min() >= 1
+            assert tries.sum() == budget
+    assert 4 in sizes

@@ -16,7 +16,9 @@ With ``pL`` after the horizon and a distilled policy after ``@``
 the rollouts: the candidates are the policy's best of greedy's best ``distil.K``, cut first
 on one sample each (``candidates_cut``), and each one's mean result gets L/100 times its
 policy score less the best one's, so a play the policy prefers wins what the samples cannot
-tell apart (docs/bots.md, "Distilling search's choices").
+tell apart (docs/bots.md, "Distilling search's choices"). ``cM`` after L
+(``search:NhHpLcM``) compares the policy's best M instead, first on one sample each, then
+halving as above on the rest of the budget.
 
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
@@ -58,6 +60,8 @@ BUDGET_MASK = np.int64((1 << 32) - 1)
 VALUE_SHIFT = np.int64(48)
 PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
 PRIOR_MASK = np.int64(255)
+CAND_SHIFT = np.int64(59)  # how many candidates a search with a prior compares (4 bits)
+CAND_MASK = np.int64(15)
 HORIZON_MASK = np.int64((1 << 16) - 1)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
@@ -203,7 +207,8 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.heat_on = 0
         policy_scores(cfg, pos, wk, p, pool, 1, swk, p, scores)
         _by_score(wk, scores)
-        wk.n_top = min(wk.n_top, candidates_cut(budget, ONE))
+        want = (cfg.budget[p] >> CAND_SHIFT) & CAND_MASK  # search:NhHpLcM, else the rule
+        wk.n_top = min(wk.n_top, candidates_cut(budget, ONE) if want == 0 else min(want, budget))
     else:
         top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
@@ -228,12 +233,15 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         sample = ZERO  # not a literal 0, which compiled _sample a second time
         while n_alive > 1:
             share = left // rounds if rounds > 1 else left
-            for _ in range(share // n_alive):
+            each = share // n_alive
+            if each == 0 and n_alive == m:  # a first cut on one sample (search:NhHpLcM)
+                each = 1
+            for _ in range(each):
                 _sample(
                     cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop, valued, f
                 )
                 sample += 1
-            left -= share // n_alive * n_alive
+            left -= each * n_alive
             if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
                 _sample(
                     cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop, valued, f
