@@ -10,12 +10,9 @@ seats take slots 1..n in a random order per race; R-44).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Any, ClassVar
 
-import numba
 import numpy as np
 
 from simkit.errors import ParamError, SimkitError
@@ -27,6 +24,7 @@ from simkit.games.base import (
     Cell,
     Column,
 )
+from simkit.games.blocks import block_count, run_blocks
 from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
 from simkit.games.mush.bots import BOT_KINDS
@@ -66,7 +64,6 @@ _RACE_OWN: dict[str, Column] = {
     "cold_rounds": Column("int16", "rounds of cold weather", "rounds"),
     "lead_changes": Column("int16", "rounds after which the leader had changed", "rounds"),
 }
-BLOCKS = 64  # heat blocks per batch: fixed, so results never depend on threads
 
 
 @dataclass(frozen=True)
@@ -163,7 +160,7 @@ class MushGame:
         n_races, n = len(keys), cell.players
         st = np.zeros((n_races, n), dtype=records.STAT)
         rs = np.zeros(n_races, dtype=records.RACE)
-        blocks = max(1, min(BLOCKS, n_races))
+        blocks = block_count(n_races)
         n_sp = int(inp.rt["n_spaces"][0])
         heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
         shape = (blocks, records.ROUND_CAP, n, n, n + 1)  # slots are 1..n
@@ -176,12 +173,13 @@ class MushGame:
             rounds = (counts, ends, by_seat, measures)
             searching = search_flag(inp.cell)
             args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn, searching)
-            n_threads = max(1, min(int(threads or numba.get_num_threads()), blocks))
-            cuts = [blocks * k // n_threads for k in range(n_threads + 1)]
-            with ThreadPoolExecutor(n_threads) as pool:  # each block writes its own rows
-                runs = [pool.submit(batch.blocks, lo, hi, *args) for lo, hi in pairwise(cuts)]
-                for run in runs:
-                    run.result()
+
+            def play(b: int, lo: int, hi: int) -> None:
+                # the kernel finds block b's races lo..hi itself (the same formula, over
+                # heat.shape[0] blocks) and writes its own rows
+                batch.blocks(b, b + 1, *args)
+
+            run_blocks(n_races, play, threads)
         seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = heat.sum(axis=0)

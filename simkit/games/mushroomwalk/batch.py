@@ -8,23 +8,20 @@ counted. A game is ``position.new``, then the bot of the seat to move chooses a 
 ``play_games`` is the one kernel Python calls here (cached); ``play_game`` and everything
 beneath it are internal kernels, compiled into it once (:mod:`.kernels`).
 
-Threads: ``run`` splits a batch into contiguous slices and plays them in Python threads
-while the kernel holds no GIL (``nogil=True``). Each game writes only its own rows and
-depends only on its key, so tables are identical for any thread count. This replaces
-``parallel=True``/``prange``, whose compilation took about a third of the game's cold
+Threads: ``run`` plays a batch in blocks on Python threads (``simkit.games.blocks``, as
+every game does) while the kernel holds no GIL (``nogil=True``). Each game writes only
+its own rows and depends only on its key, so tables are identical for any thread count.
+This replaces ``parallel=True``/``prange``, whose compilation took about a third of the game's cold
 compile budget (docs/rules-mushroomwalk.md "Speed").
 """
 
 from __future__ import annotations
 
-import itertools
-from concurrent.futures import ThreadPoolExecutor
-
-import numba
 import numpy as np
 from numba import njit
 
 from simkit._borrow import borrowed
+from simkit.games.blocks import block_count, run_blocks
 from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, result
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION
@@ -124,25 +121,25 @@ def run(
     outputs: tuple[np.ndarray, np.ndarray],
     threads: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``play_games`` over all ``keys`` (no events) in ``threads`` threads (default: numba's
-    thread count), each on a contiguous slice of games. Returns the round counts, the end
-    counts, the counts by seat (each summed over the slices: integers, so in any order)
-    and the measures."""
+    """``play_games`` over all ``keys`` (no events), block by block on ``threads`` threads
+    (``simkit.games.blocks.run_blocks``: its blocks, thread default and scheduling).
+    Returns the round counts, the end counts, the counts by seat (each summed over the
+    blocks: integers, so in any order) and the measures."""
     seat_out, race_out = outputs
     n = keys.shape[0]
-    workers = max(1, min(numba.get_num_threads() if threads is None else int(threads), n))
-    bounds = np.linspace(0, n, workers + 1).astype(np.int64)
-    evc = np.zeros(1, dtype=np.int64)
-    counts = np.zeros((workers, ROUND_CAP, 2, 2, 3), dtype=np.int64)
+    counts = np.zeros((block_count(n), ROUND_CAP, 2, 2, 3), dtype=np.int64)
     ends = np.zeros_like(counts)
     by_seat = np.zeros_like(counts)
     measures = np.full((n, len(MEASURES)), np.nan)
 
-    def part(k: int, a: int, b: int) -> None:
-        ev = np.zeros(1, dtype=EVENT)
-        last = np.zeros(1, dtype=POSITION)
-        rows = slice(a, b)
-        rounds = (counts[k], ends[k], by_seat[k], measures[rows])
+    def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # a worker's one-row event log, its count and the last position: nothing read back
+        return np.zeros(1, dtype=EVENT), np.zeros(1, dtype=np.int64), np.zeros(1, dtype=POSITION)
+
+    def play(b: int, lo: int, hi: int, work: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
+        ev, evc, last = work
+        rows = slice(lo, hi)
+        rounds = (counts[b], ends[b], by_seat[b], measures[rows])
         play_games(
             keys[rows],
             race_index[rows],
@@ -156,11 +153,5 @@ def run(
             last,
         )
 
-    if workers == 1:
-        part(0, 0, n)
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            parts = itertools.pairwise(bounds)
-            for f in [pool.submit(part, k, a, b) for k, (a, b) in enumerate(parts)]:
-                f.result()
+    run_blocks(n, play, threads, scratch=scratch)
     return counts.sum(axis=0), ends.sum(axis=0), by_seat.sum(axis=0), measures

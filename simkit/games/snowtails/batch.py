@@ -2,8 +2,9 @@
 
 Races are split into blocks independent of the thread count; each block is played by one
 ``nogil`` kernel call with its own position and work records and its own heat counts, so
-results are bit-identical for any number of threads (DESIGN §4). Threads take blocks as
-they come free (races differ in length, and other processes may hold a core). A race is
+results are bit-identical for any number of threads (DESIGN §4). The blocks, the thread
+default and the scheduling (threads take blocks as they come free) are every game's:
+``simkit.games.blocks.run_blocks``. A race is
 stepped as every caller steps it: ``position.new``, then the seat to move's bot ``choose``
 and ``position.apply`` until the unit is over.
 
@@ -13,16 +14,13 @@ whole engine (10-15 s of CPU on a cold cache, measured), for the same speed.
 
 from __future__ import annotations
 
-import os
-import queue
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
 from numba import njit
 
 from simkit._borrow import borrowed
 from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
+from simkit.games.blocks import block_count, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
 from simkit.games.snowtails.decide import choose, search_flag
@@ -343,7 +341,7 @@ def run_batch(
     cfga, reach = cell_inputs(tracks, variant, bots, slots)
     search = search_flag(cfga)
     n = len(keys)
-    n_blocks = max(1, min(n, 64))
+    n_blocks = block_count(n)
     results = np.zeros(n, dtype=RESULT)
     heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
     players = len(slots)
@@ -352,28 +350,18 @@ def run_batch(
     by_seat = np.zeros((n_blocks, ROUND_CAP, players, players, players + 1), dtype=np.int64)
     measures = np.full((n, len(MEASURES)), np.nan)
 
-    workers = max(1, min(int(threads or os.cpu_count() or 1), n_blocks))
     # One position and work set per worker, used for block after block: a block's result
     # does not depend on what they held (``position.new`` clears every field; _block
     # clears its counts), and a fresh 3 MB work set per block cost its pages' faults and
     # zeroing (3% of a run's samples, perf).
-    scratch: queue.SimpleQueue = queue.SimpleQueue()
-    for _ in range(workers):
-        scratch.put((np.empty(3, dtype=POSITION), np.empty(2, dtype=WORK)))
+    def scratch() -> tuple[np.ndarray, np.ndarray]:
+        return np.empty(3, dtype=POSITION), np.empty(2, dtype=WORK)
 
-    def play(b: int) -> None:
-        lo, hi = b * n // n_blocks, (b + 1) * n // n_blocks
-        positions, works = scratch.get()
+    def play(b: int, lo: int, hi: int, work: tuple[np.ndarray, np.ndarray]) -> None:
         counts = (rounds[b], ends[b], by_seat[b], measures)
-        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, positions, works, search)
-        scratch.put((positions, works))
+        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, *work, search)
 
-    if workers == 1:
-        for b in range(n_blocks):
-            play(b)
-    else:
-        with ThreadPoolExecutor(workers) as pool:
-            list(pool.map(play, range(n_blocks)))
+    run_blocks(n, play, threads, scratch=scratch)
     batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])
     if variant.races == 1:  # the kernel counted rounds; a tournament's standings by race
         batch.round_position = rounds.sum(axis=0)
