@@ -41,14 +41,15 @@ print(races / (t2 - t1), t2 - t0, t2 - t1)
 """
 
 
-def rate(game: str, threads: int, races: int, **cell: Any) -> tuple[float, float]:
-    """(races per wall second, races per CPU second) of ``races`` races at ``threads``."""
+def rate(game: str, threads: int, races: int, first: int = 0, **cell: Any) -> tuple[float, float]:
+    """(races per wall second, races per CPU second) of ``races`` races at ``threads``, the
+    races ``first`` to ``first + races - 1`` of the bench's keys."""
     from simkit.games import get
     from simkit.games.cells import build_cell
     from simkit.rng import race_keys
 
     c = build_cell(game, **cell)
-    keys = race_keys(1, 0, np.arange(races))
+    keys = race_keys(1, 0, np.arange(first, first + races))
     w0, c0 = time.perf_counter(), time.process_time()
     get(game).simulate(c, keys, threads)
     wall, cpu = time.perf_counter() - w0, time.process_time() - c0

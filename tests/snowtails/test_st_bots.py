@@ -157,3 +157,23 @@ def test_a_prior_search_compares_the_candidates_it_names():
             assert tries.size <= 4 and tries.min() >= 1
             assert tries.sum() == budget
     assert 4 in sizes
+
+
+def test_a_prior_search_stops_at_the_lead_it_names():
+    """``search:NhHpLsS`` stops after a round in which the leader is S/100 ahead: never more
+    than N rollouts, fewer where a lead showed; a lead no result can reach plays as the
+    search without ``s`` does, decision for decision."""
+    from simkit.games.snowtails.bots import STOP_SHIFT
+
+    assert parse_bot("search:8h2vp3c4s25@policy:distilled")[2] >> STOP_SHIFT & 255 == 25
+    for bad in ("search:8h2vp3s", "search:8h2vp3s0", "search:8h2vp3s256", "search:8h2vs5"):
+        with pytest.raises(SimkitError):
+            parse_bot(bad + "@policy:distilled")
+    seen = search_decisions(("search:8h2vp3s1@policy:distilled", "greedy"), 11, limit=30)
+    spent = [int(tries.sum()) for _, _, tries in seen if tries.size > 1]
+    assert max(spent) <= 8 and min(spent) < 8
+    never = search_decisions(("search:8h2vp3s255@policy:distilled", "greedy"), 11, limit=30)
+    plain = search_decisions(("search:8h2vp3@policy:distilled", "greedy"), 11, limit=30)
+    assert len(never) == len(plain)
+    for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
+        assert np.array_equal(a, b)

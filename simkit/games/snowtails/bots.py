@@ -156,6 +156,7 @@ MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
+STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
 CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 ELIMINATED = -1.0e6
@@ -383,7 +384,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     distilled policy after ``@`` (``search:8h2vp3@policy:distilled``; ``policy:NAME``,
     distil.py, is also a bot of its own) ranks the candidates and weighs their results by
     L/100 of its score, and its prior greedy preset plays the rollouts (search.py); ``cM``
-    after L compares its best M (2 to 8) on one sample each first.
+    after L compares its best M (2 to 8) on one sample each first, ``sS`` after that stops
+    once the leader is S/100 ahead (at most N rollouts).
     Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
     ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
@@ -398,6 +400,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
         horizon, _, lam = horizon.partition("p")  # search:NhHpL: the policy as a prior
+        lam, ssep, lead = lam.partition("s")  # search:NhHpLsS: stop at a lead of S/100
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
         horizon = horizon.removesuffix("v") if valued else horizon
@@ -407,14 +410,15 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             or (cut and (not horizon.isdigit() or not 1 <= int(horizon) <= MAX_HORIZON))
             or (lam and (not lam.isdigit() or not 1 <= int(lam) <= 255))
             or (csep and (not cands.isdigit() or not 2 <= int(cands) <= MAX_CANDIDATES))
+            or (ssep and (not lead.isdigit() or not 1 <= int(lead) <= 255))
         ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
                 f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
                 f"value with a 'v' (search:16h3v), a policy's prior weight 1 to 255 after "
-                f"'p' and its candidates 2 to {MAX_CANDIDATES} after 'c' "
-                f"(search:6h2vp3c4@policy:distilled)",
+                f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c' and a lead that "
+                f"stops it, 1 to 255 hundredths, after 's' (search:8h2vp3c4s30@policy:distilled)",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
@@ -438,7 +442,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                     key="bots",
                 )
             flag |= int(lam) << PRIOR_SHIFT
-            flag |= int(cands or 0) << CAND_SHIFT
+            flag |= int(cands or 0) << CAND_SHIFT | int(lead or 0) << STOP_SHIFT
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:

@@ -18,7 +18,9 @@ on one sample each (``candidates_cut``), and each one's mean result gets L/100 t
 policy score less the best one's, so a play the policy prefers wins what the samples cannot
 tell apart (docs/bots.md, "Distilling search's choices"). ``cM`` after L
 (``search:NhHpLcM``) compares the policy's best M instead, first on one sample each, then
-halving as above on the rest of the budget.
+halving as above on the rest of the budget. ``sS`` after that (``search:NhHpLcMsS``) stops
+after a round in which the leading play's mean plus prior is S/100 or more ahead of the
+next one's, and plays it: at most N rollouts.
 
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
@@ -62,7 +64,9 @@ PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths 
 PRIOR_MASK = np.int64(255)
 CAND_SHIFT = np.int64(59)  # how many candidates a search with a prior compares (4 bits)
 CAND_MASK = np.int64(15)
-HORIZON_MASK = np.int64((1 << 16) - 1)
+HORIZON_MASK = np.int64(255)
+STOP_SHIFT = np.int64(40)  # above the horizon: stop once the leader is this far ahead (1/100)
+STOP_MASK = np.int64(255)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
@@ -115,6 +119,14 @@ def _halve(wk, alive, n_alive, tries, prior):
             j -= 1
         alive[j] = c
     return max(1, (n_alive + 1) // 2)
+
+
+@njit(no_cpython_wrapper=True)
+def _ahead(wk, alive, prior):
+    """How far the first of ``alive`` (sorted by ``_halve``) leads the second: mean result
+    plus prior."""
+    a, b = alive[0], alive[1]
+    return wk.sums[a] / wk.tries[a] + prior[a] - (wk.sums[b] / wk.tries[b] + prior[b])
 
 
 @njit(no_cpython_wrapper=True)
@@ -200,6 +212,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     f = np.zeros(N_FEATURES)
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
+    lead = ((cfg.budget[p] >> STOP_SHIFT) & STOP_MASK) / 100.0  # search:NhHpLsS, else 0
     scores = np.zeros(K)
     if lam > 0.0:  # search:NhHpL: the distilled policy's best of greedy's best K
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
@@ -250,6 +263,8 @@ def search_play(cfg, reach, pos, wk, pool, swk):
                 left = 0
             n_alive = _halve(wk, alive, n_alive, wk.tries, prior)
             rounds -= 1
+            if lead > 0.0 and n_alive > 1 and _ahead(wk, alive, prior) >= lead:
+                break  # the leader is S/100 ahead of the next: the rest of the budget is saved
         best = alive[0]
     for col in range(PLAY_W):
         wk.play[col] = wk.top[best, col]
