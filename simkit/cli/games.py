@@ -134,7 +134,7 @@ def race(
     """
     from simkit.games import get
     from simkit.games.cells import build_cell
-    from simkit.rng import race_key
+    from simkit.rng import single_race_key
     from simkit.runner.progress import compile_notice
 
     if png is not None:  # before the race is played: a name it cannot write is refused now
@@ -165,7 +165,7 @@ def race(
             players=players,
             bots=bot_arg,
         )
-        key = int(race_key(seed, 0, race_index))
+        key = single_race_key(seed, race_index)
     notice = compile_notice(get(game), "trace")
     if notice:
         click.echo(notice, err=True)

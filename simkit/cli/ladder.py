@@ -171,19 +171,10 @@ def ladder(
         err=True,
     )
     lad = report.analyse(run_dir, replicates=bootstrap or REPLICATES)
+    from simkit.analysis.ratings_text import COLUMNS, ratings_rows
     from simkit.report.text import table
 
-    rows = [
-        {
-            "rung": r.rung,
-            "bot": r.bot,
-            "rating": f"{r.rating:+.3f}",
-            "95% interval": f"[{r.low:+.3f}, {r.high:+.3f}]",
-            "wins/seat": f"{r.win_rate:.3f}",
-        }
-        for r in lad.table.itertuples()
-    ]
-    click.echo(table(rows, ["rung", "bot", "rating", "95% interval", "wins/seat"]))
+    click.echo(table(ratings_rows(lad.table), COLUMNS))
     for sentence in lad.rungs:
         click.echo(sentence)
     click.echo(report.build(lad, run_dir / "report"))
