@@ -1,4 +1,5 @@
-"""The CLI shell: version, help on every command."""
+"""The CLI shell: version, help on every command, one meaning per option and short flag,
+one --resume contract."""
 
 import os
 import subprocess
@@ -151,3 +152,20 @@ def test_an_option_is_declared_in_one_file_of_the_cli():
     assert not several, f"options declared in several files: {several}"
     for shared in ("--seed", "--out", "--threads", "--force", "--resume", "--players"):
         assert files[shared] == {"common.py"}
+
+
+def test_every_resume_takes_the_folder_as_its_value(tmp_path):
+    """One --resume contract: run, tune, ladder and bots tune take `--resume DIR`."""
+    missing = tmp_path / "nothing-here"
+    for words, what in (
+        (["run"], "a run directory"),
+        (["tune"], "a tuning folder"),
+        (["ladder"], "a ladder's run directory"),
+        (["bots", "tune"], "a tuning directory"),
+    ):
+        res = CliRunner().invoke(main, [*words, "--resume", str(missing)])
+        assert res.exit_code == 2 and f"--resume takes {what} (got '{missing}')" in res.output
+        res = CliRunner().invoke(main, [*words, "--resume"])
+        assert res.exit_code == 2 and "'--resume' requires an argument" in res.output
+        res = CliRunner().invoke(main, [*words, "--resume", str(tmp_path), "--seed", "1"])
+        assert res.exit_code == 2 and "--seed cannot be used with --resume" in res.output
