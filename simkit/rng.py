@@ -126,3 +126,10 @@ def race_keys(run_seed: int, cell_key: int, race_indices: np.ndarray) -> np.ndar
 def stream_state(root: int, stream: int, sub: int) -> np.ndarray:
     """A one-stream state array (Python-side convenience for tests and traces)."""
     return np.array([stream_key(np.uint64(root), stream, sub)], dtype=np.uint64)
+
+
+def single_race_key(run_seed: int, race_index: int) -> int:
+    """The root key of race ``race_index`` of a one-off race (``simkit race --seed``): the
+    key a run with this seed gives that race in a cell with ``cell_key = 0`` (the shared
+    random numbers every cell has by default), so a race played alone is one of a run's."""
+    return int(race_key(run_seed, 0, race_index))

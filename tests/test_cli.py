@@ -1,4 +1,5 @@
-"""The CLI shell: version, help on every command."""
+"""The CLI shell: version, help on every command, one meaning per option and short flag,
+one --resume contract."""
 
 import os
 import subprocess
@@ -90,3 +91,81 @@ def test_the_command_entry_sets_up_the_process_then_runs_the_cli():
     env["OPENBLAS_NUM_THREADS"] = "2"
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert out.stdout.splitlines()[-1] == "2 True True"
+
+
+def _every_command(group, ctx, prefix=()):
+    """Every command of ``group`` (through its subgroups), the games' own commands too."""
+    for name in group.list_commands(ctx):
+        cmd = group.get_command(ctx, name)
+        yield (*prefix, name), cmd
+        if isinstance(cmd, click.Group):
+            yield from _every_command(cmd, click.Context(cmd, parent=ctx), (*prefix, name))
+
+
+# simkit/games/mush/cli.py spells it -o/--output; the games are outside the CLI's
+# restructuring (issue 27), so the one exception is named here until the game says --out.
+_GAME_EXCEPTIONS = {(("routes", "show"), "-o", "--output")}
+
+
+def test_a_short_flag_means_one_long_option_everywhere():
+    meaning: dict[str, dict[str, list[str]]] = {}
+    seen_exceptions = set()
+    for path, cmd in _every_command(main, click.Context(main)):
+        for param in cmd.params:
+            if not isinstance(param, click.Option):
+                continue
+            names = [*param.opts, *param.secondary_opts]
+            longs = sorted(n for n in names if n.startswith("--"))
+            for short in (n for n in names if not n.startswith("--")):
+                if (path, short, longs[0]) in _GAME_EXCEPTIONS:
+                    seen_exceptions.add((path, short, longs[0]))
+                    continue
+                where = meaning.setdefault(short, {}).setdefault(longs[0], [])
+                where.append(" ".join(path))
+    clashes = {short: longs for short, longs in meaning.items() if len(longs) > 1}
+    assert not clashes, f"short flags with several meanings: {clashes}"
+    assert seen_exceptions == _GAME_EXCEPTIONS, "an exception is gone: drop it from the list"
+    assert sorted(meaning["-t"]["--threads"]) == ["bots tune", "ladder", "run", "tune"]
+    assert set(meaning["-p"]) == {"--players"} and set(meaning["-b"]) == {"--bots"}
+    assert "-n" not in meaning
+
+
+def test_an_option_is_declared_in_one_file_of_the_cli():
+    """simkit/cli/common.py declares every option two command modules share."""
+    import ast
+    from pathlib import Path
+
+    import simkit.cli
+
+    files: dict[str, set[str]] = {}
+    for source in sorted(Path(simkit.cli.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "option"
+            ):
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and str(arg.value).startswith("-"):
+                        files.setdefault(arg.value, set()).add(source.name)
+    several = {opt: sorted(where) for opt, where in files.items() if len(where) > 1}
+    assert not several, f"options declared in several files: {several}"
+    for shared in ("--seed", "--out", "--threads", "--force", "--resume", "--players"):
+        assert files[shared] == {"common.py"}
+
+
+def test_every_resume_takes_the_folder_as_its_value(tmp_path):
+    """One --resume contract: run, tune, ladder and bots tune take `--resume DIR`."""
+    missing = tmp_path / "nothing-here"
+    for words, what in (
+        (["run"], "a run directory"),
+        (["tune"], "a tuning folder"),
+        (["ladder"], "a ladder's run directory"),
+        (["bots", "tune"], "a tuning directory"),
+    ):
+        res = CliRunner().invoke(main, [*words, "--resume", str(missing)])
+        assert res.exit_code == 2 and f"--resume takes {what} (got '{missing}')" in res.output
+        res = CliRunner().invoke(main, [*words, "--resume"])
+        assert res.exit_code == 2 and "'--resume' requires an argument" in res.output
+        res = CliRunner().invoke(main, [*words, "--resume", str(tmp_path), "--seed", "1"])
+        assert res.exit_code == 2 and "--seed cannot be used with --resume" in res.output

@@ -6,17 +6,28 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import ExamplesCommand, SimkitGroup
-
-
-def _names(ctx, param, value: str | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [b.strip() for b in value.split(",") if b.strip()]
+from simkit.cli.common import (
+    ExamplesCommand,
+    SimkitGroup,
+    budget_option,
+    comma_list,
+    confirm_option,
+    force_option,
+    out_option,
+    players_option,
+    preset_option,
+    races_option,
+    resume_option,
+    resumed,
+    seed_option,
+    set_option,
+    threads_option,
+    track_option,
+)
 
 
 def _counts(ctx, param, value: str | None) -> list[int] | None:
-    names = _names(ctx, param, value)
+    names = comma_list(ctx, param, value)
     if names is None:
         return None
     try:
@@ -39,72 +50,39 @@ def bots() -> None:
 @click.option(
     "--field",
     "-f",
-    callback=_names,
+    callback=comma_list,
     metavar="A,B,...",
     help="The bots the tuned bot plays against, one per other seat, repeated if fewer "
     "[default: BOT with its default weights].",
 )
-@click.option(
-    "--players",
-    "-p",
+@players_option(
+    "Seats (default: the game's); several (2,4) fit one bot for the mix.",
+    type=None,
     callback=_counts,
     metavar="N[,N...]",
-    help="Seats (default: the game's); several (2,4) fit one bot for the mix.",
 )
-@click.option(
-    "--races",
-    "-r",
-    type=click.IntRange(1),
-    help="Races per evaluation of one candidate, over all its seats [default: 2,000].",
-)
-@click.option(
-    "--budget",
-    "-b",
-    type=click.IntRange(1),
-    help="Evaluations in all, rounded up to whole generations [default: 300].",
-)
-@click.option(
-    "--confirm",
-    type=click.IntRange(1),
-    help="Confirmation races per lineup, fitted against default [default: 10,000].",
-)
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Seed [default: 0].")
-@click.option("--preset", help="Rules preset (default: the game's).")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Override a variant parameter (repeatable), e.g. --set hand_size=6.",
-)
-@click.option(
-    "--track",
-    callback=_names,
-    metavar="T[,T...]",
-    help="Track name or TOML file (games raced on a track); several fit one bot for the mix "
+@races_option("Races per evaluation of one candidate, over all its seats [default: 2,000].")
+@budget_option("Evaluations in all, rounded up to whole generations [default: 300].")
+@confirm_option("Confirmation races per lineup, fitted against default [default: 10,000].")
+@seed_option("Seed [default: 0].")
+@preset_option("Rules preset (default: the game's).")
+@set_option("Override a variant parameter (repeatable), e.g. --set hand_size=6.")
+@track_option(
+    "Track name or TOML file (games raced on a track); several fit one bot for the mix "
     "of tracks and player counts.",
+    callback=comma_list,
+    metavar="T[,T...]",
 )
 @click.option(
     "--name",
-    "-n",
     help="Preset name: the fitted bot is then played as BOT:NAME [default: tuned].",
 )
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Tuning directory (default: runs/tune-GAME-BOT); the report goes to OUT/report.",
-)
-@click.option("--force", is_flag=True, help="Replace a tuning already in the output directory.")
-@click.option(
-    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
-)
-@click.option(
-    "--resume",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    metavar="DIR",
-    help="Continue the tuning in DIR from its last generation (a finished one: record the "
-    "preset and write the report again).",
+@out_option("Tuning directory (default: runs/tune-GAME-BOT); the report goes to OUT/report.")
+@force_option("Replace a tuning already in the output directory.")
+@threads_option()
+@resume_option(
+    "Continue the tuning in DIR from its last generation (a finished one: record the "
+    "preset and write the report again)."
 )
 def tune(
     game,
@@ -153,9 +131,10 @@ def tune(
     from simkit.cli.common import parse_overrides
 
     if resume is not None:
-        given = [
-            flag
-            for flag, value in (
+        out = resumed(
+            resume,
+            "a tuning directory",
+            [
                 ("GAME", game),
                 ("BOT", bot),
                 ("--field", field),
@@ -165,17 +144,13 @@ def tune(
                 ("--confirm", confirm),
                 ("--seed", seed),
                 ("--preset", preset),
-                ("--set", overrides or None),
+                ("--set", overrides),
                 ("--track", track),
                 ("--name", name),
                 ("--out", out),
-                ("--force", force or None),
-            )
-            if value is not None
-        ]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} cannot be used with --resume")
-        out = resume
+                ("--force", force),
+            ],
+        )
     else:
         if game is None or bot is None:
             raise click.UsageError("give a GAME and a BOT (or --resume DIR)")

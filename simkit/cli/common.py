@@ -1,10 +1,12 @@
-"""What every command shares: error translation, option parsing, games from the registry."""
+"""What every command shares: error translation, its options (declared here once), option
+parsing, games from the registry."""
 
 from __future__ import annotations
 
 import errno
 import json
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -124,3 +126,116 @@ class ExamplesCommand(click.Command):
             with formatter.section("Examples from the games"):
                 for line in lines:  # unwrapped, so each can be pasted
                     formatter.write(f"{'':>{formatter.current_indent}}{line}\n")
+
+
+# Shared options (as sqlite-utils does): every option that more than one command takes is
+# declared here once, so a long name has one short flag everywhere (tests/test_cli.py checks
+# that no short flag has two meanings). A command passes its own help text (what the option
+# means for it) and, where it differs, its type.
+# Short flags: -s --seed, -r --races, -p --players, -b --bots, -t --threads, -o --out,
+# -f --field, -g --game; --preset, --track, --budget, --name and --family have none.
+
+SEED = click.IntRange(0, 2**63 - 1)
+_OUT = click.Path(file_okay=False, path_type=Path)
+_COUNT = click.IntRange(1)
+
+
+def comma_list(ctx: click.Context | None, param: Any, value: str | None) -> list[str] | None:
+    """A click callback: ``"a, b,c"`` into ``["a", "b", "c"]`` (blank items dropped)."""
+    if value is None:
+        return None
+    return [b.strip() for b in value.split(",") if b.strip()]
+
+
+def seed_option(help: str, **kw: Any) -> Callable:
+    """``--seed/-s``: a run seed, 0 to 2**63-1."""
+    return click.option("--seed", "-s", type=SEED, help=help, **kw)
+
+
+def races_option(help: str, type: click.ParamType = _COUNT, **kw: Any) -> Callable:
+    """``--races/-r``: a number of races."""
+    return click.option("--races", "-r", type=type, help=help, **kw)
+
+
+def players_option(help: str, **kw: Any) -> Callable:
+    """``--players/-p``: seats (a command may take a list, with its own callback)."""
+    kw.setdefault("type", click.IntRange(2))
+    return click.option("--players", "-p", help=help, **kw)
+
+
+def bots_option(help: str, **kw: Any) -> Callable:
+    """``--bots/-b``: bots by name, comma-separated."""
+    return click.option("--bots", "-b", help=help, **kw)
+
+
+def preset_option(help: str) -> Callable:
+    """``--preset``: a rules preset (no short flag: -p is --players)."""
+    return click.option("--preset", help=help)
+
+
+def set_option(help: str = "Override a variant parameter (repeatable).") -> Callable:
+    """``--set NAME=VALUE``, repeatable, into ``overrides`` (:func:`parse_overrides`)."""
+    return click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help=help)
+
+
+def track_option(help: str, **kw: Any) -> Callable:
+    """``--track``: a track name or TOML file (no short flag: -t is --threads)."""
+    return click.option("--track", help=help, **kw)
+
+
+def budget_option(help: str) -> Callable:
+    """``--budget``: how much a search may spend (no short flag: -b is --bots)."""
+    return click.option("--budget", type=_COUNT, help=help)
+
+
+def confirm_option(help: str) -> Callable:
+    """``--confirm``: fresh races that confirm a search's result."""
+    return click.option("--confirm", type=_COUNT, help=help)
+
+
+def threads_option() -> Callable:
+    """``--threads/-t``: kernel threads."""
+    return click.option("--threads", "-t", type=_COUNT, help="Kernel threads (default: all cores).")
+
+
+def dask_option(
+    help: str = "Run chunks on the Dask scheduler at ADDR (tcp://host:8786), or a local cluster.",
+) -> Callable:
+    """``--dask ADDR|local``: a Dask scheduler."""
+    return click.option("--dask", metavar="ADDR|local", help=help)
+
+
+def out_option(help: str, type: click.ParamType = _OUT) -> Callable:
+    """``--out/-o``: the folder (or, given its ``type``, the file) a command writes."""
+    return click.option("--out", "-o", type=type, help=help)
+
+
+def force_option(help: str) -> Callable:
+    """``--force``: replace what the output folder or file holds."""
+    return click.option("--force", is_flag=True, help=help)
+
+
+def resume_option(help: str) -> Callable:
+    """``--resume DIR``, the one resume contract: the folder a command continues.
+
+    Every command that resumes (``run``, ``tune``, ``ladder``, ``bots tune``) takes the
+    folder as the option's value; :func:`resumed` then refuses the options that describe a
+    new one.
+    """
+    return click.option("--resume", type=click.Path(path_type=Path), metavar="DIR", help=help)
+
+
+def _given(value: Any) -> bool:
+    return not (value is None or value is False or (isinstance(value, tuple) and not value))
+
+
+def resumed(resume: Path, what: str, given: Iterable[tuple[str, Any]]) -> Path:
+    """The folder of ``--resume DIR``, after refusing the ``(name, value)`` pairs given
+    (those that describe a new run: they are the folder's own) and a DIR that is no folder
+    (``what`` it should be, e.g. "a run directory")."""
+    names = [name for name, value in given if _given(value)]
+    if names:
+        raise click.UsageError(f"{', '.join(names)} cannot be used with --resume")
+    if not resume.is_dir():
+        raise click.UsageError(f"--resume takes {what} (got '{resume}')")
+    return resume

@@ -8,7 +8,19 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import ExamplesCommand, LazyChoice, game_names, parse_overrides
+from simkit.cli.common import (
+    ExamplesCommand,
+    LazyChoice,
+    bots_option,
+    force_option,
+    game_names,
+    parse_overrides,
+    players_option,
+    preset_option,
+    seed_option,
+    set_option,
+    track_option,
+)
 from simkit.errors import StateError
 from simkit.files import claim_file, read_json, write_replacing
 
@@ -38,14 +50,8 @@ def games() -> None:
 
 @click.command(cls=ExamplesCommand)
 @click.argument("game", type=LazyChoice(game_names))
-@click.option("--preset", "-p", help="Show this preset (default: the game's own).")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Override a parameter (repeatable), to check a variant before running it.",
-)
+@preset_option("Show this preset (default: the game's own).")
+@set_option("Override a parameter (repeatable), to check a variant before running it.")
 def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     """Print every variant parameter of GAME: value, bounds, meaning and source."""
     from simkit.games import get
@@ -68,25 +74,12 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     type=LazyChoice(game_names),
     help="Which game to race (`simkit games` lists them); needed unless --replay.",
 )
-@click.option("--preset", "-p", help="Variant preset (default: the game's own).")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Override a variant parameter (repeatable).",
-)
-@click.option("--track", "-t", help="Track name or TOML path (default: the game's starter).")
-@click.option("--players", "-n", type=int, help="Number of seats (default: the game's).")
-@click.option("--bots", "-b", help="One bot for all seats, or a comma list, one per seat.")
-@click.option(
-    "--seed",
-    "-s",
-    type=click.IntRange(0, 2**63 - 1),
-    default=0,
-    show_default=True,
-    help="Run seed; the same seed always gives the same race.",
-)
+@preset_option("Variant preset (default: the game's own).")
+@set_option()
+@track_option("Track name or TOML path (default: the game's starter).")
+@players_option("Number of seats (default: the game's).", type=int)
+@bots_option("One bot for all seats, or a comma list, one per seat.")
+@seed_option("Run seed; the same seed always gives the same race.", default=0, show_default=True)
 @click.option(
     "--race",
     "race_index",
@@ -107,7 +100,7 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     help="Replay race --race of cell --cell of this run directory (its game, cell and seed).",
 )
 @click.option("--cell", type=click.IntRange(0), help="The run's cell to replay (with --replay).")
-@click.option("--force", is_flag=True, help="Replace the --png file if it exists.")
+@force_option("Replace the --png file if it exists.")
 def race(
     game,
     preset,
@@ -134,7 +127,7 @@ def race(
     """
     from simkit.games import get
     from simkit.games.cells import build_cell
-    from simkit.rng import race_key
+    from simkit.rng import single_race_key
     from simkit.runner.progress import compile_notice
 
     if png is not None:  # before the race is played: a name it cannot write is refused now
@@ -165,7 +158,7 @@ def race(
             players=players,
             bots=bot_arg,
         )
-        key = int(race_key(seed, 0, race_index))
+        key = single_race_key(seed, race_index)
     notice = compile_notice(get(game), "trace")
     if notice:
         click.echo(notice, err=True)

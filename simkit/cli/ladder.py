@@ -6,68 +6,44 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import ExamplesCommand
-
-
-def _bots(ctx, param, value: str | None) -> list[str] | None:
-    if value is None:
-        return None
-    return [b.strip() for b in value.split(",") if b.strip()]
+from simkit.cli.common import (
+    ExamplesCommand,
+    bots_option,
+    comma_list,
+    dask_option,
+    force_option,
+    out_option,
+    players_option,
+    preset_option,
+    races_option,
+    resume_option,
+    resumed,
+    seed_option,
+    set_option,
+    threads_option,
+    track_option,
+)
 
 
 @click.command(cls=ExamplesCommand)
 @click.argument("game", required=False)
-@click.option(
-    "--bots",
-    "-b",
-    callback=_bots,
-    metavar="A,B,...",
-    help="The bots to rate, comma-separated, e.g. random,greedy,greedy:bold (an unknown name "
+@bots_option(
+    "The bots to rate, comma-separated, e.g. random,greedy,greedy:bold (an unknown name "
     "lists the game's bots).",
+    callback=comma_list,
+    metavar="A,B,...",
 )
-@click.option("--players", "-p", type=click.IntRange(2), help="Seats (default: the game's).")
-@click.option(
-    "--races",
-    "-r",
-    type=click.IntRange(1),
-    help="Races per lineup [default: 2,000].",
-)
-@click.option(
-    "--seed",
-    "-s",
-    type=click.IntRange(0, 2**63 - 1),
-    help="Run seed [default: 0].",
-)
-@click.option("--preset", help="Rules preset (default: the game's).")
-@click.option(
-    "--set",
-    "overrides",
-    multiple=True,
-    metavar="NAME=VALUE",
-    help="Override a variant parameter (repeatable), e.g. --set hand_size=6.",
-)
-@click.option("--track", help="Track name or TOML file (games raced on a track).")
-@click.option(
-    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
-)
-@click.option(
-    "--dask",
-    metavar="ADDR|local",
-    help="Run chunks on the Dask scheduler at ADDR (tcp://host:8786), or a local cluster.",
-)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (default: runs/ladder-GAME); the report goes to OUT/report.",
-)
-@click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
-@click.option(
-    "--resume",
-    type=click.Path(exists=True, file_okay=False, path_type=Path),
-    metavar="DIR",
-    help="Finish the interrupted ladder in DIR (or rebuild a finished one's report).",
-)
+@players_option("Seats (default: the game's).")
+@races_option("Races per lineup [default: 2,000].")
+@seed_option("Run seed [default: 0].")
+@preset_option("Rules preset (default: the game's).")
+@set_option("Override a variant parameter (repeatable), e.g. --set hand_size=6.")
+@track_option("Track name or TOML file (games raced on a track).")
+@threads_option()
+@dask_option()
+@out_option("Run directory (default: runs/ladder-GAME); the report goes to OUT/report.")
+@force_option("Replace a run already in the output directory.")
+@resume_option("Finish the interrupted ladder in DIR (or rebuild a finished one's report).")
 @click.option(
     "--bootstrap",
     type=click.IntRange(20),
@@ -112,25 +88,22 @@ def ladder(
     from simkit.runner.storage import RunDir
 
     if resume is not None:
-        given = [
-            name
-            for name, value in (
+        run_dir = resumed(
+            resume,
+            "a ladder's run directory",
+            [
                 ("GAME", game),
                 ("--bots", bots),
                 ("--players", players),
                 ("--races", races),
                 ("--seed", seed),
                 ("--preset", preset),
-                ("--set", overrides or None),
+                ("--set", overrides),
                 ("--track", track),
                 ("--out", out),
-                ("--force", force or None),
-            )
-            if value is not None
-        ]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} cannot be used with --resume")
-        run_dir = resume
+                ("--force", force),
+            ],
+        )
     else:
         if game is None or not bots:
             raise click.UsageError("give a GAME and --bots A,B,... (or --resume DIR)")
@@ -171,19 +144,10 @@ def ladder(
         err=True,
     )
     lad = report.analyse(run_dir, replicates=bootstrap or REPLICATES)
+    from simkit.analysis.ratings_text import COLUMNS, ratings_rows
     from simkit.report.text import table
 
-    rows = [
-        {
-            "rung": r.rung,
-            "bot": r.bot,
-            "rating": f"{r.rating:+.3f}",
-            "95% interval": f"[{r.low:+.3f}, {r.high:+.3f}]",
-            "wins/seat": f"{r.win_rate:.3f}",
-        }
-        for r in lad.table.itertuples()
-    ]
-    click.echo(table(rows, ["rung", "bot", "rating", "95% interval", "wins/seat"]))
+    click.echo(table(ratings_rows(lad.table), COLUMNS))
     for sentence in lad.rungs:
         click.echo(sentence)
     click.echo(report.build(lad, run_dir / "report"))

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import click
 
+from simkit.cli.common import force_option, out_option
+
 _RUN = click.Path(exists=True, file_okay=False, path_type=Path)
 _TOLERANCE = click.option(
     "--tolerance",
@@ -17,9 +19,7 @@ _TOLERANCE = click.option(
     help="Fairness tolerance on win rates (0.02 = 2 percentage points of 1/players).",
 )
 _TITLE = click.option("--title", help="Report title (default: from the run's scenario).")
-_FORCE = click.option(
-    "--force", is_flag=True, help="Write into a folder that holds something other than a report."
-)
+_FORCE = force_option("Write into a folder that holds something other than a report.")
 
 
 def report_folder(path: Path, force: bool) -> Path:
@@ -83,12 +83,7 @@ def answer_lines(index: Path) -> list[str]:
 
 @click.command()
 @click.argument("run_dir", type=_RUN)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder for the report (default: RUN_DIR/report).",
-)
+@out_option("Folder for the report (default: RUN_DIR/report).")
 @_TOLERANCE
 @_TITLE
 @_FORCE
@@ -122,12 +117,7 @@ def report(
 @click.command()
 @click.argument("run_a", type=_RUN)
 @click.argument("run_b", type=_RUN)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Folder for the report (default: RUN_A/compare-<RUN_B name>).",
-)
+@out_option("Folder for the report (default: RUN_A/compare-<RUN_B name>).")
 @click.option(
     "--paired/--unpaired",
     default=None,

@@ -6,6 +6,16 @@ from pathlib import Path
 
 import click
 
+from simkit.cli.common import (
+    dask_option,
+    force_option,
+    out_option,
+    races_option,
+    resume_option,
+    resumed,
+    seed_option,
+    threads_option,
+)
 from simkit.runner.scenario import MAX_CHUNK, MAX_RACES
 
 
@@ -66,42 +76,23 @@ def check(file: Path) -> None:
 
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path), required=False)
-@click.option(
-    "--races",
-    "-r",
+@races_option(
+    "Races per cell (overrides the file); with --resume, raise every cell to at least N.",
     type=click.IntRange(1, MAX_RACES),
-    help="Races per cell (overrides the file); with --resume, raise every cell to at least N.",
 )
-@click.option(
-    "--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Run seed (overrides the file)."
-)
-@click.option(
-    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
-)
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Run directory (default: runs/<scenario name>).",
-)
+@seed_option("Run seed (overrides the file).")
+@threads_option()
+@out_option("Run directory (default: runs/<scenario name>).")
 @click.option(
     "--chunk-size",
     type=click.IntRange(1, MAX_CHUNK),
     help="Races per chunk (overrides the file).",
 )
-@click.option(
-    "--resume",
-    is_flag=True,
-    help="Finish the run TARGET (a run directory) where it stopped; with --races N, extend it.",
-)
-@click.option("--force", is_flag=True, help="Replace a run already in the output directory.")
-@click.option(
-    "--dask",
-    metavar="ADDR|local",
-    help="Run chunks on the Dask scheduler at ADDR (tcp://host:8786), or a local cluster.",
-)
+@resume_option("Finish the run in DIR where it stopped; with --races N, extend it.")
+@force_option("Replace a run already in the output directory.")
+@dask_option()
 def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> None:
-    """Run the scenario file TARGET into parquet tables, or finish a run with --resume.
+    """Run the scenario file TARGET into parquet tables, or finish a run with --resume DIR.
 
     Results are the same for any --threads, --chunk-size or --dask: every race's random
     numbers depend only on the seed, its cell and its index. Progress goes to stderr (a
@@ -118,28 +109,24 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
     """
     from simkit import runner
 
-    if target is None:
-        raise click.UsageError("give a scenario file, or a run directory with --resume")
-    if resume:
-        changed = [
-            n
-            for n, v in (
+    if resume is not None:
+        run_dir = resumed(
+            resume,
+            "a run directory",
+            [
+                ("TARGET", target),
                 ("--seed", seed),
                 ("--chunk-size", chunk_size),
                 ("--out", out),
-                ("--force", force or None),
-            )
-            if v is not None
-        ]
-        if changed:
-            raise click.UsageError(f"{', '.join(changed)} cannot be used with --resume")
-        if not target.is_dir():
-            raise click.UsageError(f"--resume takes a run directory (got '{target}')")
-        run_dir = target
+                ("--force", force),
+            ],
+        )
+    elif target is None:
+        raise click.UsageError("give a scenario file TARGET (or --resume DIR)")
     else:
         run_dir = out or default_out(target)
     try:
-        if resume:
+        if resume is not None:
             summary = runner.resume(run_dir, races=races, threads=threads, dask=dask, progress=True)
         else:
             sc = runner.load_scenario(target)

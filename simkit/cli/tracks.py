@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import ExamplesCommand, LazyChoice, SimkitGroup
+from simkit.cli.common import ExamplesCommand, LazyChoice, SimkitGroup, force_option, out_option
 
 
 def _families() -> tuple[str, ...]:
@@ -30,7 +30,6 @@ def tracks() -> None:
 @tracks.command("list", cls=ExamplesCommand)
 @click.option(
     "--family",
-    "-f",
     type=LazyChoice(_families),
     help="Only the tracks of this game's board.",
 )
@@ -54,21 +53,17 @@ def list_tracks(family: str | None) -> None:
 @tracks.command()
 @click.argument("track", required=False)
 @click.option("--all", "all_", is_flag=True, help="Draw every library track into the -o folder.")
-@click.option(
-    "--output",
-    "-o",
+@out_option(
+    "PNG file to write (a folder with --all). Default: NAME.png here.",
     type=click.Path(path_type=Path),
-    help="PNG file to write (a folder with --all). Default: NAME.png here.",
 )
 @click.option("--segments", is_flag=True, help="Label segments with their index.")
 @click.option(
     "--dpi", type=click.IntRange(30, 600), default=130, show_default=True, help="PNG resolution."
 )
-@click.option(
-    "--force", is_flag=True, help="Replace PNG files that exist (or use a foreign -o folder)."
-)
+@force_option("Replace PNG files that exist (or use a foreign -o folder).")
 def show(
-    track: str | None, all_: bool, output: Path | None, segments: bool, dpi: int, force: bool
+    track: str | None, all_: bool, out: Path | None, segments: bool, dpi: int, force: bool
 ) -> None:
     """Draw TRACK (a library name or a .toml path) to a PNG.
 
@@ -90,7 +85,7 @@ def show(
         raise click.UsageError("give a TRACK or --all (not both)")
     if all_:
         folder = claim_folder(
-            output or Path("reports/tracks"), "track pictures", force=force, option="-o"
+            out or Path("reports/tracks"), "track pictures", force=force, option="-o"
         )
         for info in library():
             path = folder / f"{info.name}.png"
@@ -99,7 +94,7 @@ def show(
             click.echo(f"wrote {path}")
         return
     t = load(track)
-    path = claim_file(output or Path(f"{t.name}.png"), suffix=".png", force=force, option="-o")
+    path = claim_file(out or Path(f"{t.name}.png"), suffix=".png", force=force, option="-o")
     if path.parent != Path(""):
         path.parent.mkdir(parents=True, exist_ok=True)
     write_replacing(path, lambda p: save_png(t, p, dpi=dpi, segments=segments))

@@ -6,11 +6,22 @@ from pathlib import Path
 
 import click
 
+from simkit.cli.common import (
+    budget_option,
+    confirm_option,
+    dask_option,
+    force_option,
+    out_option,
+    resume_option,
+    resumed,
+    seed_option,
+    threads_option,
+)
 from simkit.tune.study import DEFAULTS, SAMPLERS
 
 
 @click.command()
-@click.argument("target", type=click.Path(path_type=Path))
+@click.argument("target", type=click.Path(path_type=Path), required=False)
 @click.option(
     "--space",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -21,11 +32,7 @@ from simkit.tune.study import DEFAULTS, SAMPLERS
     help="What to minimise: fairness (default), COLUMN=TARGET, or a weighted sum such as "
     "'fairness + 0.5*rounds=12'.",
 )
-@click.option(
-    "--budget",
-    type=click.IntRange(1),
-    help=f"Races the search may play in all [{DEFAULTS['budget']:,}].",
-)
+@budget_option(f"Races the search may play in all [{DEFAULTS['budget']:,}].")
 @click.option(
     "--min-races",
     type=click.IntRange(1),
@@ -49,33 +56,18 @@ from simkit.tune.study import DEFAULTS, SAMPLERS
     type=click.IntRange(1),
     help=f"Best candidates to confirm beside the book's values [{DEFAULTS['top']}].",
 )
-@click.option(
-    "--confirm",
-    type=click.IntRange(1),
-    help=f"Fresh races per cell of the confirmation [{DEFAULTS['confirm']:,}].",
-)
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), help="Seed (default: the scenario's).")
-@click.option(
-    "--out",
-    "-o",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Tuning folder (default: runs/tune-<scenario name>).",
-)
+@confirm_option(f"Fresh races per cell of the confirmation [{DEFAULTS['confirm']:,}].")
+@seed_option("Seed (default: the scenario's).")
+@out_option("Tuning folder (default: runs/tune-<scenario name>).")
 @click.option(
     "--report",
     type=click.Path(file_okay=False, path_type=Path),
     help="Report folder (default: <tuning folder>/report).",
 )
-@click.option("--resume", is_flag=True, help="Continue the tuning in the folder TARGET.")
-@click.option("--force", is_flag=True, help="Replace a tuning already in the folder.")
-@click.option(
-    "--threads", "-t", type=click.IntRange(1), help="Kernel threads (default: all cores)."
-)
-@click.option(
-    "--dask",
-    metavar="ADDR|local",
-    help="One search worker per Dask worker (tcp://host:8786, or a local cluster).",
-)
+@resume_option("Continue the tuning in the folder DIR.")
+@force_option("Replace a tuning already in the folder.")
+@threads_option()
+@dask_option("One search worker per Dask worker (tcp://host:8786, or a local cluster).")
 def tune(target, space, resume, force, out, report, threads, dask, **opts) -> None:
     """Search the parameter space of SPACE for the best rules of the scenario TARGET.
 
@@ -114,22 +106,21 @@ def tune(target, space, resume, force, out, report, threads, dask, **opts) -> No
     from simkit.cli.report import report_folder
     from simkit.cli.run import default_out
 
-    if resume:
-        given = [f"--{k.replace('_', '-')}" for k, v in opts.items() if v is not None]
-        given += [n for n, v in (("--space", space), ("--out", out), ("--force", force)) if v]
-        if given:
-            raise click.UsageError(f"{', '.join(given)} cannot be used with --resume")
-        if not target.is_dir():
-            raise click.UsageError(f"--resume takes a tuning folder (got '{target}')")
-        folder = target
+    if resume is not None:
+        given = [("TARGET", target)]
+        given += [(f"--{k.replace('_', '-')}", v) for k, v in opts.items()]
+        given += [("--space", space), ("--out", out), ("--force", force)]
+        folder = resumed(resume, "a tuning folder", given)
+    elif target is None or space is None:
+        raise click.UsageError(
+            "give a scenario file TARGET and the search space: --space SPACE.toml (or --resume DIR)"
+        )
     else:
-        if space is None:
-            raise click.UsageError("give the search space: --space SPACE.toml")
         folder = out or default_out(target, "tune-")
     if report is not None:  # claimed before the search, not after it
         report = report_folder(report, force)
     try:
-        if resume:
+        if resume is not None:
             done = tuning.resume(folder, report=report, threads=threads, dask=dask, progress=True)
         else:
             s = tuning.settings(target, space, **opts)

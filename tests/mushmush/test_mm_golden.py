@@ -71,7 +71,7 @@ def test_race_json_and_png(tmp_path, tournament):
         extra = ["--preset", "mushmush-tournament", "--set", f"race_tracks={tracks}"]
     png = tmp_path / "race.png"
     res = run(
-        "race", "--game", "mushmush", "-n", "5", "-s", "3", *extra, "--json", "--png", str(png)
+        "race", "--game", "mushmush", "-p", "5", "-s", "3", *extra, "--json", "--png", str(png)
     )
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout[: res.stdout.rindex("}") + 1])

@@ -117,6 +117,6 @@ def test_resume_takes_a_run_directory_and_no_run_options(tmp_path):
     res = _invoke(["run", "--resume", tmp_path, "--seed", 5, "--force"])
     assert res.exit_code == 2 and "--seed, --force cannot be used with --resume" in res.output
     res = _invoke(["run"])
-    assert res.exit_code == 2 and "give a scenario file, or a run directory with --resume" in (
-        res.output
-    )
+    assert res.exit_code == 2 and "give a scenario file TARGET (or --resume DIR)" in res.output
+    res = _invoke(["run", path, "--resume", tmp_path])
+    assert res.exit_code == 2 and "TARGET cannot be used with --resume" in res.output

@@ -47,7 +47,7 @@ def test_race_json_and_png(tmp_path):
         "race",
         "-g",
         "snowtails",
-        "-n",
+        "-p",
         "3",
         "-b",
         "greedy,random,greedy:bold",

@@ -1,0 +1,27 @@
+"""A ladder's ratings as text for the terminal: one row per bot, best first.
+
+The numbers come from :mod:`simkit.analysis.ratings` (through ``simkit.report.ladder``'s
+``Ladder.table``); this module only formats them (rows for ``simkit.report.text.table``), so
+``simkit ladder`` prints and computes nothing.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+
+COLUMNS = ["rung", "bot", "rating", "95% interval", "wins/seat"]
+
+
+def ratings_rows(table: pd.DataFrame) -> list[dict[str, object]]:
+    """The ratings table's rows, formatted: signed ratings and interval ends to three
+    decimals, the wins per seat to three."""
+    return [
+        {
+            "rung": r.rung,
+            "bot": r.bot,
+            "rating": f"{r.rating:+.3f}",
+            "95% interval": f"[{r.low:+.3f}, {r.high:+.3f}]",
+            "wins/seat": f"{r.win_rate:.3f}",
+        }
+        for r in table.itertuples()
+    ]
