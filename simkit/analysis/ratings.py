@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis.stats import wilson_interval
-from simkit.runner.tables import decided as decided_races
+from simkit.outcomes import decided as decided_races
 
 ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
 REPLICATES = 200

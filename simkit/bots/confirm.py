@@ -20,8 +20,8 @@ import numpy as np
 
 from simkit.bots import design
 from simkit.games.cells import build_cell
+from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
-from simkit.runner.tables import decided as decided_races
 
 RESAMPLES = 2_000
 

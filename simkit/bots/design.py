@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from simkit.runner.tables import decided
+from simkit.outcomes import decided
 
 # Cell keys of the races the tuner plays (``race_key(seed, KEY, index)``). Runs and
 # ladders under common random numbers use cell key 0, so these never replay their races.
