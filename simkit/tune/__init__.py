@@ -1,5 +1,7 @@
-"""``simkit tune``: search rules and track parts for the fairest (or any) objective.
+"""Tuning: ``simkit tune`` searches rules and track parts for the fairest (or any)
+objective; ``simkit bots tune`` fits a bot's weights (:mod:`simkit.tune.bots`).
 
+For ``simkit tune``:
 :func:`start` creates a tuning folder and runs it; :func:`resume` continues one (after a
 kill, or as one more worker); both end with the confirmation run and the report. The
 search lives in :mod:`simkit.tune.study`, the space file in :mod:`simkit.tune.space`, the

@@ -7,9 +7,10 @@ import tomllib
 import numpy as np
 import pytest
 
-from simkit.bots import design, presets, run, tune
 from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
+from simkit.tune.bots import design, presets, run
+from simkit.tune.bots import search as tune
 from tests.bots.aimrace import BEST, GAME
 
 SMALL = {"races": 600, "budget": 60, "confirm": 2_000, "seed": 3}

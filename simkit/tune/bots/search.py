@@ -4,7 +4,7 @@ The search runs in the unit cube: each free weight (``lo < hi`` in the game's
 :class:`~simkit.games.base.TunableBot`) is scaled to ``[0, 1]`` by its bounds, CMA-ES (the
 ``cma`` package) starts at the default weights with a step of a fifth of every range and
 keeps to the bounds. Each generation's candidates are played against the field on one block
-of race keys (:mod:`simkit.bots.design`), and CMA-ES is told the share of head-to-head
+of race keys (:mod:`simkit.tune.bots.design`), and CMA-ES is told the share of head-to-head
 comparisons each won. After the budget, the distribution's mean (not the best single
 evaluation, whose score is the luckiest of many) is the fitted bot.
 
@@ -27,13 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from simkit.bots import design, presets
 from simkit.errors import RunError, SimkitError
 from simkit.games import get
 from simkit.games.base import TunableBot
 from simkit.games.cells import build_cell
 from simkit.runner.backends import chunk_keys
 from simkit.runner.storage import write_atomic
+from simkit.tune.bots import design, presets
 
 SETTINGS = "tune.json"
 STATE = "state.pkl"

@@ -2,7 +2,7 @@
 
 The search's own scores are optimistic (the kept weights are those that did well on the
 races they were scored on), so the verdict comes from races no generation played
-(:data:`simkit.bots.design.CONFIRM_KEY`). The fitted bot and the default bot play the
+(:data:`simkit.tune.bots.design.CONFIRM_KEY`). The fitted bot and the default bot play the
 ladder's balanced design (:func:`simkit.ladder.lineups`: with 4 seats, ``A,B,A,B`` and
 ``B,A,B,A``), every lineup on the same keys, so each bot starts from every slot equally
 often at every key. The measure is the ladder's head-to-head share: of the pairs of a fitted
@@ -18,10 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from simkit.bots import design
 from simkit.games.cells import build_cell
 from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
+from simkit.tune.bots import design
 
 RESAMPLES = 2_000
 
