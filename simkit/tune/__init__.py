@@ -166,9 +166,10 @@ def finish(
     top = confirm.best_trials(st, s)
     candidates = [t.user_attrs["candidate"] for t in top]
     folder = confirm.run(out, s, candidates, threads=threads, progress=progress)
-    v = confirm.verdicts(load(folder), s, s.seed)
+    results = load(folder)
+    v = confirm.verdicts(results, s, s.seed)
     title = str(s.scenario.get("title") or Path(s.scenario_path).stem)
-    index = build(Path(report or out / "report"), s, st, v, folder, title)
+    index = build(Path(report or out / "report"), s, st, v, results, title)
     k = best_candidate(v)  # rows: the book, the references, then the candidates found
     best = {} if k is None else candidates[k - int((v["role"] != "found").sum())]
     return Outcome(s, best, v, index)

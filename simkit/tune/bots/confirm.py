@@ -18,12 +18,10 @@ from typing import Any
 
 import numpy as np
 
-from simkit.games.cells import build_cell
 from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
 from simkit.tune.bots import design
-
-RESAMPLES = 2_000
+from simkit.tune.common import percentile_interval, separated
 
 
 @dataclass(frozen=True)
@@ -41,11 +39,7 @@ class Confirmation:
     @property
     def verdict(self) -> str:
         """``better``, ``worse`` or ``not separated``: where the interval lies against 50%."""
-        if self.low > 0.5:
-            return "better"
-        if self.high < 0.5:
-            return "worse"
-        return "not separated"
+        return separated(self.low, self.high, 0.5, smaller_is_better=False)
 
     def sentence(self, fitted: str = "the fitted weights", default: str = "the defaults") -> str:
         pct = f"{100 * self.share:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}]"
@@ -69,26 +63,15 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
     With a mix of settings every setting's lineups play the same keys, and a key's races in
     all of them are resampled together.
     """
-    from scipy.stats import bootstrap
-
     from simkit.ladder import lineups
 
-    g = s.game_obj
     keys = chunk_keys(s.seed, design.CONFIRM_KEY, 0, s.confirm)
     ahead = np.zeros(s.confirm, np.int64)
     behind = np.zeros(s.confirm, np.int64)
     decided = lineups_played = 0
     for track, players in s.mix:
         for lineup in lineups([fitted, default], players):
-            cell = build_cell(
-                s.game,
-                preset=s.preset,
-                overrides=s.overrides,
-                track=track,
-                players=players,
-                bots=lineup,
-            )
-            batch = g.simulate(cell, keys, threads, race_indices=np.arange(s.confirm))
+            batch = design.play(s, lineup, keys, threads, track=track, players=players)
             mine = [j for j, b in enumerate(lineup) if b == fitted]
             theirs = [j for j, b in enumerate(lineup) if b == default]
             finish, finished = batch.seats["finish"], batch.seats["finished"]
@@ -101,16 +84,7 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
     def ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
         return a.sum(axis=axis) / (a + b).sum(axis=axis)
 
-    ci = bootstrap(
-        (ahead, behind),
-        ratio,
-        paired=True,
-        vectorized=True,
-        n_resamples=RESAMPLES,
-        batch=200,
-        method="percentile",
-        rng=np.random.default_rng(s.seed),
-    ).confidence_interval
+    ci = percentile_interval((ahead, behind), ratio, s.seed, batch=200, paired=True)
     return Confirmation(
         fitted, default, s.confirm * lineups_played, decided, est, float(ci.low), float(ci.high)
     )

@@ -16,9 +16,11 @@ its own key (:data:`CONFIRM_KEY`): fresh races no generation has seen.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
+from simkit.games.cells import build_cell
 from simkit.outcomes import decided
 
 # Cell keys of the races the tuner plays (``race_key(seed, KEY, index)``). Runs and
@@ -39,6 +41,17 @@ def rotations(candidate: str, field: Sequence[str], players: int) -> list[tuple[
         seats = [candidate if j == r else field[(j - r - 1) % len(field)] for j in range(players)]
         out.append(tuple(seats))
     return out
+
+
+def play(
+    s: Any, lineup: Sequence[str], keys: np.ndarray, threads: int | None, *, track, players: int
+) -> Any:
+    """The races ``keys`` of one lineup at one (track, players) setting of the tuning ``s``
+    (its game, rules preset and ``--set`` values), numbered from 0: the batch."""
+    cell = build_cell(
+        s.game, preset=s.preset, overrides=s.overrides, track=track, players=players, bots=lineup
+    )
+    return s.game_obj.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
 
 
 def pair_counts(
