@@ -245,7 +245,7 @@ def pair_share(
     """
     from scipy.stats import bootstrap
 
-    from simkit.tune.bots.design import pair_counts
+    from simkit.outcomes import pair_counts
 
     ahead = np.zeros(len(o.key), np.int64)
     behind = np.zeros(len(o.key), np.int64)

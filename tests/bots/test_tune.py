@@ -9,6 +9,7 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
+from simkit.outcomes import pair_counts
 from simkit.tune.bots import design, presets, run
 from simkit.tune.bots import search as tune
 from tests.bots.aimrace import BEST, GAME
@@ -31,7 +32,7 @@ def test_pair_counts_follow_the_ladders_head_to_head():
     # 0 and 2 out (0 vs 2 not separated). Race 2: nobody finished (undecided): counts nothing.
     finish = np.array([[1, 2, 3], [2, 1, 3], [1, 2, 3]])
     finished = np.array([[True, True, False], [False, True, False], [False, False, False]])
-    ahead, behind = design.pair_counts(finish, finished, [0], [1, 2])
+    ahead, behind = pair_counts(finish, finished, [0], [1, 2])
     assert ahead.tolist() == [2, 0, 0]
     assert behind.tolist() == [0, 1, 0]
     assert design.share(ahead, behind) == 2 / 3

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from simkit.outcomes import decided as decided_races
+from simkit.outcomes import pair_counts
 from simkit.runner.backends import chunk_keys
 from simkit.tune.bots import design
 from simkit.tune.common import percentile_interval, separated
@@ -75,7 +76,7 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
             mine = [j for j, b in enumerate(lineup) if b == fitted]
             theirs = [j for j, b in enumerate(lineup) if b == default]
             finish, finished = batch.seats["finish"], batch.seats["finished"]
-            a, b = design.pair_counts(finish, finished, mine, theirs)
+            a, b = pair_counts(finish, finished, mine, theirs)
             ahead, behind = ahead + a, behind + b
             decided += int(decided_races(finish, finished)[0].sum())
             lineups_played += 1

@@ -21,7 +21,6 @@ from typing import Any
 import numpy as np
 
 from simkit.games.cells import build_cell
-from simkit.outcomes import decided
 
 # Cell keys of the races the tuner plays (``race_key(seed, KEY, index)``). Runs and
 # ladders under common random numbers use cell key 0, so these never replay their races.
@@ -52,25 +51,6 @@ def play(
         s.game, preset=s.preset, overrides=s.overrides, track=track, players=players, bots=lineup
     )
     return s.game_obj.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
-
-
-def pair_counts(
-    finish: np.ndarray, finished: np.ndarray, mine: Sequence[int], theirs: Sequence[int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per race: how many (mine, theirs) pairs of seats mine finished ahead of, and behind.
-
-    As the ladder's head-to-head (docs/ladder.md): a seat is ahead when it finished and the
-    other did not, or finished earlier; a pair neither of which finished is not counted, and
-    undecided races (no single winner who finished) count nothing.
-    """
-    ok, _ = decided(finish, finished)
-    ahead = np.zeros(len(finish), np.int64)
-    behind = np.zeros(len(finish), np.int64)
-    for s in mine:
-        for t in theirs:
-            ahead += finished[:, s] & (~finished[:, t] | (finish[:, s] < finish[:, t]))
-            behind += finished[:, t] & (~finished[:, s] | (finish[:, t] < finish[:, s]))
-    return ahead * ok, behind * ok
 
 
 def share(ahead: np.ndarray, behind: np.ndarray) -> float:

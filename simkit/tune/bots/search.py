@@ -30,6 +30,7 @@ from simkit.errors import SimkitError
 from simkit.games import get
 from simkit.games.base import TunableBot
 from simkit.games.cells import build_cell
+from simkit.outcomes import pair_counts
 from simkit.runner.backends import chunk_keys
 from simkit.runner.storage import write_atomic
 from simkit.tune import common
@@ -294,7 +295,7 @@ def evaluate(
     for r, lineup in enumerate(design.rotations(spec, s.field, n)):
         batch = design.play(s, lineup, keys, threads, track=track, players=n)
         rivals = [j for j in range(n) if j != r]
-        a, b = design.pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
+        a, b = pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
         ahead, behind = ahead + int(a.sum()), behind + int(b.sum())
     return ahead, behind
 
