@@ -106,7 +106,7 @@ def ladder(
     """
     from simkit import ladder as lib
     from simkit import runner
-    from simkit.analysis import ratings
+    from simkit.analysis.ladder import analyse
     from simkit.analysis.ratings import REPLICATES
     from simkit.cli.common import parse_overrides
     from simkit.report import ladder as report
@@ -171,7 +171,7 @@ def ladder(
         f"({summary.new_races:,} simulated now in {summary.seconds:.1f} s)",
         err=True,
     )
-    lad = ratings.analyse(run_dir, replicates=bootstrap or REPLICATES)
+    lad = analyse(run_dir, replicates=bootstrap or REPLICATES)
     from simkit.report.text import table
 
     rows = [

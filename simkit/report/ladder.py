@@ -1,7 +1,7 @@
 """The ladder report: ratings with intervals, head-to-head matrix, skill depth (docs/ladder.md).
 
-:func:`simkit.analysis.ratings.analyse` fits a ladder run once (the CLI prints from it);
-this module only draws: :func:`build` writes that :class:`~simkit.analysis.ratings.Ladder`
+:func:`simkit.analysis.ladder.analyse` fits a ladder run once (the CLI prints from it);
+this module only draws: :func:`build` writes that :class:`~simkit.analysis.ladder.Ladder`
 into the folder: ``index.html`` (self-contained), ``report.md``, PNGs and a CSV per table,
 with the same building blocks as ``simkit report``.
 """
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import __version__
-from simkit.analysis.ratings import Ladder
+from simkit.analysis.ladder import Ladder
 from simkit.report.document import Code, Document, Figure, Heading, Paragraph, Table, prepare, write
 from simkit.report.plots import save_figure
 

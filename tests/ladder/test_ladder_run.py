@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from simkit.analysis.ratings import analyse
+from simkit.analysis.ladder import analyse
 from simkit.ladder import scenario
 from simkit.report.ladder import build
 from simkit.runner import start
