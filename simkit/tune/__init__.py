@@ -1,5 +1,7 @@
 """Tuning: ``simkit tune`` searches rules and track parts for the fairest (or any)
-objective; ``simkit bots tune`` fits a bot's weights (:mod:`simkit.tune.bots`).
+objective; ``simkit bots tune`` fits a bot's weights (:mod:`simkit.tune.bots`). What both
+do alike (the folder and its guard, ``tune.json``, the progress bar, the confirmation's
+interval and verdict, the report's settings) is in :mod:`simkit.tune.common`.
 
 For ``simkit tune``:
 :func:`start` creates a tuning folder and runs it; :func:`resume` continues one (after a
