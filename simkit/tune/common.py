@@ -8,8 +8,8 @@
 - **The progress bar.** :func:`progress_bar` says first when the game's kernels are
   compiling, then counts races.
 - **The confirmation.** Both confirm on fresh races with a 95% percentile bootstrap
-  (:func:`percentile_interval`, :data:`RESAMPLES` resamples, seeded by the tuning's seed)
-  and say where an interval lies against parity (:func:`separated`).
+  (:func:`simkit.analysis.stats.percentile_interval`, :data:`RESAMPLES` resamples, seeded
+  by the tuning's seed) and say where an interval lies against parity (:func:`separated`).
 - **The report.** Both end with the settings the tuning played and the command that plays
   it again (:func:`settings_section`).
 """
@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
-
-import numpy as np
 
 from simkit.errors import RunError
 from simkit.runner.storage import write_atomic
@@ -68,29 +65,6 @@ def progress_bar(game: Any, total: int, done: int, enabled: bool) -> Any:
     if notice:
         print(notice, file=sys.stderr, flush=True)
     return bar(total, done, enabled=enabled)
-
-
-def percentile_interval(
-    data: Sequence[np.ndarray],
-    statistic: Callable[..., np.ndarray],
-    seed: int,
-    *,
-    batch: int,
-    paired: bool = False,
-) -> Any:
-    """The 95% percentile bootstrap interval of ``statistic`` (scipy), seeded by ``seed``."""
-    from scipy.stats import bootstrap
-
-    return bootstrap(
-        tuple(data),
-        statistic,
-        paired=paired,
-        vectorized=True,
-        n_resamples=RESAMPLES,
-        batch=batch,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    ).confidence_interval
 
 
 def separated(low: float, high: float, parity: float, *, smaller_is_better: bool) -> str:

@@ -26,10 +26,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.stats import percentile_interval
 from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune import objective
-from simkit.tune.common import percentile_interval, separated
+from simkit.tune.common import RESAMPLES, separated
 from simkit.tune.study import Settings, book_values, references
 
 CONFIRM = "confirm"
@@ -174,7 +175,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
         return np.concatenate([v, v - v[:1], v - v[ref : ref + 1]], axis=0)
 
     est = stat(np.arange(n)[None, :])[:, 0]
-    ci = percentile_interval((np.arange(n),), stat, seed, batch=50)
+    ci = percentile_interval((np.arange(n),), stat, seed, resamples=RESAMPLES, batch=50)
     k = len(groups)
     rows = []
     for i, bundle in enumerate(bundles):

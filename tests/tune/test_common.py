@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pytest
 
 from simkit.errors import RunError
@@ -59,15 +58,3 @@ def test_an_interval_is_separated_from_parity_only_when_it_excludes_it(
     low, high, parity, smaller, verdict
 ):
     assert common.separated(low, high, parity, smaller_is_better=smaller) == verdict
-
-
-def test_the_percentile_interval_is_seeded():
-    x = np.random.default_rng(1).normal(size=200)
-
-    def mean(a, axis=-1):
-        return a.mean(axis=axis)
-
-    a = common.percentile_interval((x,), mean, 7, batch=50)
-    b = common.percentile_interval((x,), mean, 7, batch=50)
-    assert (a.low, a.high) == (b.low, b.high)
-    assert a.low < x.mean() < a.high

@@ -22,7 +22,7 @@ from simkit.outcomes import decided as decided_races
 from simkit.outcomes import pair_counts
 from simkit.runner.backends import chunk_keys
 from simkit.tune.bots import design
-from simkit.tune.common import percentile_interval, separated
+from simkit.tune.common import RESAMPLES, separated
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,7 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
     With a mix of settings every setting's lineups play the same keys, and a key's races in
     all of them are resampled together.
     """
+    from simkit.analysis.stats import percentile_interval, share_ratio
     from simkit.ladder import lineups
 
     keys = chunk_keys(s.seed, design.CONFIRM_KEY, 0, s.confirm)
@@ -82,10 +83,9 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
             lineups_played += 1
     est = design.share(ahead, behind)
 
-    def ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-        return a.sum(axis=axis) / (a + b).sum(axis=axis)
-
-    ci = percentile_interval((ahead, behind), ratio, s.seed, batch=200, paired=True)
+    ci = percentile_interval(
+        (ahead, behind), share_ratio, s.seed, resamples=RESAMPLES, batch=200, paired=True
+    )
     return Confirmation(
         fitted, default, s.confirm * lineups_played, decided, est, float(ci.low), float(ci.high)
     )
