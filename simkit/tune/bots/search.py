@@ -361,7 +361,15 @@ def load(out: Path) -> tuple[Settings, State | None]:
     if not state_file.is_file():
         return s, None
     with state_file.open("rb") as fh:
-        return s, pickle.load(fh)  # the tuner's own file, in a folder the user named
+        return s, _Unpickler(fh).load()  # the tuner's own file, in a folder the user named
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads a ``state.pkl`` saved before this module moved (it was ``simkit.bots.tune``
+    until December 2026), so such a tuning still resumes."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        return super().find_class(__name__ if module == "simkit.bots.tune" else module, name)
 
 
 def create(s: Settings, out: Path, force: bool = False) -> None:
