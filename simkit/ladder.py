@@ -3,8 +3,8 @@
 A ladder is an ordinary run: :func:`scenario` turns the bots into a generated scenario whose
 ``[grid] bots`` lists the lineups of a balanced design (:func:`lineups`), with common random
 numbers on, for :func:`simkit.runner.start` to play (chunks, resume, progress, Dask);
-:func:`resume` finishes an interrupted ladder. :mod:`simkit.analysis.ratings` fits the
-ratings from its tables and :mod:`simkit.report.ladder` writes the report. docs/ladder.md
+:func:`resume` finishes an interrupted ladder. :mod:`simkit.analysis.ladder` fits the
+ratings from its tables and :mod:`simkit.report.ladder` draws the report. docs/ladder.md
 explains the design.
 """
 

@@ -27,8 +27,9 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.stats import wilson_interval
-from simkit.runner.tables import decided as decided_races
+from simkit.analysis.stats import percentile_interval, share_ratio, wilson_interval
+from simkit.outcomes import decided as decided_races
+from simkit.outcomes import pair_counts
 
 ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
 REPLICATES = 200
@@ -242,10 +243,6 @@ def pair_share(
     treats every pair as independent, is too narrow when a bot fills several seats).
     NaN when no pair was separated.
     """
-    from scipy.stats import bootstrap
-
-    from simkit.bots.design import pair_counts
-
     ahead = np.zeros(len(o.key), np.int64)
     behind = np.zeros(len(o.key), np.int64)
     finished = o.place > 0
@@ -269,18 +266,7 @@ def pair_share(
     if np.count_nonzero(ahead + behind) < 2:
         return est, est, est
 
-    def ratio(x: np.ndarray, y: np.ndarray, axis: int = -1) -> np.ndarray:
-        return x.sum(axis=axis) / (x + y).sum(axis=axis)
-
-    ci = bootstrap(
-        (ahead, behind),
-        ratio,
-        paired=True,
-        vectorized=True,
-        n_resamples=replicates,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    ).confidence_interval
+    ci = percentile_interval((ahead, behind), share_ratio, seed, resamples=replicates, paired=True)
     return est, float(ci.low), float(ci.high)
 
 

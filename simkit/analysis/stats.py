@@ -320,3 +320,26 @@ def overlap_differences(a, b, level: float = 0.95):
     out = pd.DataFrame(rows, index=cols, columns=["diff", "low", "high", "p"])
     out["shared"] = n_ab
     return out
+
+
+def percentile_interval(
+    data, statistic, seed: int, *, resamples: int, batch: int | None = None, paired: bool = False
+):
+    """The 95% percentile bootstrap interval of ``statistic`` over ``data`` (scipy,
+    vectorized), drawn by a generator seeded with ``seed``: ``.low`` and ``.high``."""
+    return sps.bootstrap(
+        tuple(data),
+        statistic,
+        paired=paired,
+        vectorized=True,
+        n_resamples=resamples,
+        batch=batch,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    ).confidence_interval
+
+
+def share_ratio(ahead: np.ndarray, behind: np.ndarray, axis: int = -1) -> np.ndarray:
+    """The share of comparisons won, ``sum(ahead) / sum(ahead + behind)`` along ``axis``: the
+    statistic of a head-to-head share's bootstrap (pairs of counts per race key)."""
+    return ahead.sum(axis=axis) / (ahead + behind).sum(axis=axis)

@@ -126,9 +126,9 @@ def tune(
       simkit bots tune GAME BOT --name strong --out runs/strong
       simkit bots tune --resume runs/tune-GAME-BOT
     """
-    from simkit.bots import run
-    from simkit.bots import tune as lib
     from simkit.cli.common import parse_overrides
+    from simkit.tune.bots import run
+    from simkit.tune.bots import search as lib
 
     if resume is not None:
         out = resumed(

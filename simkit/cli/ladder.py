@@ -82,6 +82,7 @@ def ladder(
     """
     from simkit import ladder as lib
     from simkit import runner
+    from simkit.analysis.ladder import analyse
     from simkit.analysis.ratings import REPLICATES
     from simkit.cli.common import parse_overrides
     from simkit.report import ladder as report
@@ -143,7 +144,7 @@ def ladder(
         f"({summary.new_races:,} simulated now in {summary.seconds:.1f} s)",
         err=True,
     )
-    lad = report.analyse(run_dir, replicates=bootstrap or REPLICATES)
+    lad = analyse(run_dir, replicates=bootstrap or REPLICATES)
     from simkit.analysis.ratings_text import COLUMNS, ratings_rows
     from simkit.report.text import table
 

@@ -35,9 +35,9 @@ import pyarrow as pa
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
+from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
 from simkit.runner.manifest import LEVELS as TABLE
-from simkit.runner.tables import decided as decided_races
 from simkit.runner.tables import parquet_bytes
 
 if TYPE_CHECKING:

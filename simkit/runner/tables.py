@@ -18,6 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit.games.base import Batch, Column, Game
+from simkit.outcomes import decided
 from simkit.runner.grid import PlannedCell
 
 # The aggregate tables (contract: docs/tables.md): key columns, then value columns.
@@ -82,18 +83,6 @@ def parquet_bytes(table: pa.Table) -> bytes:
     buf = io.BytesIO()
     pq.write_table(table, buf, compression="zstd", write_statistics=False)
     return buf.getvalue()
-
-
-def decided(finish: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Which races are decided, and which seats won them, from (races, seats) arrays.
-
-    A decided race has exactly one seat in finish position 1 and that seat finished; a
-    race nobody finished (every sled out, a timed-out MUSH race) or a draw has no winner.
-    """
-    first = np.asarray(finish) == 1
-    won = first & np.asarray(finished, dtype=bool)
-    ok = (first.sum(axis=1) == 1) & won.any(axis=1)
-    return ok, won & ok[:, None]
 
 
 # ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.

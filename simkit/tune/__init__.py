@@ -1,5 +1,9 @@
-"""``simkit tune``: search rules and track parts for the fairest (or any) objective.
+"""Tuning: ``simkit tune`` searches rules and track parts for the fairest (or any)
+objective; ``simkit bots tune`` fits a bot's weights (:mod:`simkit.tune.bots`). What both
+do alike (the folder and its guard, ``tune.json``, the progress bar, the confirmation's
+interval and verdict, the report's settings) is in :mod:`simkit.tune.common`.
 
+For ``simkit tune``:
 :func:`start` creates a tuning folder and runs it; :func:`resume` continues one (after a
 kill, or as one more worker); both end with the confirmation run and the report. The
 search lives in :mod:`simkit.tune.study`, the space file in :mod:`simkit.tune.space`, the
@@ -164,9 +168,10 @@ def finish(
     top = confirm.best_trials(st, s)
     candidates = [t.user_attrs["candidate"] for t in top]
     folder = confirm.run(out, s, candidates, threads=threads, progress=progress)
-    v = confirm.verdicts(load(folder), s, s.seed)
+    results = load(folder)
+    v = confirm.verdicts(results, s, s.seed)
     title = str(s.scenario.get("title") or Path(s.scenario_path).stem)
-    index = build(Path(report or out / "report"), s, st, v, folder, title)
+    index = build(Path(report or out / "report"), s, st, v, results, title)
     k = best_candidate(v)  # rows: the book, the references, then the candidates found
     best = {} if k is None else candidates[k - int((v["role"] != "found").sum())]
     return Outcome(s, best, v, index)

@@ -26,13 +26,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.analysis.stats import percentile_interval
 from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune import objective
+from simkit.tune.common import RESAMPLES, separated
 from simkit.tune.study import Settings, book_values, references
 
 CONFIRM = "confirm"
-RESAMPLES = 2_000
 
 
 def best_trials(study: Any, s: Settings) -> list[Any]:
@@ -154,8 +155,6 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
     """One row per candidate of the confirmation, in its order (``role``: the book, the
     references, then those the search found): objective with its interval, paired
     difference from the book's and, for found candidates, from the best reference."""
-    from scipy.stats import bootstrap
-
     terms = s.terms()
     x, layout = _per_race(results, terms)
     n = x.shape[0]
@@ -176,15 +175,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
         return np.concatenate([v, v - v[:1], v - v[ref : ref + 1]], axis=0)
 
     est = stat(np.arange(n)[None, :])[:, 0]
-    ci = bootstrap(
-        (np.arange(n),),
-        stat,
-        vectorized=True,
-        batch=50,
-        n_resamples=RESAMPLES,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    ).confidence_interval
+    ci = percentile_interval((np.arange(n),), stat, seed, resamples=RESAMPLES, batch=50)
     k = len(groups)
     rows = []
     for i, bundle in enumerate(bundles):
@@ -210,7 +201,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
 
 
 def _paired(lo: float, hi: float) -> str:
-    return "better" if hi < 0 else "worse" if lo > 0 else "not separated"
+    return separated(lo, hi, 0.0, smaller_is_better=True)
 
 
 def _bundles(results: Any) -> list[dict[str, Any]]:

@@ -23,7 +23,7 @@ import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games.base import Batch
-from simkit.runner.tables import decided
+from simkit.outcomes import decided
 
 FAIRNESS = "fairness"
 

@@ -16,9 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit import __version__
 from simkit.report.document import (
-    Code,
     Document,
     Figure,
     Heading,
@@ -30,6 +28,7 @@ from simkit.report.document import (
 )
 from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
+from simkit.tune.common import settings_section
 from simkit.tune.study import MAX_REPEATS, Settings
 
 CONFIRMATION = "confirmation"
@@ -123,17 +122,14 @@ def _answer(v: pd.DataFrame, fair: pd.DataFrame, s: Settings) -> tuple[str, str,
     return verdict, sentence, detail
 
 
-def build(
-    report: Path, s: Settings, study: Any, v: pd.DataFrame, confirm_dir: Path, title: str
-) -> Path:
-    """Write the tuning's report into ``report``; return its ``index.html``."""
-    from simkit import load
+def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, title: str) -> Path:
+    """Write the tuning's report into ``report`` from the confirmation run's ``results``
+    and its verdicts ``v``; return its ``index.html``."""
     from simkit.analysis.fairness import fairness
     from simkit.report import build as build_balance
 
     out = Path(report)
     prepare(out)
-    results = load(confirm_dir)
     build_balance(results, out / CONFIRMATION)
     per = len(results.cells) // len(v)
     fair = fairness(results).assign(candidate=lambda f: f["cell"] // per)
@@ -198,14 +194,8 @@ def build(
     h.to_csv(out / "history.csv", index=False)
     if k is not None:
         _best_track(doc, results, per * k, out)
-    doc.add(Heading("Settings"))
-    facts = pd.DataFrame(
-        [(k, str(val)) for k, val in s.to_json().items() if k not in ("scenario", "space")]
-        + [("rungs", ", ".join(map(str, s.rungs))), ("simkit", __version__)],
-        columns=["item", "value"],
-    )
-    doc.add(Table(facts, "settings.csv", "What the tuning played."))
-    doc.add(Paragraph("To play this tuning again:"), Code(s.command()))
+    rows = [(k, str(val)) for k, val in s.to_json().items() if k not in ("scenario", "space")]
+    settings_section(doc, "Settings", [*rows, ("rungs", ", ".join(map(str, s.rungs)))], s.command())
     index = write(doc, out)
     line = {"cell": 0, "label": "best found", "verdict": verdict, "sentence": sentence}
     write_summary(out, doc.title, str(s.scenario.get("description", "")), [line])

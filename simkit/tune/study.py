@@ -36,7 +36,6 @@ import os
 import shlex
 import socket
 import sqlite3
-import sys
 import time
 import warnings
 from dataclasses import asdict, dataclass, field, replace
@@ -54,9 +53,9 @@ from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import write_atomic
 from simkit.tracks import override
-from simkit.tune import objective, space
+from simkit.tune import common, objective, space
+from simkit.tune.common import SETTINGS
 
-SETTINGS = "tune.json"
 STUDY = "study.db"
 STUDY_NAME = "tune"
 # Cell key of the races candidates play (race_key(seed, TUNE_KEY, i)): no run (cell key 0
@@ -354,18 +353,14 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning folder: ``tune.json``, then the study with the book's values first."""
 
     out = resolved(out)
-    if (out / SETTINGS).exists() and not force:
-        raise RunError(
-            f"'{out}' already holds a tuning; continue it with `simkit tune --resume {out}`, "
-            "or add --force to start it again"
-        )
+    again = f"`simkit tune --resume {out}`, or add --force to start it again"
+    common.refuse_existing(out, force, again)
     claim_folder(out, "tuning", force=force, ours=lambda p: (p / SETTINGS).is_file())
     check_confirm_folder(out)
     for name in (STUDY, SETTINGS):
         (out / name).unlink(missing_ok=True)
     _copy_inputs(s, out)  # before tune.json: a tuning folder always holds its copies
-    data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
-    write_atomic(out / SETTINGS, data, "start the tuning again")
+    common.write_settings(out, s.to_json())
     try:
         _create_study(s, out)
     except Exception as exc:
@@ -444,11 +439,9 @@ def check_confirm_folder(out: Path) -> None:
 
 
 def load_settings(out: Path) -> Settings:
-    path = Path(out) / SETTINGS
-    if not path.is_file() or not (Path(out) / STUDY).is_file():
-        raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    common.require(out, STUDY)
     check_confirm_folder(out)
-    return Settings(**json.loads(path.read_text(encoding="utf-8")))
+    return Settings(**common.read_settings(out))
 
 
 # --- workers -------------------------------------------------------------------------------
@@ -620,17 +613,13 @@ def search(
 
 
 def _search(out: Path, threads: int | None, progress: bool) -> int:
-    from simkit.runner.progress import bar, compile_notice
-
     s = load_settings(out)
     study = open_study(out, s)
     fail_lost(study)
     sp = s.search_space()
     base = book_values(s.base(), sp.keys)
-    notice = compile_notice(get(s.scenario["game"]), "simulate") if progress else None
-    if notice:
-        print(notice, file=sys.stderr, flush=True)
-    shown = bar(s.budget, min(spent(study), s.budget), enabled=progress)
+    game = get(s.scenario["game"])
+    shown = common.progress_bar(game, s.budget, min(spent(study), s.budget), progress)
     first = s.rungs[0] * len(cells(s, base))
     finished = 0
     trial = None

@@ -7,9 +7,11 @@ import tomllib
 import numpy as np
 import pytest
 
-from simkit.bots import design, presets, run, tune
 from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
+from simkit.outcomes import pair_counts
+from simkit.tune.bots import design, presets, run
+from simkit.tune.bots import search as tune
 from tests.bots.aimrace import BEST, GAME
 
 SMALL = {"races": 600, "budget": 60, "confirm": 2_000, "seed": 3}
@@ -30,7 +32,7 @@ def test_pair_counts_follow_the_ladders_head_to_head():
     # 0 and 2 out (0 vs 2 not separated). Race 2: nobody finished (undecided): counts nothing.
     finish = np.array([[1, 2, 3], [2, 1, 3], [1, 2, 3]])
     finished = np.array([[True, True, False], [False, True, False], [False, False, False]])
-    ahead, behind = design.pair_counts(finish, finished, [0], [1, 2])
+    ahead, behind = pair_counts(finish, finished, [0], [1, 2])
     assert ahead.tolist() == [2, 0, 0]
     assert behind.tolist() == [0, 1, 0]
     assert design.share(ahead, behind) == 2 / 3
@@ -177,3 +179,25 @@ def test_the_fitted_weights_are_the_mean_where_the_candidates_are_not_a_clipped_
     inside = state.es.mean[1]
     if 0.2 < inside < 0.8:  # cma's transformation is the identity away from the bounds
         assert got[1] == tune.weights(s, state.es.mean)[1]
+
+
+def test_a_state_saved_before_the_tuner_moved_still_loads(tmp_path, monkeypatch):
+    """state.pkl of a tuning begun when the tuner was simkit.bots.tune names its classes
+    there; resuming reads them from simkit.tune.bots.search."""
+    import pickle
+    import sys
+
+    s = tune.settings("aimrace", "aim", **SMALL)
+    out = tmp_path / "t"
+    tune.create(s, out)
+    state = tune.new_state(s)
+    with monkeypatch.context() as m:  # pickle the classes under their old module's name
+        m.setitem(sys.modules, "simkit.bots.tune", tune)
+        m.setattr(tune.State, "__module__", "simkit.bots.tune")
+        m.setattr(tune.Normal, "__module__", "simkit.bots.tune")
+        data = pickle.dumps(state)
+    assert b"simkit.bots.tune" in data and b"simkit.tune.bots.search" not in data
+    (out / tune.STATE).write_bytes(data)
+    _, loaded = tune.load(out)
+    assert type(loaded) is tune.State
+    assert loaded.es.ask()[0].tolist() == state.es.ask()[0].tolist()

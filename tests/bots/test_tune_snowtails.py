@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from simkit.bots import tune
 from simkit.errors import SimkitError
 from simkit.games.snowtails import bots
+from simkit.tune.bots import search as tune
 
 
 def test_snowtails_evaluations_do_not_depend_on_threads(tmp_path):

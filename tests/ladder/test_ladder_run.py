@@ -6,8 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simkit.analysis.ladder import analyse
 from simkit.ladder import scenario
-from simkit.report.ladder import analyse, build
+from simkit.report.ladder import build
 from simkit.runner import start
 
 TRUTH = {"luce:0.9": 0.9, "luce:0.3": 0.3, "luce:-0.2": -0.2, "luce:-1": -1.0}

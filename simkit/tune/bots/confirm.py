@@ -2,7 +2,7 @@
 
 The search's own scores are optimistic (the kept weights are those that did well on the
 races they were scored on), so the verdict comes from races no generation played
-(:data:`simkit.bots.design.CONFIRM_KEY`). The fitted bot and the default bot play the
+(:data:`simkit.tune.bots.design.CONFIRM_KEY`). The fitted bot and the default bot play the
 ladder's balanced design (:func:`simkit.ladder.lineups`: with 4 seats, ``A,B,A,B`` and
 ``B,A,B,A``), every lineup on the same keys, so each bot starts from every slot equally
 often at every key. The measure is the ladder's head-to-head share: of the pairs of a fitted
@@ -18,12 +18,11 @@ from typing import Any
 
 import numpy as np
 
-from simkit.bots import design
-from simkit.games.cells import build_cell
+from simkit.outcomes import decided as decided_races
+from simkit.outcomes import pair_counts
 from simkit.runner.backends import chunk_keys
-from simkit.runner.tables import decided as decided_races
-
-RESAMPLES = 2_000
+from simkit.tune.bots import design
+from simkit.tune.common import RESAMPLES, separated
 
 
 @dataclass(frozen=True)
@@ -41,11 +40,7 @@ class Confirmation:
     @property
     def verdict(self) -> str:
         """``better``, ``worse`` or ``not separated``: where the interval lies against 50%."""
-        if self.low > 0.5:
-            return "better"
-        if self.high < 0.5:
-            return "worse"
-        return "not separated"
+        return separated(self.low, self.high, 0.5, smaller_is_better=False)
 
     def sentence(self, fitted: str = "the fitted weights", default: str = "the defaults") -> str:
         pct = f"{100 * self.share:.1f}% [{100 * self.low:.1f}, {100 * self.high:.1f}]"
@@ -69,48 +64,28 @@ def confirm(s: Any, fitted: str, default: str, threads: int | None = None) -> Co
     With a mix of settings every setting's lineups play the same keys, and a key's races in
     all of them are resampled together.
     """
-    from scipy.stats import bootstrap
-
+    from simkit.analysis.stats import percentile_interval, share_ratio
     from simkit.ladder import lineups
 
-    g = s.game_obj
     keys = chunk_keys(s.seed, design.CONFIRM_KEY, 0, s.confirm)
     ahead = np.zeros(s.confirm, np.int64)
     behind = np.zeros(s.confirm, np.int64)
     decided = lineups_played = 0
     for track, players in s.mix:
         for lineup in lineups([fitted, default], players):
-            cell = build_cell(
-                s.game,
-                preset=s.preset,
-                overrides=s.overrides,
-                track=track,
-                players=players,
-                bots=lineup,
-            )
-            batch = g.simulate(cell, keys, threads, race_indices=np.arange(s.confirm))
+            batch = design.play(s, lineup, keys, threads, track=track, players=players)
             mine = [j for j, b in enumerate(lineup) if b == fitted]
             theirs = [j for j, b in enumerate(lineup) if b == default]
             finish, finished = batch.seats["finish"], batch.seats["finished"]
-            a, b = design.pair_counts(finish, finished, mine, theirs)
+            a, b = pair_counts(finish, finished, mine, theirs)
             ahead, behind = ahead + a, behind + b
             decided += int(decided_races(finish, finished)[0].sum())
             lineups_played += 1
     est = design.share(ahead, behind)
 
-    def ratio(a: np.ndarray, b: np.ndarray, axis: int = -1) -> np.ndarray:
-        return a.sum(axis=axis) / (a + b).sum(axis=axis)
-
-    ci = bootstrap(
-        (ahead, behind),
-        ratio,
-        paired=True,
-        vectorized=True,
-        n_resamples=RESAMPLES,
-        batch=200,
-        method="percentile",
-        rng=np.random.default_rng(s.seed),
-    ).confidence_interval
+    ci = percentile_interval(
+        (ahead, behind), share_ratio, s.seed, resamples=RESAMPLES, batch=200, paired=True
+    )
     return Confirmation(
         fitted, default, s.confirm * lineups_played, decided, est, float(ci.low), float(ci.high)
     )

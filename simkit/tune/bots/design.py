@@ -16,10 +16,11 @@ its own key (:data:`CONFIRM_KEY`): fresh races no generation has seen.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from simkit.runner.tables import decided
+from simkit.games.cells import build_cell
 
 # Cell keys of the races the tuner plays (``race_key(seed, KEY, index)``). Runs and
 # ladders under common random numbers use cell key 0, so these never replay their races.
@@ -41,23 +42,15 @@ def rotations(candidate: str, field: Sequence[str], players: int) -> list[tuple[
     return out
 
 
-def pair_counts(
-    finish: np.ndarray, finished: np.ndarray, mine: Sequence[int], theirs: Sequence[int]
-) -> tuple[np.ndarray, np.ndarray]:
-    """Per race: how many (mine, theirs) pairs of seats mine finished ahead of, and behind.
-
-    As the ladder's head-to-head (docs/ladder.md): a seat is ahead when it finished and the
-    other did not, or finished earlier; a pair neither of which finished is not counted, and
-    undecided races (no single winner who finished) count nothing.
-    """
-    ok, _ = decided(finish, finished)
-    ahead = np.zeros(len(finish), np.int64)
-    behind = np.zeros(len(finish), np.int64)
-    for s in mine:
-        for t in theirs:
-            ahead += finished[:, s] & (~finished[:, t] | (finish[:, s] < finish[:, t]))
-            behind += finished[:, t] & (~finished[:, s] | (finish[:, t] < finish[:, s]))
-    return ahead * ok, behind * ok
+def play(
+    s: Any, lineup: Sequence[str], keys: np.ndarray, threads: int | None, *, track, players: int
+) -> Any:
+    """The races ``keys`` of one lineup at one (track, players) setting of the tuning ``s``
+    (its game, rules preset and ``--set`` values), numbered from 0: the batch."""
+    cell = build_cell(
+        s.game, preset=s.preset, overrides=s.overrides, track=track, players=players, bots=lineup
+    )
+    return s.game_obj.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
 
 
 def share(ahead: np.ndarray, behind: np.ndarray) -> float:

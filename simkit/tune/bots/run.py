@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from simkit.bots import presets, tune
-from simkit.bots.confirm import Confirmation, confirm
 from simkit.errors import SimkitError
 from simkit.runner.storage import write_atomic
+from simkit.tune.bots import presets
+from simkit.tune.bots import search as tune
+from simkit.tune.bots.confirm import Confirmation, confirm
 
 CONFIRMATION = "confirmation.json"
 
@@ -65,7 +66,7 @@ def resume(out: str | Path, *, threads: int | None = None, progress: bool = Fals
     if target is None:
         raise SimkitError(f"{s.game} keeps no bot presets file (Game.bot_presets_file)")
     presets.record(target, t.base, s.name, w, provenance(s, state, c))
-    from simkit.report.tune import build
+    from simkit.tune.bots.report import build
 
     report = build(out / "report", s, state, w, c)
     return Outcome(s, state, w, c, f"{t.base}:{s.name}", Path(target), report)

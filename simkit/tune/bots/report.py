@@ -13,9 +13,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit import __version__
-from simkit.report.document import Code, Document, Figure, Heading, Paragraph, Table, prepare, write
+from simkit.report.document import Document, Figure, Heading, Paragraph, Table, prepare, write
 from simkit.report.plots import save_figure
+from simkit.tune.common import settings_section
 
 
 def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any) -> Path:
@@ -58,13 +58,8 @@ def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any)
         )
     )
     doc.add(Table(pd.DataFrame([c.to_json()]), "confirmation.csv", "Head to head."))
-    doc.add(Heading("Run settings"))
-    facts = pd.DataFrame(
-        [(k, str(v)) for k, v in s.to_json().items()] + [("simkit", __version__)],
-        columns=["item", "value"],
-    )
-    doc.add(Table(facts, "settings.csv", "What the tuning played."))
-    doc.add(Paragraph("To play this tuning again:"), Code(s.command()))
+    rows = [(k, str(v)) for k, v in s.to_json().items()]
+    settings_section(doc, "Run settings", rows, s.command())
     evals.to_csv(out / "evaluations.csv", index=False)
     return write(doc, out)
 

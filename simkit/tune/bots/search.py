@@ -4,7 +4,7 @@ The search runs in the unit cube: each free weight (``lo < hi`` in the game's
 :class:`~simkit.games.base.TunableBot`) is scaled to ``[0, 1]`` by its bounds, CMA-ES (the
 ``cma`` package) starts at the default weights with a step of a fifth of every range and
 keeps to the bounds. Each generation's candidates are played against the field on one block
-of race keys (:mod:`simkit.bots.design`), and CMA-ES is told the share of head-to-head
+of race keys (:mod:`simkit.tune.bots.design`), and CMA-ES is told the share of head-to-head
 comparisons each won. After the budget, the distribution's mean (not the best single
 evaluation, whose score is the luckiest of many) is the fitted bot.
 
@@ -20,22 +20,22 @@ import json
 import math
 import pickle
 import shlex
-import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simkit.bots import design, presets
-from simkit.errors import RunError, SimkitError
+from simkit.errors import SimkitError
 from simkit.games import get
 from simkit.games.base import TunableBot
 from simkit.games.cells import build_cell
+from simkit.outcomes import pair_counts
 from simkit.runner.backends import chunk_keys
 from simkit.runner.storage import write_atomic
+from simkit.tune import common
+from simkit.tune.bots import design, presets
 
-SETTINGS = "tune.json"
 STATE = "state.pkl"
 SIGMA0 = 0.2  # CMA-ES's first step, as a share of every weight's range
 DEFAULT_RACES = 2_000
@@ -288,18 +288,14 @@ def evaluate(
 
     At one (track, players) setting of the mix (default: the first).
     """
-    g = s.game_obj
     t0, n0 = s.mix[0]
     track = t0 if track is None else track
     n = n0 if players is None else players
     ahead = behind = 0
     for r, lineup in enumerate(design.rotations(spec, s.field, n)):
-        cell = build_cell(
-            s.game, preset=s.preset, overrides=s.overrides, track=track, players=n, bots=lineup
-        )
-        batch = g.simulate(cell, keys, threads, race_indices=np.arange(len(keys)))
+        batch = design.play(s, lineup, keys, threads, track=track, players=n)
         rivals = [j for j in range(n) if j != r]
-        a, b = design.pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
+        a, b = pair_counts(batch.seats["finish"], batch.seats["finished"], [r], rivals)
         ahead, behind = ahead + int(a.sum()), behind + int(b.sum())
     return ahead, behind
 
@@ -360,42 +356,38 @@ def save(out: Path, state: State) -> None:
 
 def load(out: Path) -> tuple[Settings, State | None]:
     """The settings of the tuning in ``out`` and its last saved state (None before generation 1)."""
-    path = Path(out) / SETTINGS
-    if not path.is_file():
-        raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
-    s = Settings.from_json(json.loads(path.read_text(encoding="utf-8")))
+    s = Settings.from_json(common.read_settings(out))
     state_file = Path(out) / STATE
     if not state_file.is_file():
         return s, None
     with state_file.open("rb") as fh:
-        return s, pickle.load(fh)  # the tuner's own file, in a folder the user named
+        return s, _Unpickler(fh).load()  # the tuner's own file, in a folder the user named
+
+
+class _Unpickler(pickle.Unpickler):
+    """Reads a ``state.pkl`` saved before this module moved (it was ``simkit.bots.tune``
+    until December 2026), so such a tuning still resumes."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        return super().find_class(__name__ if module == "simkit.bots.tune" else module, name)
 
 
 def create(s: Settings, out: Path, force: bool = False) -> None:
     """A new tuning directory holding ``tune.json``; ``--force`` replaces an earlier tuning."""
     out = Path(out)
-    if (out / SETTINGS).exists() and not force:
-        raise RunError(
-            f"'{out}' already holds a tuning; continue it with --resume {out}, or --force"
-        )
+    common.refuse_existing(out, force, f"--resume {out}, or --force")
     out.mkdir(parents=True, exist_ok=True)
     (out / STATE).unlink(missing_ok=True)
-    data = (json.dumps(s.to_json(), indent=1) + "\n").encode()
-    write_atomic(out / SETTINGS, data, "start the tuning again")
+    common.write_settings(out, s.to_json())
 
 
 def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tuple[Settings, State]:
     """Run (or continue) the search in ``out`` until its budget or CMA-ES's own stop."""
-    from simkit.runner.progress import bar, compile_notice
-
     s, state = load(out)
     state = state or new_state(s)
     total = generations(s)
     per = s.races_per_evaluation * popsize(s)
-    notice = compile_notice(s.game_obj, "simulate") if progress else None
-    if notice:
-        print(notice, file=sys.stderr, flush=True)
-    shown = bar(total * per, state.generation * per, enabled=progress)
+    shown = common.progress_bar(s.game_obj, total * per, state.generation * per, progress)
     try:
         while state.generation < total and not state.stop:
             step(s, state, threads)
