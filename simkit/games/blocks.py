@@ -38,7 +38,7 @@ def block_count(n_items: int, n_blocks: int = BLOCKS) -> int:
 
 def block_bounds(b: int, n_items: int, n_blocks: int) -> tuple[int, int]:
     """Items ``lo`` to ``hi`` (exclusive) of block ``b`` of ``n_blocks``: the one formula
-    (MUSH's kernel computes the same bounds itself, ``mush.batch._block``)."""
+    (a kernel that finds its block's items itself uses the same formula)."""
     return b * n_items // n_blocks, (b + 1) * n_items // n_blocks
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit.runner.tables import decided as decided_races
+from simkit.outcomes import decided as decided_races
 
 try:
     from simkit.results import Results

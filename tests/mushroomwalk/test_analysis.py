@@ -155,7 +155,7 @@ def test_one_decided_count_draws_and_both_stuck():
     draw is a win for neither, in the runner's columns and in this analysis alike."""
     from simkit.games.mushroomwalk.game import _batch
     from simkit.games.mushroomwalk.records import RACE, SEAT
-    from simkit.runner.tables import decided
+    from simkit.outcomes import decided
 
     race_out = np.zeros(4, dtype=RACE)
     race_out["winner"] = [0, 1, -1, 0]  # seat 0 wins, seat 1 wins, a draw, seat 0 wins

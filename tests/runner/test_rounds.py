@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simkit.runner.tables import decided
+from simkit.outcomes import decided
 
 from .helpers import run
 

@@ -7,8 +7,8 @@ import numpy as np
 from simkit import tracks
 from simkit.games.snowtails.batch import run_batch
 from simkit.games.snowtails.params import SnowTailsParams
+from simkit.outcomes import decided
 from simkit.rng import race_keys
-from simkit.runner.tables import decided
 
 
 def test_round_position_counts_each_seat_under_its_start_slot():

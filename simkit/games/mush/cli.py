@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from simkit.cli.common import out_option
+
 
 @click.group()
 def routes() -> None:
@@ -43,19 +45,17 @@ def list_routes() -> None:
 
 @routes.command()
 @click.argument("route")
-@click.option(
-    "-o",
-    "--output",
+@out_option(
+    "PNG to write (default: ROUTE.png in the current directory).",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="PNG to write (default: ROUTE.png in the current directory).",
 )
-def show(route: str, output: Path | None) -> None:
+def show(route: str, out: Path | None) -> None:
     """Draw ROUTE (a shipped name or a TOML path) with towns and rough terrain marked."""
     from simkit.games.mush.draw import draw_route
     from simkit.games.mush.route import load_route
 
     r = load_route(route)
-    out = output or Path(f"{r.name}.png")
+    out = out or Path(f"{r.name}.png")
     draw_route(r, out)
     click.echo(f"wrote {out}")
 
