@@ -25,6 +25,7 @@ ROUNDS = 4
 BOTS = {
     "greedy:tuned": 40_000,
     "policy:distilled": 10_000,
+    "search:8h2vp3s5@policy:distilled": 12_000,
     "search:6h2vp3c4@policy:distilled": 12_000,
     "search:8h2vp3@policy:distilled": 8_000,
     "search:4": 3_000,
