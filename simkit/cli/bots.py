@@ -65,8 +65,8 @@ def bots() -> None:
 @budget_option("Evaluations in all, rounded up to whole generations [default: 300].")
 @confirm_option("Confirmation races per lineup, fitted against default [default: 10,000].")
 @seed_option("Seed [default: 0].")
-@preset_option("Rules preset (default: the game's).")
-@set_option("Override a variant parameter (repeatable), e.g. --set hand_size=6.")
+@preset_option()
+@set_option()
 @track_option(
     "Track name or TOML file (games raced on a track); several fit one bot for the mix "
     "of tracks and player counts.",

@@ -168,12 +168,14 @@ def bots_option(help: str, **kw: Any) -> Callable:
     return click.option("--bots", "-b", help=help, **kw)
 
 
-def preset_option(help: str) -> Callable:
+def preset_option(help: str = "Rules preset (default: the game's).") -> Callable:
     """``--preset``: a rules preset (no short flag: -p is --players)."""
     return click.option("--preset", help=help)
 
 
-def set_option(help: str = "Override a variant parameter (repeatable).") -> Callable:
+def set_option(
+    help: str = "Override a variant parameter (repeatable), e.g. --set hand_size=6.",
+) -> Callable:
     """``--set NAME=VALUE``, repeatable, into ``overrides`` (:func:`parse_overrides`)."""
     return click.option("--set", "overrides", multiple=True, metavar="NAME=VALUE", help=help)
 
