@@ -255,10 +255,12 @@ def to_html(doc: Document, out_dir: Path) -> str:
 
 
 def _md_text(text: str) -> str:
-    """Markdown-safe text: HTML metacharacters become entities and a link's ``](`` is
-    broken, so a name is never markup (``[x](javascript:...)`` stays text)."""
-    text = html.escape(text, quote=False).replace("\n", " ")
-    return text.replace("](", "]\\(")
+    """Markdown-safe text: ``<`` and ``>`` become entities, an ``&`` only where it would
+    start one (a track's ``s-bends?corner.1.safety=5&corner.2...`` stays readable in the
+    Markdown source), and a link's ``](`` is broken, so a name is never markup
+    (``[x](javascript:...)`` stays text)."""
+    text = re.sub(r"&(?=#?\w+;)", "&amp;", text).replace("<", "&lt;").replace(">", "&gt;")
+    return text.replace("\n", " ").replace("](", "]\\(")
 
 
 def _md_cell(text: str) -> str:
