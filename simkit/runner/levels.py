@@ -4,7 +4,7 @@ A study's skill levels (``skill = [...]``) are listed weakest first, but a level
 stronger on one track can be weaker on another (greedy:tuned, fitted on The Nutcracker,
 was below greedy on Hairpin Valley at 4 sleds). :func:`check` measures the order in the
 study's own setting (game, variant, track, players): each pair of adjacent levels plays the
-ladder's balanced design (:func:`simkit.ladder.lineups`: ``A,B,A,B`` and ``B,A,B,A`` at 4
+ladder's balanced design (:func:`simkit.lineups.lineups`: ``A,B,A,B`` and ``B,A,B,A`` at 4
 seats, so each level sits in every seat equally often), every lineup of every pair on the
 same race keys (common random numbers, so each level also starts from every slot equally
 often at every key), and the ladder's code rates them: one Plackett-Luce fit over all the
@@ -35,6 +35,7 @@ import pyarrow as pa
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
+from simkit.lineups import lineups
 from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
 from simkit.runner.manifest import LEVELS as TABLE
@@ -126,7 +127,6 @@ def check_cell(
     ladder's lineups of the two (2 at 2 and 4 seats). Same seed, same table, at any threads.
     """
     from simkit.analysis import ratings
-    from simkit.ladder import lineups
 
     replicates = ratings.REPLICATES if replicates is None else replicates
     levels = tuple(levels)
