@@ -15,7 +15,6 @@ from typing import Any
 
 from simkit.errors import TrackError
 from simkit.files import parse_toml, read_bytes, read_toml, replayed
-from simkit.tracks import override
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
 from simkit.tracks.reverse import reverse
@@ -162,14 +161,14 @@ def _load_library(path: str) -> CompiledTrack:
 
 
 def load(name_or_path: str) -> CompiledTrack:
-    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``),
-    or either with changed parts (``"nutcracker?corner.1.safety=6"``, :mod:`.override`).
+    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``).
+
+    A name with changed parts (``"nutcracker?corner.1.safety=6"``) is
+    :func:`simkit.tracks.load`'s, which hands it to :mod:`.override`.
 
     Raises:
         TrackError: unknown name, unreadable file, or an invalid spec.
     """
-    if override.SEP in name_or_path:
-        return override.load(name_or_path)
     known = {info.name: info for info in library()}
     if name_or_path in known:
         return _load_library(known[name_or_path].path)
