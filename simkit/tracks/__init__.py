@@ -4,6 +4,7 @@ A track is a data file (docs/tracks.md); :func:`load` turns a library name or a 
 a :class:`CompiledTrack`, the flat arrays the engines race on (DESIGN §2).
 
 Example:
+    >>> import simkit.games  # the games tell the library which tracks they ship
     >>> from simkit import tracks
     >>> t = tracks.load("nutcracker")
     >>> t.n_corners
