@@ -166,11 +166,12 @@ def pair_share(
 ) -> tuple[float, float, float]:
     """How often bot ``a``'s seats finished ahead of bot ``b``'s: share and 95% interval.
 
-    As :func:`head_to_head` counts it (decided races; a pair neither of which finished is
-    not separated), but the interval is a percentile bootstrap over race keys (scipy), as
-    for the ratings: every lineup's race with one key is resampled together, which keeps a
-    race's correlated pairs and the common-random-numbers pairing intact (Wilson, which
-    treats every pair as independent, is too narrow when a bot fills several seats).
+    As :func:`simkit.analysis.ratings.head_to_head` counts it (decided races; a pair
+    neither of which finished is not separated), but the interval is a percentile bootstrap
+    over race keys (scipy), as for the ratings: every lineup's race with one key is
+    resampled together, which keeps a race's correlated pairs and the common-random-numbers
+    pairing intact (Wilson, which treats every pair as independent, is too narrow when a bot
+    fills several seats).
     NaN when no pair was separated.
     """
     ahead = np.zeros(len(o.key), np.int64)
