@@ -10,8 +10,6 @@ explains the design.
 
 from __future__ import annotations
 
-import itertools
-import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +17,7 @@ from typing import Any
 from simkit.errors import SimkitError
 from simkit.games import get
 from simkit.games.cells import build_cell
+from simkit.lineups import bots_of, lineup_count, lineups
 from simkit.runner import RunSummary, Scenario
 from simkit.runner import resume as _resume
 from simkit.runner.scenario import MAX_CELLS, MAX_PLAYERS, parse
@@ -26,41 +25,6 @@ from simkit.runner.scenario import MAX_CELLS, MAX_PLAYERS, parse
 DEFAULT_RACES = 2_000  # per lineup: 4 Snow Tails bots rated to about ±0.03 (docs/ladder.md)
 CHUNK = 1_000  # races per chunk: a slow bot's ladder resumes without losing much
 WHERE = "simkit ladder"  # how a generated scenario names itself in errors and manifests
-
-
-def lineups(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
-    """The balanced design: which bot sits in which seat, one tuple per lineup.
-
-    With at least as many bots as seats (K >= N): every set of N of the K bots, each in its N
-    cyclic rotations over the seats (a Latin square per set), so each pair of bots also
-    shares equally many lineups. With fewer bots than seats, the K rotations of the bots
-    repeated along the seats (seat j of rotation r gets bot ``(j + r) % K``); pairs then
-    meet nearly, not exactly, equally often. Either way every bot sits in every seat equally
-    often, the smallest design that does (N lineups, not N! orders, per set). Under common
-    random numbers race ``i`` of every lineup draws the same seat-to-slot order (R-06), so
-    every bot also starts from every slot equally often at every race index, not just on
-    average. Bots first appear in the order given, which is how :func:`bots_of` reads them
-    back.
-    """
-    k = len(bots)
-    if k >= players:
-        sets = itertools.combinations(bots, players)
-        return [
-            tuple(s[(j + r) % players] for j in range(players))
-            for s in sets
-            for r in range(players)
-        ]
-    return [tuple(bots[(j + r) % k] for j in range(players)) for r in range(k)]
-
-
-def lineup_count(bots: int, players: int) -> int:
-    """How many lineups :func:`lineups` makes, without making them."""
-    return math.comb(bots, players) * players if bots >= players else bots
-
-
-def bots_of(design: Sequence[Sequence[str]]) -> tuple[str, ...]:
-    """The ladder's bots in their given order (first appearance in the lineups)."""
-    return tuple(dict.fromkeys(b for lineup in design for b in lineup))
 
 
 def scenario(

@@ -14,6 +14,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+import simkit.games  # noqa: F401  the games tell the tracks library where their tracks are
+
 _COMMON = {
     "deadline": None,  # kernels compile on first use: a first example may take a minute
     "suppress_health_check": [HealthCheck.too_slow, HealthCheck.function_scoped_fixture],

@@ -1,62 +1,52 @@
-"""Bot ratings from finish orders: Plackett-Luce fitted by choix, bootstrap intervals.
+"""A ladder's ratings as the analysis reads them: the races of a run as :class:`Outcomes`,
+win rates, head to head, and one sentence per pair of rungs.
 
-The model (Plackett-Luce; with two players it is Bradley-Terry): bot b has a strength
-``exp(rating_b)``, and the next finisher of a race is chosen from the seats not yet placed
-with probability proportional to strength. So ``P(A ahead of B) = 1 / (1 + exp(rating_B -
-rating_A))`` and ratings are on a log scale, centred on the mean bot (0).
-
-What enters the fit (docs/ladder.md): only *decided races* (GLOSSARY), those with a single
-winner who finished. Their finishers, in finish order, each make one top-1 choice over the
-seats not yet placed; seats that did not finish (eliminated, or stopped by a guard) are an
-unordered tail, placed behind every finisher but not among themselves. This is exactly the
-Plackett-Luce likelihood of a partial ranking, fitted by ``choix.ilsr_top1``. Undecided
-races (every sled out, a draw) say nothing about who plays better and are left out.
-
-Intervals: a bootstrap over race keys. Under common random numbers race ``i`` of every lineup
-shares its deals and dice, so the races with one key are resampled together and the pairing
-stays intact. Each replicate is refitted with choix; the 95% interval is the percentile
-interval of the replicates. Beyond ``budget`` choices a replicate draws m < n keys and its
-deviations from the full fit are scaled by sqrt(m / n) (the m-out-of-n bootstrap, Bickel,
-Götze & van Zwet 1997), so fitting time stays bounded however many races a ladder has.
+The model, the fit and its bootstrap intervals live below the runner, in
+:mod:`simkit.ratings` (the runner checks skill levels with them); their names are importable
+from here as well.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.stats import percentile_interval, share_ratio, wilson_interval
 from simkit.outcomes import decided as decided_races
-from simkit.outcomes import pair_counts
+from simkit.ratings import (
+    ABOVE,
+    ALPHA,
+    BELOW,
+    BUDGET,
+    LEVEL,
+    REPLICATES,
+    SPLIT,
+    Outcomes,
+    Ratings,
+    fit,
+    pair_share,
+    verdict,
+)
+from simkit.stats import wilson_interval
 
-ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
-REPLICATES = 200
-BUDGET = 4_000  # top-1 choices per bootstrap replicate (about 0.03 s of choix each)
-
-
-@dataclass(frozen=True)
-class Outcomes:
-    """Every race of a ladder as arrays (one row per race of a lineup).
-
-    Attributes:
-        bots: the rated bots; indices into this tuple are used below.
-        bot: (races, seats) bot index of every seat.
-        place: (races, seats) finish position of seats that finished, 0 for the rest.
-        key: (races,) race index: the common-random-numbers key the lineups share.
-        decided: (races,) a single winner who finished.
-    """
-
-    bots: tuple[str, ...]
-    bot: np.ndarray
-    place: np.ndarray
-    key: np.ndarray
-    decided: np.ndarray
-
-    @property
-    def players(self) -> int:
-        return self.bot.shape[1]
+__all__ = [
+    "ABOVE",
+    "ALPHA",
+    "BELOW",
+    "BUDGET",
+    "LEVEL",
+    "REPLICATES",
+    "SPLIT",
+    "Outcomes",
+    "Ratings",
+    "compare",
+    "fit",
+    "head_to_head",
+    "outcomes",
+    "pair_share",
+    "rungs",
+    "verdict",
+    "win_rates",
+]
 
 
 def outcomes(races: pd.DataFrame, bots: tuple[str, ...]) -> Outcomes:
@@ -71,105 +61,6 @@ def outcomes(races: pd.DataFrame, bots: tuple[str, ...]) -> Outcomes:
     decided, _ = decided_races(finish, finished)
     key = races["race"].to_numpy(np.int64).reshape(shape)[:, 0]
     return Outcomes(bots, bot, place, key, decided)
-
-
-def _choices(o: Outcomes) -> tuple[list[tuple[int, list[int]]], np.ndarray]:
-    """Top-1 choices of the decided races (choix's format) and each one's race key.
-
-    Finishers are taken in finish order while their positions are distinct; a tie ends the
-    ordered part (the tied seats join the unordered tail).
-    """
-    data: list[tuple[int, list[int]]] = []
-    keys: list[int] = []
-    for r in np.flatnonzero(o.decided):
-        place, bot = o.place[r], o.bot[r]
-        order = sorted((p, s) for s, p in enumerate(place) if p > 0)
-        left = list(range(len(place)))
-        for i, (p, s) in enumerate(order):
-            if i + 1 < len(order) and order[i + 1][0] == p:
-                break
-            left.remove(s)
-            if not left:
-                break
-            data.append((int(bot[s]), [int(bot[t]) for t in left]))
-            keys.append(int(o.key[r]))
-    return data, np.asarray(keys, np.int64)
-
-
-def _fit(n: int, data: list, start: np.ndarray | None = None) -> np.ndarray:
-    import choix
-
-    return choix.ilsr_top1(n, data, alpha=ALPHA, initial_params=start, tol=1e-5)
-
-
-@dataclass(frozen=True)
-class Ratings:
-    """A fitted ladder: ratings, their bootstrap replicates and how they were drawn.
-
-    A bot that never finished ahead of another seat in a decided race has no finite
-    maximum-likelihood rating: it is -inf, below every other bot, with no interval.
-    """
-
-    bots: tuple[str, ...]
-    rating: np.ndarray  # (bots,) full-data fit; 0 = the mean of the rated bots
-    replicates: np.ndarray  # (replicates, bots) deviations from ``rating``, already scaled
-    keys_drawn: int  # m: race keys drawn per replicate
-    keys: int  # n: race keys with a decided race
-    choices: int
-
-    def interval(self, a: int, b: int | None = None) -> tuple[float, float, float]:
-        """Rating of bot ``a`` (or the difference ``a - b``): estimate and 95% interval."""
-        est = self.rating[a] - (0.0 if b is None else self.rating[b])
-        if not np.isfinite(est) or np.isnan(est):
-            return float(est), float(est), float(est)
-        dev = self.replicates[:, a] - (0.0 if b is None else self.replicates[:, b])
-        lo, hi = np.quantile(dev, [0.025, 0.975])
-        return float(est), float(est + lo), float(est + hi)
-
-    def table(self) -> pd.DataFrame:
-        """One row per bot, best first: rating with its 95% interval."""
-        rows = []
-        for b, name in enumerate(self.bots):
-            est, lo, hi = self.interval(b)
-            rows.append({"bot": name, "rating": est, "low": lo, "high": hi})
-        out = pd.DataFrame(rows).sort_values("rating", ascending=False, kind="stable")
-        out.insert(0, "rung", np.arange(1, len(out) + 1))
-        return out.reset_index(drop=True)
-
-
-def fit(
-    o: Outcomes, *, seed: int = 0, replicates: int = REPLICATES, budget: int = BUDGET
-) -> Ratings:
-    """Plackett-Luce ratings of the ladder's bots with bootstrap intervals (module docstring).
-
-    Bots that never won a choice are left out of choix's fit (their strength is 0, so they
-    drop out of every choice set exactly) and rated -inf; the others are centred on their
-    mean. The bootstrap draws from ``numpy.random.default_rng(seed)``: the same seed gives the same
-    intervals.
-    """
-    data, keys = _choices(o)
-    k = len(o.bots)
-    rated = np.bincount([w for w, _ in data], minlength=k) > 0
-    index = np.cumsum(rated) - 1
-    data = [(int(index[w]), [int(index[x]) for x in losers if rated[x]]) for w, losers in data]
-    keep = [i for i, (_, losers) in enumerate(data) if losers]
-    data, keys = [data[i] for i in keep], keys[keep]
-    r = int(rated.sum())
-
-    full = _fit(r, data) if r > 1 else np.zeros(r)
-    rating = np.full(k, -np.inf)
-    rating[rated] = full  # choix centres on the mean
-    uniq, cluster = np.unique(keys, return_inverse=True)
-    n = len(uniq)
-    m = n if len(data) <= budget else max(1, n * budget // len(data))
-    scale = np.sqrt(m / n)
-    rng = np.random.default_rng(seed)
-    reps = np.zeros((replicates, k))
-    for b in range(replicates if r > 1 else 0):
-        counts = np.bincount(rng.integers(0, n, m), minlength=n)[cluster]
-        sample = [data[i] for i in np.repeat(np.arange(len(data)), counts)]
-        reps[b, rated] = (_fit(r, sample, full) - full) * scale
-    return Ratings(o.bots, rating, reps, m, n, len(data))
 
 
 def win_rates(o: Outcomes) -> pd.DataFrame:
@@ -229,70 +120,6 @@ def head_to_head(o: Outcomes) -> pd.DataFrame:
         out["share"] = out["ahead"] / out["races"]
     out["low"], out["high"] = low, high
     return out
-
-
-def pair_share(
-    o: Outcomes, a: int, b: int, *, seed: int = 0, replicates: int = REPLICATES
-) -> tuple[float, float, float]:
-    """How often bot ``a``'s seats finished ahead of bot ``b``'s: share and 95% interval.
-
-    As :func:`head_to_head` counts it (decided races; a pair neither of which finished is
-    not separated), but the interval is a percentile bootstrap over race keys (scipy), as
-    for the ratings: every lineup's race with one key is resampled together, which keeps a
-    race's correlated pairs and the common-random-numbers pairing intact (Wilson, which
-    treats every pair as independent, is too narrow when a bot fills several seats).
-    NaN when no pair was separated.
-    """
-    ahead = np.zeros(len(o.key), np.int64)
-    behind = np.zeros(len(o.key), np.int64)
-    finished = o.place > 0
-    finish = np.where(finished, o.place, 0)
-    for lineup in np.unique(o.bot, axis=0):
-        rows = np.flatnonzero((o.bot == lineup).all(axis=1))
-        mine, theirs = np.flatnonzero(lineup == a), np.flatnonzero(lineup == b)
-        if not (len(mine) and len(theirs)):
-            continue
-        f, fd = finish[rows], finished[rows]
-        x, y = pair_counts(f, fd, mine, theirs)
-        ok = o.decided[rows]
-        ahead[rows], behind[rows] = x * ok, y * ok
-    uniq, cluster = np.unique(o.key, return_inverse=True)
-    ahead = np.bincount(cluster, ahead, len(uniq))
-    behind = np.bincount(cluster, behind, len(uniq))
-    total = ahead.sum() + behind.sum()
-    if total == 0:
-        return float("nan"), float("nan"), float("nan")
-    est = float(ahead.sum() / total)
-    if np.count_nonzero(ahead + behind) < 2:
-        return est, est, est
-
-    ci = percentile_interval((ahead, behind), share_ratio, seed, resamples=replicates, paired=True)
-    return est, float(ci.low), float(ci.high)
-
-
-ABOVE, BELOW, LEVEL, SPLIT = "above", "below", "level", "split"
-
-
-def verdict(diff: tuple[float, float, float], share: tuple[float, float, float]) -> str:
-    """Where bot A stands against bot B on both measures: ``above``, ``below``, ``level``,
-    or ``split`` (the two disagree).
-
-    ``diff`` is the rating difference A - B with its interval, ``share`` the share of
-    head-to-head comparisons A won with its interval. ``above`` needs both intervals to
-    exclude parity upwards (the difference above 0 and the share above 50%), ``below`` both
-    downwards, ``level`` neither; anything else is ``split``. One rating per bot can disagree
-    with head to head when a bot wins often and crashes often: the ratings then weigh whole
-    finish orders, the share only the pairs that met.
-    """
-    _, dlo, dhi = diff
-    _, slo, shi = share
-    d = 1 if dlo > 0 else -1 if dhi < 0 else 0
-    h = 1 if slo > 0.5 else -1 if shi < 0.5 else 0
-    if np.isnan(slo):
-        h = 0
-    if d == h:
-        return {1: ABOVE, -1: BELOW, 0: LEVEL}[d]
-    return SPLIT
 
 
 def _pct(share: tuple[float, float, float]) -> str:

@@ -15,28 +15,14 @@ import numpy as np
 from scipy import stats as sps
 from scipy.stats.contingency import association
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.proportion import proportion_confint
+
+from simkit.stats import percentile_interval as percentile_interval
+from simkit.stats import share_ratio as share_ratio
+from simkit.stats import wilson_interval as wilson_interval
 
 Z95 = float(sps.norm.ppf(0.975))  # two-sided 95% normal quantile
 ALPHA = 0.05
 CORRECTION = "holm"  # statsmodels multipletests method for a comparison's rows
-
-
-def wilson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson score interval of a binomial proportion k/n (statsmodels, vectorised).
-
-    Chosen over the normal ("Wald") interval because it keeps its coverage for rates near
-    0 or 1 and small n, which win rates of bad start slots and rare events are.
-    Returns (low, high); for n == 0 the interval is (0, 1).
-    """
-    k = np.asarray(k, dtype=np.float64)
-    n = np.asarray(n, dtype=np.float64)
-    safe = np.where(n > 0, n, 1.0)
-    low, high = proportion_confint(np.where(n > 0, k, 0.0), safe, 1 - level, method="wilson")
-    # The bounds at k = 0 and k = n are exactly 0 and 1 (the library rounds to ~1e-19).
-    low = np.where((n > 0) & (k > 0), np.clip(low, 0.0, 1.0), 0.0)
-    high = np.where((n > 0) & (k < n), np.clip(high, 0.0, 1.0), 1.0)
-    return low, high
 
 
 class ChiSquare(NamedTuple):
@@ -320,26 +306,3 @@ def overlap_differences(a, b, level: float = 0.95):
     out = pd.DataFrame(rows, index=cols, columns=["diff", "low", "high", "p"])
     out["shared"] = n_ab
     return out
-
-
-def percentile_interval(
-    data, statistic, seed: int, *, resamples: int, batch: int | None = None, paired: bool = False
-):
-    """The 95% percentile bootstrap interval of ``statistic`` over ``data`` (scipy,
-    vectorized), drawn by a generator seeded with ``seed``: ``.low`` and ``.high``."""
-    return sps.bootstrap(
-        tuple(data),
-        statistic,
-        paired=paired,
-        vectorized=True,
-        n_resamples=resamples,
-        batch=batch,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    ).confidence_interval
-
-
-def share_ratio(ahead: np.ndarray, behind: np.ndarray, axis: int = -1) -> np.ndarray:
-    """The share of comparisons won, ``sum(ahead) / sum(ahead + behind)`` along ``axis``: the
-    statistic of a head-to-head share's bootstrap (pairs of counts per race key)."""
-    return ahead.sum(axis=axis) / (ahead + behind).sum(axis=axis)

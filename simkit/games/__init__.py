@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from pathlib import Path
 
 from simkit import _numba_link
 from simkit.errors import SimkitError
 from simkit.games.base import Game
 from simkit.names import unknown
+from simkit.tracks.library import shelve
 
 _numba_link.install()  # before any game's kernel compiles: see simkit/_numba_link.py
 
@@ -63,6 +65,14 @@ def get(name: str) -> Game:
     if name not in _REGISTRY:
         raise SimkitError(unknown("game", name, names()), key="game")
     return _REGISTRY[name]
+
+
+def _track_shelves() -> list[tuple[str, Path]]:
+    """(family, folder) of every game that ships tracks, for the tracks library."""
+    return [(g.name, g.track_dir) for g in games() if g.track_dir is not None]
+
+
+shelve(_track_shelves)  # the tracks layer asks no registry: the registry tells it
 
 
 def import_ref(ref: str) -> object:

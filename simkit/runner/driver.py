@@ -89,7 +89,7 @@ class _WinCounts:
     def narrower_than(self, width: float) -> bool:
         # Imported here: scipy and statsmodels take about a second to import, which every
         # run without a precision target (most) would pay at start.
-        from simkit.analysis.stats import wilson_interval
+        from simkit.stats import wilson_interval
 
         n = np.array([self.n[s] for s in self.slots])
         k = np.array([self.k[s] for s in self.slots])

@@ -23,23 +23,17 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import simkit
 from simkit import files
 from simkit.errors import RunError, SimkitError
 from simkit.games import get
+from simkit.runner.manifest import entry as entry  # what the manifest records of an input
+from simkit.runner.storage import RunDir
 
-FOLDER = "inputs"
-# replayed; compared only; the scenario file (in the manifest); a tuning's space file (in
-# its tune.json)
-USES = ("read", "check", "scenario", "space")
-_COPY = re.compile(r"^inputs/[0-9a-f]{12}-[A-Za-z0-9._-]{1,80}$")
-_SHA = re.compile(r"^[0-9a-f]{64}$")
-_PACKAGE = Path(simkit.__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parents[1]  # the simkit package
 
 
 def shipped(path: str) -> bool:
@@ -92,34 +86,6 @@ def expand_recorded(
     if scenario_source is not None:
         out[str(Path(scenario_path))] = (scenario_source, "scenario")
     return cells, out
-
-
-def copy_name(path: str, data: bytes) -> str:
-    """The copy's name in the run folder: content hash, then the file's own name."""
-    stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(path).name)[:80] or "input"
-    return f"{FOLDER}/{hashlib.sha256(data).hexdigest()[:12]}-{stem}"
-
-
-def entry(path: str, data: bytes, use: str) -> dict[str, Any]:
-    """What the manifest records of one input."""
-    sha = hashlib.sha256(data).hexdigest()
-    return {"sha256": sha, "bytes": len(data), "copy": copy_name(path, data), "use": use}
-
-
-def problem(inputs: Any) -> str | None:
-    """What is wrong with a manifest's ``inputs`` (for :func:`manifest.check`), or None."""
-    if not isinstance(inputs, dict):
-        return "inputs"
-    for path, e in inputs.items():
-        if (
-            not isinstance(e, dict)
-            or set(e) != {"sha256", "bytes", "copy", "use"}
-            or not _SHA.match(str(e["sha256"]))
-            or not _COPY.match(str(e["copy"]))
-            or e["use"] not in USES
-        ):
-            return f"input {files.shown(path)}"
-    return None
 
 
 def _sha_of(path: Path, cap: int) -> str | None:
@@ -183,8 +149,6 @@ def replayed(
 def of_run(run_dir: str | Path, plays: bool = True) -> Iterator[list[str]]:
     """:func:`replayed` for the run in ``run_dir`` (``race --replay``; ``report``, which
     ``plays`` no race)."""
-    from simkit.runner.storage import RunDir
-
     run = RunDir(run_dir)
     with replayed(run.path, run.read_manifest(), plays) as notices:
         yield notices

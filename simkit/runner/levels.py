@@ -4,14 +4,14 @@ A study's skill levels (``skill = [...]``) are listed weakest first, but a level
 stronger on one track can be weaker on another (greedy:tuned, fitted on The Nutcracker,
 was below greedy on Hairpin Valley at 4 sleds). :func:`check` measures the order in the
 study's own setting (game, variant, track, players): each pair of adjacent levels plays the
-ladder's balanced design (:func:`simkit.ladder.lineups`: ``A,B,A,B`` and ``B,A,B,A`` at 4
+ladder's balanced design (:func:`simkit.lineups.lineups`: ``A,B,A,B`` and ``B,A,B,A`` at 4
 seats, so each level sits in every seat equally often), every lineup of every pair on the
 same race keys (common random numbers, so each level also starts from every slot equally
 often at every key), and the ladder's code rates them: one Plackett-Luce fit over all the
-pairs' races (:func:`simkit.analysis.ratings.fit`), bootstrap intervals over race keys, and
-each pair's head-to-head share (:func:`simkit.analysis.ratings.pair_share`). A level is
+pairs' races (:func:`simkit.ratings.fit`), bootstrap intervals over race keys, and
+each pair's head-to-head share (:func:`simkit.ratings.pair_share`). A level is
 ``stronger`` than the one below it only when the rating difference and the head-to-head
-share both exclude parity (:func:`simkit.analysis.ratings.verdict`).
+share both exclude parity (:func:`simkit.ratings.verdict`).
 
 The races are played under a cell key of their own (:data:`LEVELS_KEY`), so they never
 replay the study's races. :func:`check_run` checks every setting of a run and returns the
@@ -26,22 +26,21 @@ import itertools
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pyarrow as pa
 
+from simkit import ratings
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
+from simkit.lineups import lineups
 from simkit.outcomes import decided as decided_races
 from simkit.runner.backends import chunk_keys
 from simkit.runner.manifest import LEVELS as TABLE
 from simkit.runner.tables import parquet_bytes
-
-if TYPE_CHECKING:
-    from simkit.analysis.ratings import Ratings
 
 LEVELS_KEY = np.uint64(0x6C65_7665_6C5F_6F6B)  # "level_ok": the check's own races
 DEFAULT_RACES = 1_000  # per lineup: 2,000 a pair of levels (2 lineups at 2 and 4 seats)
@@ -77,7 +76,7 @@ class LevelCheck:
 
     levels: tuple[str, ...]
     table: pd.DataFrame
-    ratings: Ratings
+    ratings: ratings.Ratings
 
     @property
     def flagged(self) -> list[str]:
@@ -125,9 +124,6 @@ def check_cell(
     replaced); ``races`` counts races per lineup, each pair of adjacent levels playing the
     ladder's lineups of the two (2 at 2 and 4 seats). Same seed, same table, at any threads.
     """
-    from simkit.analysis import ratings
-    from simkit.ladder import lineups
-
     replicates = ratings.REPLICATES if replicates is None else replicates
     levels = tuple(levels)
     index = {b: i for i, b in enumerate(levels)}

@@ -14,11 +14,11 @@ import hashlib
 import json
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 from simkit.errors import RunError
 from simkit.files import shown
-from simkit.runner.inputs import problem as inputs_problem
 
 STATUSES = ("running", "complete")
 TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
@@ -26,6 +26,12 @@ CELLS = "cells.parquet"
 LEVELS = "levels.parquet"  # the skill levels' measured order (simkit.runner.levels)
 _PART = re.compile(r"^(races|heat|agg)/part-(\d{5})-(\d{6})\.parquet$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
+# The run's inputs (simkit.runner.inputs), as the manifest lists them: path -> sha256, bytes,
+# copy, use. Uses: replayed; compared only; the scenario file (in the manifest); a tuning's
+# space file (in its tune.json).
+FOLDER = "inputs"
+USES = ("read", "check", "scenario", "space")
+_COPY = re.compile(r"^inputs/[0-9a-f]{12}-[A-Za-z0-9._-]{1,80}$")
 _TYPES: dict[str, type | tuple[type, ...]] = {
     "simkit_version": str,
     "scenario": dict,
@@ -74,6 +80,34 @@ def file_entry(data: bytes, rows: int) -> dict[str, Any]:
     return {"sha256": hashlib.sha256(data).hexdigest(), "rows": rows, "bytes": len(data)}
 
 
+def copy_name(path: str, data: bytes) -> str:
+    """The copy's name in the run folder: content hash, then the file's own name."""
+    stem = re.sub(r"[^A-Za-z0-9._-]", "_", Path(path).name)[:80] or "input"
+    return f"{FOLDER}/{hashlib.sha256(data).hexdigest()[:12]}-{stem}"
+
+
+def entry(path: str, data: bytes, use: str) -> dict[str, Any]:
+    """What the manifest records of one input."""
+    sha = hashlib.sha256(data).hexdigest()
+    return {"sha256": sha, "bytes": len(data), "copy": copy_name(path, data), "use": use}
+
+
+def problem(inputs: Any) -> str | None:
+    """What is wrong with a manifest's ``inputs`` (for :func:`check`), or None."""
+    if not isinstance(inputs, dict):
+        return "inputs"
+    for path, e in inputs.items():
+        if (
+            not isinstance(e, dict)
+            or set(e) != {"sha256", "bytes", "copy", "use"}
+            or not _SHA.match(str(e["sha256"]))
+            or not _COPY.match(str(e["copy"]))
+            or e["use"] not in USES
+        ):
+            return f"input {shown(path)}"
+    return None
+
+
 def cell_races(manifest: dict[str, Any], cell: int) -> int:
     """Races cell ``cell`` plays at most: its skill level's own count, or the run's."""
     return manifest["cells"][cell].get("races", manifest["races_per_cell"])
@@ -105,9 +139,9 @@ def check(manifest: Any, where: str) -> dict[str, Any]:
             raise fail(f"key '{key}' has the wrong type (got {shown(value)})")
     if manifest["checksum"] != checksum(manifest):
         raise fail("its checksum does not match its content (edited by hand, or damaged)")
-    problem = _inconsistency(manifest) or inputs_problem(manifest.get("inputs", {}))
-    if problem:
-        raise fail(f"its settings do not match its chunks ({problem})")
+    wrong = _inconsistency(manifest) or problem(manifest.get("inputs", {}))
+    if wrong:
+        raise fail(f"its settings do not match its chunks ({wrong})")
     return manifest
 
 

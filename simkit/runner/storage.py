@@ -28,7 +28,7 @@ import pyarrow.parquet as pq
 
 from simkit.errors import RunError
 from simkit.files import read_json, resolved
-from simkit.runner.manifest import CELLS, TABLES, check, file_entry, part_name, seal
+from simkit.runner.manifest import CELLS, TABLES, check, entry, file_entry, part_name, seal
 
 MANIFEST = "manifest.json"
 LOCK = ".simkit-lock"  # flock()ed by the process writing the run; holds its pid
@@ -207,8 +207,6 @@ class RunDir:
 
     def record_inputs(self, recorded: dict[str, tuple[bytes, str]], manifest: dict[str, Any]):
         """Copy the run's inputs (path -> (bytes, use)) into ``inputs/`` and list them."""
-        from simkit.runner.inputs import entry
-
         manifest["inputs"] = {}
         for path, (data, use) in sorted(recorded.items()):
             e = entry(path, data, use)

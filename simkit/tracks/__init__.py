@@ -4,6 +4,7 @@ A track is a data file (docs/tracks.md); :func:`load` turns a library name or a 
 a :class:`CompiledTrack`, the flat arrays the engines race on (DESIGN §2).
 
 Example:
+    >>> import simkit.games  # the games tell the library which tracks they ship
     >>> from simkit import tracks
     >>> t = tracks.load("nutcracker")
     >>> t.n_corners
@@ -15,13 +16,27 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from simkit.errors import TrackError
+from simkit.tracks import override
 from simkit.tracks.compiled import CompiledTrack
-from simkit.tracks.library import TrackInfo, compile_spec, library, load
+from simkit.tracks.library import TrackInfo, compile_spec, library
+from simkit.tracks.library import load as _load_file
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 __all__ = ["CompiledTrack", "TrackError", "TrackInfo", "compile_spec", "draw", "library", "load"]
+
+
+def load(name_or_path: str) -> CompiledTrack:
+    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``),
+    or either with changed parts (``"nutcracker?corner.1.safety=6"``, :mod:`.override`).
+
+    Raises:
+        TrackError: unknown name, unreadable file, or an invalid spec.
+    """
+    if override.SEP in name_or_path:
+        return override.load(name_or_path)
+    return _load_file(name_or_path)
 
 
 def draw(track: CompiledTrack, **kwargs) -> Figure:

@@ -1,7 +1,8 @@
 """The track library the games ship, and loading tracks by name or path.
 
 A game raced on tracks ships its library files in its own package (``Game.track_dir``,
-``<name>.toml``); the game's name is their family. The box tiles (segment presets usable
+``<name>.toml``); the game's name is their family. The game registry tells this module
+which games ship tracks and where (:func:`shelve`). The box tiles (segment presets usable
 as ``type = "tile"``) live in ``simkit/tracks/data/tiles.toml``.
 """
 
@@ -9,13 +10,13 @@ from __future__ import annotations
 
 import difflib
 import functools
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from simkit.errors import TrackError
 from simkit.files import parse_toml, read_bytes, read_toml, replayed
-from simkit.tracks import override
 from simkit.tracks.compile import compile_board
 from simkit.tracks.compiled import CompiledTrack
 from simkit.tracks.reverse import reverse
@@ -23,6 +24,10 @@ from simkit.tracks.spec import TYPE_KEYS, Spec, parse
 
 DATA = Path(__file__).parent / "data"
 TILES_FILE = DATA / "tiles.toml"
+
+# (family, folder) of every game that ships tracks; the game registry says (shelve).
+_NO_SHELVES: Callable[[], Iterable[tuple[str, Path]]] = tuple
+_shelves = _NO_SHELVES
 
 
 @dataclass(frozen=True)
@@ -124,6 +129,8 @@ def _find(name_or_path: str, relative_to: str | None = None) -> str:
         return str(path)
     close = difflib.get_close_matches(name_or_path, list(known), n=1, cutoff=0.5)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
+    if _shelves is _NO_SHELVES:
+        hint = " (no game has shelved its tracks yet: import simkit.games first)"
     raise TrackError(
         f"unknown track '{name_or_path}'{hint}; `simkit tracks list` shows the library, "
         "or give a path to a .toml file",
@@ -136,20 +143,30 @@ def library() -> list[TrackInfo]:
     return list(_library())
 
 
+def shelve(shelves: Callable[[], Iterable[tuple[str, Path]]]) -> None:
+    """Tell the library where the games keep their tracks: ``shelves()`` gives (family,
+    folder) for every game that ships tracks, in the order to list them.
+
+    The game registry (:mod:`simkit.games`) calls this when it is imported, so the tracks
+    layer names no game and imports nothing of the games; until then the library is empty.
+    """
+    global _shelves
+    _shelves = shelves
+
+
 def families() -> tuple[str, ...]:
     """The games that ship tracks: the values a track's ``family`` may take."""
-    from simkit.games import games
+    return tuple(family for family, _ in _shelves())
 
-    return tuple(g.name for g in games() if g.track_dir is not None)
+
+def _library() -> tuple[TrackInfo, ...]:
+    return _books(tuple((family, Path(folder)) for family, folder in _shelves()))
 
 
 @functools.cache
-def _library() -> tuple[TrackInfo, ...]:
-    from simkit.games import get
-
+def _books(shelves: tuple[tuple[str, Path], ...]) -> tuple[TrackInfo, ...]:
     out = []
-    for family in families():
-        folder = get(family).track_dir
+    for family, folder in shelves:
         for path in sorted(folder.glob("*.toml"), key=lambda p: p.stem):
             raw = _read_toml(path, str(path))
             out.append(TrackInfo(path.stem, family, str(raw.get("title", path.stem)), str(path)))
@@ -162,14 +179,14 @@ def _load_library(path: str) -> CompiledTrack:
 
 
 def load(name_or_path: str) -> CompiledTrack:
-    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``),
-    or either with changed parts (``"nutcracker?corner.1.safety=6"``, :mod:`.override`).
+    """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``).
+
+    A name with changed parts (``"nutcracker?corner.1.safety=6"``) is
+    :func:`simkit.tracks.load`'s, which hands it to :mod:`.override`.
 
     Raises:
         TrackError: unknown name, unreadable file, or an invalid spec.
     """
-    if override.SEP in name_or_path:
-        return override.load(name_or_path)
     known = {info.name: info for info in library()}
     if name_or_path in known:
         return _load_library(known[name_or_path].path)

@@ -30,6 +30,8 @@ from typing import Any
 
 from simkit.errors import TrackError
 from simkit.tracks.compiled import CompiledTrack
+from simkit.tracks.library import compile_spec, load_spec
+from simkit.tracks.library import load as load_track
 from simkit.tracks.spec import COMMON_KEYS, TYPE_KEYS, Spec
 from simkit.tracks.summary import row_of
 
@@ -245,9 +247,6 @@ def apply(
 
 def current(track: str, key: str) -> Any:
     """The value part ``key`` (without ``track.``) has on ``track``: what a change replaces."""
-    from simkit.tracks.library import load as load_track
-    from simkit.tracks.library import load_spec
-
     base, changes = split(track)
     if key in changes:
         return changes[key]
@@ -271,8 +270,6 @@ def current(track: str, key: str) -> Any:
 def load(name: str) -> CompiledTrack:
     """Compile the derived track ``name`` (:func:`derived_name`); kept, since a tuning asks
     for each candidate's track in every cell it plays."""
-    from simkit.tracks.library import compile_spec, load_spec
-
     base, changes = split(name)
     for key in changes:
         parse_key(key)

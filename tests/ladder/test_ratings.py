@@ -8,7 +8,6 @@ import pytest
 
 from simkit.analysis.ratings import (
     Outcomes,
-    _choices,
     compare,
     fit,
     head_to_head,
@@ -18,6 +17,7 @@ from simkit.analysis.ratings import (
     verdict,
     win_rates,
 )
+from simkit.ratings import _choices
 from tests.ladder.synthetic import draw
 
 # Seat 0..3 with bots 0, 1, 2, 0; places: 0 = did not finish.
