@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, BenchSpec, Cell, TunableBot
+from simkit.games.base import Batch, BenchSpec, Cell, Game, TunableBot
 from simkit.games.snowtails.batch import RACE_COLUMNS, SEAT_COLUMNS, run_batch
 from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
@@ -47,7 +47,7 @@ def cell_slots(cell: Cell) -> tuple[int, ...]:
     return tuple(cell.slots) if cell.slots is not None else tuple(range(1, cell.players + 1))
 
 
-class SnowTailsGame:
+class SnowTailsGame(Game):
     """The ``GAME`` object: what the runner, the CLI and reports know of Snow Tails."""
 
     name = "snowtails"
@@ -55,7 +55,6 @@ class SnowTailsGame:
     params = SnowTailsParams
     presets: Mapping[str, SnowTailsParams] = PRESETS
     default_preset = "snowtails"
-    min_players = 2
     max_players = MAX_SEATS
     default_players = 4
     bots = BOT_NAMES
@@ -87,8 +86,6 @@ class SnowTailsGame:
         "simkit ladder snowtails --bots greedy,greedy:tuned,search --races 2000",
         "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
     )
-    commands: tuple[str, ...] = ()
-    report_section = None
     bench = BenchSpec(
         "4 greedy bots, nutcracker",
         {"players": 4, "bots": "greedy", "track": "nutcracker"},
