@@ -16,10 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from types import MappingProxyType
+from typing import Any
 
 import numpy as np
 
+from simkit.errors import SimkitError, StateError
 from simkit.params import Variant
 
 
@@ -162,52 +164,62 @@ class TunableBot:
         return f"{self.base}[{'/'.join(f'{float(w):.6g}' for w in weights)}]"
 
 
-class Game(Protocol):
-    """What a game package registers (``simkit.games.register(GAME)`` in its ``__init__``).
+class Game:
+    """What a game package registers: subclass it (``class MyGame(Game)``) and register an
+    instance (``simkit.games.register(GAME)`` in the package's ``__init__``).
 
     Besides the rules interface, a game declares what the shared layers need so that none
     of them names a game: the entry kernels (compile notices), a track folder (the tracks
     layer's library and families), CLI examples and commands, a report section and a
-    benchmark.
+    benchmark. Those parts are optional: the defaults below are a game without them, so a
+    game states only what it has. Required: the attributes without a default (``name`` to
+    ``bots``) and ``simulate``. ``docs/games.md`` ("Adding a game") walks through them.
     """
 
+    # Required: no default.
     name: str
     title: str
     params: type[Variant]
     presets: Mapping[str, Variant]
     default_preset: str
-    min_players: int
     max_players: int
     default_players: int
     bots: tuple[str, ...]
-    uses_track: bool
-    default_track: str | None
-    seat_columns: Mapping[str, Column]  # COMMON_SEAT_COLUMNS plus the game's own
-    race_columns: Mapping[str, Column]  # COMMON_RACE_COLUMNS plus the game's own
-    heat_kinds: tuple[str, ...]
+
+    # Optional: the defaults are a game without the part.
+    min_players: int = 2
+    # Raced on tracks (``Cell.track``), and the track a cell gets when it names none.
+    uses_track: bool = False
+    default_track: str | None = None
+    seat_columns: Mapping[str, Column] = MappingProxyType(COMMON_SEAT_COLUMNS)  # plus own
+    race_columns: Mapping[str, Column] = MappingProxyType(COMMON_RACE_COLUMNS)  # plus own
+    # Kinds of ``Batch.heat`` counts (none: no board).
+    heat_kinds: tuple[str, ...] = ()
     # "module:function" of the numba kernels each method compiles on a cold cache, by method
     # ("simulate", "trace"): ``simkit run`` and ``simkit race`` look them up in numba's
-    # cache index and say when a first run is about to compile.
-    kernels: Mapping[str, tuple[str, ...]]
+    # cache index and say when a first run is about to compile (empty: no notice).
+    kernels: Mapping[str, tuple[str, ...]] = MappingProxyType({})
     # The folder of track files (``*.toml``) the game ships, or None; their family is the
     # game's name, and ``simkit tracks list`` shows them.
-    track_dir: Path | None
+    track_dir: Path | None = None
     # Command lines for the CLI's help ("simkit race --game NAME --seed 7"); each command
     # shows the lines that start with its name.
-    examples: tuple[str, ...]
+    examples: tuple[str, ...] = ()
     # "module:attribute" of click commands the game adds to ``simkit`` (e.g. its own files).
-    commands: tuple[str, ...]
+    commands: tuple[str, ...] = ()
     # "module:function" adding the game's own questions to a report, called as
-    # ``f(doc, results, out)`` (``simkit.report.document``), or None.
-    report_section: str | None
-    bench: BenchSpec | None
+    # ``f(doc, results, out)`` (``simkit.report.document``), or None: the shared sections only.
+    report_section: str | None = None
+    # What ``make bench`` times (None: the game has no row).
+    bench: BenchSpec | None = None
     # Bots ``simkit bots tune`` can fit, by base name (empty: none), and the TOML file the
     # fitted presets are kept in (``[base.preset]`` tables), or None.
-    tunable: Mapping[str, TunableBot]
-    bot_presets_file: Path | None
+    tunable: Mapping[str, TunableBot] = MappingProxyType({})
+    bot_presets_file: Path | None = None
 
     def check_cell(self, cell: Cell) -> None:
-        """Raise ``SimkitError`` if the cell cannot be played.
+        """Raise ``SimkitError`` if the cell cannot be played (default: every cell
+        ``simkit.games.cells.build_cell`` accepts can).
 
         The error's ``key`` names the input to blame, so a scenario can point at its line:
         ``"players"``, ``"bots"``, ``"slots"``, ``"track"`` or a parameter's name.
@@ -226,16 +238,21 @@ class Game(Protocol):
         them), for the rare rule that depends on the index rather than on chance, such as
         Mushroom Walk's who-starts "alternate" (R-51). Games without such a rule ignore it.
         """
+        raise NotImplementedError(f"{type(self).__name__} must define simulate")
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay the race with root ``key`` (race ``race_index`` of its cell) and return its trace.
 
         The trace object has ``text() -> str`` (the readable log of ``simkit race``) and
-        ``to_json() -> dict``; games on a track also offer ``draw(path)``.
+        ``to_json() -> dict``; games on a track also offer ``draw(path)``. Default: a game
+        without traces (``SimkitError``).
         """
+        raise SimkitError(f"{self.name} cannot replay a race (it has no trace)", key="game")
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from the position ``state`` (parsed JSON) and its exact outcome.
 
-        Returns an object with ``text()`` and ``to_json()``; raises ``StateError`` on bad input.
+        Returns an object with ``text()`` and ``to_json()``; raises ``StateError`` on bad
+        input. Default: a game without positions to ask about (``StateError``).
         """
+        raise StateError(f"{self.name} has no `simkit moves` (it lists no positions' plays)")

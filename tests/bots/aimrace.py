@@ -17,7 +17,7 @@ from typing import ClassVar
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, TunableBot
+from simkit.games.base import Batch, Cell, Game, TunableBot
 from simkit.params import Variant, param
 from tests.ladder.lucerace import _races
 
@@ -36,7 +36,7 @@ def rating(w: tuple[float, ...]) -> float:
     return -SLOPE * ((w[0] - BEST[0]) ** 2 + (w[1] - BEST[1]) ** 2)
 
 
-class AimRace:
+class AimRace(Game):
     """The game object (simkit.games.base.Game) with one tunable bot."""
 
     name = "aimrace"
@@ -44,21 +44,11 @@ class AimRace:
     params = AimParams
     presets: ClassVar = {"aim": AimParams()}
     default_preset = "aim"
-    min_players = 2
     max_players = 6
     default_players = 3
     bots = ("aim",)
-    uses_track = False
-    default_track = None
-    seat_columns: ClassVar = dict(COMMON_SEAT_COLUMNS)
-    race_columns: ClassVar = dict(COMMON_RACE_COLUMNS)
-    heat_kinds = ()
     kernels: ClassVar = {"simulate": ("tests.ladder.lucerace:_races",)}
-    track_dir = None
     examples = ("simkit bots tune aimrace aim",)
-    commands = ()
-    report_section = None
-    bench = None
     tunable: ClassVar = {"aim": TUNABLE}
     bot_presets_file: Path | None = None
 
@@ -102,12 +92,6 @@ class AimRace:
         seats["points"] = np.zeros((n, p), np.int16)
         seats["eliminated"] = np.zeros((n, p), np.bool_)
         return Batch(seats, {"rounds": rounds})
-
-    def trace(self, cell, key, race_index=None):
-        raise NotImplementedError
-
-    def moves(self, state):
-        raise NotImplementedError
 
 
 GAME = AimRace()

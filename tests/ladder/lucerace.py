@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell
+from simkit.games.base import Batch, Cell, Game
 from simkit.params import Variant, param
 from simkit.rng import STREAM_DICE, STREAM_SLOTS, shuffle, stream_key, uniform
 
@@ -54,7 +54,7 @@ def _races(keys, slots, strength, bonus, undecided, o_slot, o_finish, o_finished
         o_rounds[r] = 1
 
 
-class LuceRace:
+class LuceRace(Game):
     """The game object the runner sees (simkit.games.base.Game)."""
 
     name = "lucerace"
@@ -62,23 +62,11 @@ class LuceRace:
     params = LuceParams
     presets: ClassVar = {"luce": LuceParams()}
     default_preset = "luce"
-    min_players = 2
     max_players = 6
     default_players = 3
     bots = ("luce",)
-    uses_track = False
-    default_track = None
-    seat_columns: ClassVar = dict(COMMON_SEAT_COLUMNS)
-    race_columns: ClassVar = dict(COMMON_RACE_COLUMNS)
-    heat_kinds = ()
     kernels: ClassVar = {"simulate": ("tests.ladder.lucerace:_races",)}
-    track_dir = None
     examples = ("simkit ladder lucerace --bots luce:1,luce:0",)
-    commands = ()
-    report_section = None
-    bench = None
-    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
-    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         for b in cell.bots:

@@ -53,7 +53,7 @@ def engine_play(position, v, mask, pattern, take=0):
     kinds, the colliding attempt last) through the engine's ``position.apply``, to the end
     of the turn (greedy takes its later choices); returns (turn code, position after)."""
     from simkit.games.snowtails.kernels import apply, step
-    from simkit.games.snowtails.layout import (
+    from simkit.games.snowtails.records import (
         PH_PLAY,
         PL_BITS,
         PL_ENTER,
@@ -105,7 +105,7 @@ class Unit:
 
     def trees_standing(self) -> np.ndarray:
         """Spaces where a tree still stands (R-21)."""
-        from simkit.games.snowtails.layout import S_TREE
+        from simkit.games.snowtails.records import S_TREE
 
         ids = self.tab[:, S_TREE]
         return np.array([s for s in np.flatnonzero(ids >= 0) if self.pos["trees"][ids[s]]])
@@ -129,7 +129,7 @@ def race_setup(track, variant, seats):
     """(cell record, position) with sled ``p`` at ``seats[p] = (space, (left, right))``, in
     start order; for race-order tests (``rules.race_order``, ``rules.race_position``)."""
     from simkit.games.snowtails.batch import cell_inputs
-    from simkit.games.snowtails.layout import OUT, POSITION
+    from simkit.games.snowtails.records import OUT, POSITION
 
     n = len(seats)
     cfga, _ = cell_inputs(track, variant, ("greedy",) * n, tuple(range(1, n + 1)))

@@ -13,7 +13,9 @@ import pytest
 
 from simkit.errors import StateError
 from simkit.games.snowtails.kernels import race_order, race_position
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.moves import moves, parse_state
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     M_LEFT,
     MV_STRAIGHT,
     S_LEVEL,
@@ -21,8 +23,6 @@ from simkit.games.snowtails.layout import (
     T_DONE,
     kernel_track,
 )
-from simkit.games.snowtails.oracle import moves, parse_state
-from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
 from tests.mushmush.mm_kit import (
     engine_play,

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from simkit.errors import StateError
-from simkit.games.snowtails.layout import S_BLOCKED, S_TREE, kernel_track
-from simkit.games.snowtails.oracle import moves
+from simkit.games.snowtails.moves import moves
+from simkit.games.snowtails.records import S_BLOCKED, S_TREE, kernel_track
 from simkit.tracks import load
 
 TRACK = load("mm5-what-goes-up")

@@ -9,7 +9,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.moves import moves
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     EV_BUILDING,
     EV_DIE,
     EV_HAND,
@@ -24,8 +26,6 @@ from simkit.games.snowtails.layout import (
     S_TREE,
     T_KENNELS,
 )
-from simkit.games.snowtails.oracle import moves
-from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.trace import where_list
 from simkit.rng import race_keys
 from simkit.tracks import load

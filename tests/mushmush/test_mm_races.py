@@ -7,7 +7,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as hs
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     EV_BONUS,
     EV_DIE,
     EV_END,
@@ -29,7 +30,6 @@ from simkit.games.snowtails.layout import (
     S_PAST,
     S_TREE,
 )
-from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
 from tests.mushmush.mm_kit import run_unit
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from simkit.games.snowtails.kernels import race_order
-from simkit.games.snowtails.layout import S_TIGHT_IN, kernel_track
-from simkit.games.snowtails.oracle import moves
+from simkit.games.snowtails.moves import moves
 from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import S_TIGHT_IN, kernel_track
 from simkit.tracks import load
 from simkit.tracks.compiled import (
     F_TRIG_BOTHY,

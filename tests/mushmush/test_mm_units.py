@@ -8,14 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 from simkit.games.snowtails.batch import run_batch
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     EV_BUILDING,
     EV_RACE,
     EV_START,
     EV_TURN,
     T_KENNELS,
 )
-from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.trace import trace_race
 from simkit.rng import race_keys
 from simkit.tracks import load

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from simkit import rng
 from simkit.games.mushroomwalk.bots import parse_bots
 from simkit.games.mushroomwalk.kernels import apply, choose, legal_plays, max_plays, new
+from simkit.games.mushroomwalk.moves import state_from_json
 from simkit.games.mushroomwalk.params import PRESETS
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION, as_records
-from simkit.games.mushroomwalk.state import state_from_json
 
 BOTS = st.sampled_from(["random", "greedy", "lookahead", "search:4"])
 NO_EV = np.zeros(1, dtype=EVENT)

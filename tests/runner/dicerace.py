@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
+from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column, Game
 from simkit.params import Variant, param
 from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
@@ -180,7 +180,7 @@ def _batch(keys, slots, bold, prm, head, table, o_seat, o_rounds, o_lead, heat_b
             )
 
 
-class DiceRace:
+class DiceRace(Game):
     """The game object the runner sees (simkit.games.base.Game)."""
 
     name = "dicerace"
@@ -188,12 +188,9 @@ class DiceRace:
     params = DiceParams
     presets: ClassVar = {"classic": DiceParams(), "short": DiceParams(length=12)}
     default_preset = "classic"
-    min_players = 2
     max_players = MAX_SEATS
     default_players = 3
     bots = ("steady", "bold")
-    uses_track = False
-    default_track = None
     seat_columns: ClassVar = {
         **COMMON_SEAT_COLUMNS,
         "sixes": Column("int16", "rolls of the die's top face", "rolls"),
@@ -210,13 +207,7 @@ class DiceRace:
         "simulate": ("tests.runner.dicerace:_batch",),
         "trace": ("tests.runner.dicerace:_batch",),
     }
-    track_dir = None
     examples = ("simkit race --game dicerace --seed 7",)
-    commands = ()
-    report_section = None
-    bench = None
-    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
-    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         slots = cell.slots or tuple(range(1, cell.players + 1))

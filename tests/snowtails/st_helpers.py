@@ -7,7 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.records import (
     FINISHED,
     FL_TURN,
     OUT,
@@ -15,7 +16,6 @@ from simkit.games.snowtails.layout import (
     POSITION,
     WORK,
 )
-from simkit.games.snowtails.params import SnowTailsParams
 from simkit.games.snowtails.trace import play_logged
 
 

@@ -11,14 +11,14 @@ from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, parse_bot
 from simkit.games.snowtails.kernels import apply, choose, new
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.moves import moves, parse_state
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     FL_DONE,
     PH_PLAY,
     POSITION,
     WORK,
 )
-from simkit.games.snowtails.oracle import moves, parse_state
-from simkit.games.snowtails.params import PRESETS
 from simkit.tracks import load
 from simkit.tracks.compiled import F_PAST_FINISH
 from tests.snowtails.st_helpers import sled, state, turns_at_one_and_two_threads
@@ -117,7 +117,7 @@ def test_a_horizon_cuts_rollouts_short_and_keeps_races_pure():
 
 def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkeypatch):
     """A cell with no search or policy seat runs the kernels' specialisation without the
-    search (``decide.search_flag`` is None, numba prunes the branch: a cold compile of
+    search (``choose.search_flag`` is None, numba prunes the branch: a cold compile of
     greedy cells skips it); forced into the searching one, its races are the same."""
     from simkit.games.snowtails import batch
 

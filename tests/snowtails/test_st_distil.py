@@ -19,8 +19,8 @@ from simkit.games.snowtails.bots import (
 )
 from simkit.games.snowtails.distil import N_FEATURES, K, seat_candidates
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
-from simkit.games.snowtails.layout import FL_DONE, PH_PLAY, POSITION, WORK
 from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import FL_DONE, PH_PLAY, POSITION, WORK
 from simkit.tracks import load
 from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 

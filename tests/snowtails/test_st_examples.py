@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from simkit.errors import StateError
-from simkit.games.snowtails.oracle import moves
+from simkit.games.snowtails.moves import moves
 from tests.snowtails.st_helpers import sled, state
 from tests.snowtails.st_trackkit import build, space
 

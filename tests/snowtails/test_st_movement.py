@@ -9,7 +9,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import (
+from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
+from simkit.games.snowtails.params import MAX_VALUE, SnowTailsParams
+from simkit.games.snowtails.policy import (
     CORNERS,
     DRIFT_SCALE,
     DRIFTS,
@@ -18,8 +20,7 @@ from simkit.games.snowtails.bots import (
     _fixed16,
     reach_table,
 )
-from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.records import (
     C_NONE,
     O_BONUS,
     O_COLL,
@@ -34,7 +35,6 @@ from simkit.games.snowtails.layout import (
     WORK,
     kernel_track,
 )
-from simkit.games.snowtails.params import MAX_VALUE, SnowTailsParams
 from tests.snowtails.st_trackkit import build, oval
 
 TRACKS = [
@@ -108,7 +108,7 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
 
 @given(movement_case())
 def test_no_outcome_ends_beyond_the_drift_table(case):
-    """greedy's drift table (``bots.reach_table``, the second) bounds every outcome: no
+    """greedy's drift table (``policy.reach_table``, the second) bounds every outcome: no
     outcome of S moves with D drifts (and the bonus) ends further along than the entry
     for S - D + bonus straight moves and D drifts, at the corner lines it crosses."""
     track, start, others, speed, drift, dcol, bonus = case

@@ -18,7 +18,8 @@ from simkit.games.snowtails.kernels import (
     new,
     observe,
 )
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import (
     FL_DONE,
     MAX_SEATS,
     N_VALUES,
@@ -30,7 +31,6 @@ from simkit.games.snowtails.layout import (
     SEAT_FIELDS,
     WORK,
 )
-from simkit.games.snowtails.params import PRESETS
 from simkit.rng import race_keys
 from simkit.tracks import load
 

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.records import (
     C_NONE,
     EV_BONUS,
     EV_COLLIDE,
@@ -28,7 +29,6 @@ from simkit.games.snowtails.layout import (
     S_RIGHT,
     kernel_track,
 )
-from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks import load
 from tests.snowtails.st_helpers import run_one
 from tests.snowtails.st_trackkit import build, oval

@@ -11,8 +11,8 @@ from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, VALUE_SHIFT, parse_bot
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
-from simkit.games.snowtails.layout import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
 from simkit.games.snowtails.params import PRESETS
+from simkit.games.snowtails.records import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
 from simkit.games.snowtails.value import COEF, FEATURES, N_FEATURES, seat_value
 from simkit.tracks import load
 from tests.snowtails.st_helpers import turns_at_one_and_two_threads

@@ -16,7 +16,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell
+from simkit.games.base import Batch, Cell, Game
 from simkit.params import Variant, param
 from simkit.rng import STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key, uniform
 
@@ -52,7 +52,7 @@ def _races(keys, slots, strength, course, o_slot, o_finish, o_rounds):
         o_rounds[r] = course + below(st, 0, np.int64(3))
 
 
-class SlotRace:
+class SlotRace(Game):
     """The game object (simkit.games.base.Game)."""
 
     name = "slotrace"
@@ -60,26 +60,10 @@ class SlotRace:
     params = SlotParams
     presets: ClassVar = {"slots": SlotParams()}
     default_preset = "slots"
-    min_players = 2
     max_players = 4
     default_players = 3
     bots = ("any",)
-    uses_track = False
-    default_track = None
-    seat_columns: ClassVar = dict(COMMON_SEAT_COLUMNS)
-    race_columns: ClassVar = dict(COMMON_RACE_COLUMNS)
-    heat_kinds = ()
     kernels: ClassVar = {"simulate": ("tests.tune.slotrace:_races",)}
-    track_dir = None
-    examples = ()
-    commands = ()
-    report_section = None
-    bench = None
-    tunable: ClassVar = {}
-    bot_presets_file = None
-
-    def check_cell(self, cell: Cell) -> None:
-        """Every cell this game builds can be played."""
 
     def simulate(self, cell: Cell, keys, threads=None, race_indices=None) -> Batch:
         n, p = keys.shape[0], cell.players
@@ -96,12 +80,6 @@ class SlotRace:
         slots = np.arange(1, p + 1, dtype=np.int64)
         _races(keys, slots, strength, np.int64(v.course), seats["slot"], seats["finish"], rounds)
         return Batch(seats, {"rounds": rounds})
-
-    def trace(self, cell, key, race_index=None):
-        raise NotImplementedError
-
-    def moves(self, state):
-        raise NotImplementedError
 
 
 GAME = SlotRace()

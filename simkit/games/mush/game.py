@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -23,6 +23,7 @@ from simkit.games.base import (
     BenchSpec,
     Cell,
     Column,
+    Game,
 )
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.mush import batch, records
@@ -76,7 +77,7 @@ class Inputs:
     rt: np.ndarray
 
 
-class MushGame:
+class MushGame(Game):
     """The ``GAME`` object of MUSH (see :class:`simkit.games.base.Game`)."""
 
     name = "mush"
@@ -84,12 +85,9 @@ class MushGame:
     params = MushParams
     presets: Mapping[str, MushParams] = PRESETS
     default_preset = "mush"
-    min_players = 2
     max_players = records.MAX_SEATS
     default_players = 4
     bots = BOT_KINDS
-    uses_track = False
-    default_track = None
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
     heat_kinds = records.HEAT_KINDS
@@ -97,7 +95,6 @@ class MushGame:
         "simulate": ("simkit.games.mush.batch:blocks",),
         "trace": ("simkit.games.mush.batch:blocks",),
     }
-    track_dir = None
     examples = (
         "simkit race --game mush --seed 7",
         "simkit race --game mush --set route=sprint --players 3 --seed 4",
@@ -119,8 +116,6 @@ class MushGame:
             }
         },
     )
-    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
-    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         if not isinstance(cell.variant, MushParams):

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from simkit.games import register
 from simkit.games.base import BenchSpec
-from simkit.games.snowtails import SnowTailsGame
 from simkit.games.snowtails.bots import presets_file
+from simkit.games.snowtails.game import SnowTailsGame
 from simkit.games.snowtails.params import MushMushParams, presets
 
 

@@ -9,7 +9,7 @@ draws apart); ``points`` is the score. ``rounds`` counts rounds of two turns, ro
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from simkit.games.base import (
     BenchSpec,
     Cell,
     Column,
+    Game,
 )
 from simkit.games.mushroomwalk.batch import ROUND_CAP, play_games, run
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
@@ -72,7 +73,7 @@ def _seat_columns() -> dict[str, Column]:
     return {**common, **_OWN_SEAT}
 
 
-class MushroomWalk:
+class MushroomWalk(Game):
     """Mushroom Walk (``001_…``) and the Morels numbers: two players, no track."""
 
     name = "mushroomwalk"
@@ -80,26 +81,20 @@ class MushroomWalk:
     params = MushroomWalkParams
     presets: Mapping[str, MushroomWalkParams] = PRESETS
     default_preset = "mushroomwalk"
-    min_players = 2
     max_players = 2
     default_players = 2
     bots = BOTS
-    uses_track = False
-    default_track = None
     seat_columns: Mapping[str, Column] = _seat_columns()
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_OWN_RACE}
-    heat_kinds: tuple[str, ...] = ()
     kernels: Mapping[str, tuple[str, ...]] = {
         "simulate": ("simkit.games.mushroomwalk.batch:play_games",),
         "trace": ("simkit.games.mushroomwalk.batch:play_games",),
     }
-    track_dir = None
     examples = (
         "simkit race --game mushroomwalk --seed 7 --bots greedy,lookahead",
         "simkit variants mushroomwalk --preset morels",
         "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
     )
-    commands: tuple[str, ...] = ()
     report_section = "simkit.games.mushroomwalk.report:section"
     bench = BenchSpec(
         "2 greedy bots, preset mushroomwalk",
@@ -112,8 +107,6 @@ class MushroomWalk:
             "search (default budget) vs greedy": {"bots": ["search", "greedy"]},
         },
     )
-    tunable: ClassVar = {}  # no bot of this game is fitted by `simkit bots tune` yet
-    bot_presets_file = None
 
     def check_cell(self, cell: Cell) -> None:
         """Two seats, known bots, no track; start slots are the variant's ``who_starts``."""

@@ -22,9 +22,13 @@ from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
-from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays, reach_table
-from simkit.games.snowtails.decide import choose, search_flag
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays
+from simkit.games.snowtails.choose import choose, search_flag
+from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
+from simkit.games.snowtails.policy import reach_table
+from simkit.games.snowtails.position import apply, new, result
+from simkit.games.snowtails.race import count_ranks
+from simkit.games.snowtails.records import (
     FINISHED,
     FL_DONE,
     HEAT_KINDS,
@@ -48,9 +52,6 @@ from simkit.games.snowtails.layout import (
     cell_dtype,
     kernel_track,
 )
-from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
-from simkit.games.snowtails.position import apply, new, result
-from simkit.games.snowtails.race import count_ranks
 from simkit.tracks.compiled import CompiledTrack
 
 
@@ -141,7 +142,7 @@ RACE_COLUMNS: dict[str, Column] = {
     ),
 }
 
-# Table column -> field of ``layout.RESULT``.
+# Table column -> field of ``records.RESULT``.
 _SEAT_SOURCE = {
     "slot": "slot",
     "finish": "finish",
@@ -178,7 +179,7 @@ _RACE_SOURCE = {
 @njit(no_cpython_wrapper=True)
 def _search_scratch(positions, works, search):
     """The search's scratch (all but the first position and work record), or ``None``
-    twice where ``search`` is ``None`` (``decide.search_flag``): numba keeps one branch."""
+    twice where ``search`` is ``None`` (``choose.search_flag``): numba keeps one branch."""
     if search is None:
         return None, None
     return borrowed(positions[1:]), borrowed(works[1:])
@@ -193,7 +194,7 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, s
     seat's bot. ``positions`` (three) and ``works`` (two) are arrays the caller owns (a
     record taken from an array allocated here would outlive its memory): the first of
     each for the race, the rest for the search bot's scratch, which ``search`` (``True`` or
-    ``None``: ``decide.search_flag``) says whether to compile and use."""
+    ``None``: ``choose.search_flag``) says whether to compile and use."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]

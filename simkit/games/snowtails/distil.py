@@ -1,6 +1,6 @@
 """A policy distilled from the search bot's choices: ``policy:NAME`` (``bots.toml``).
 
-At a card play it takes greedy's best plays with its prior weights (``bots.top_plays``, up
+At a card play it takes greedy's best plays with its prior weights (``policy.top_plays``, up
 to ``K`` of them, as ``search:64`` does), scores each by a linear function of
 ``N_FEATURES`` things the seat sees about the play and where it leaves the sled
 (``FEATURES``, ``candidate_features``) and plays the best (ties: the greedier, listed
@@ -29,13 +29,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import (
-    N_WEIGHTS,
-    _distinct,
-    _slowest_next,
-    top_plays,
-)
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.bots import N_WEIGHTS
+from simkit.games.snowtails.policy import _distinct, _slowest_next, top_plays
+from simkit.games.snowtails.records import (
     FINISHED,
     N_VALUES,
     OUT,

@@ -28,10 +28,10 @@ from numba import njit
 
 from simkit._borrow import borrowed
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.decide import choose
+from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.distil import FEATURES, N_FEATURES, K, candidate_features
-from simkit.games.snowtails.layout import BOT_SEARCH, FL_DONE, PH_PLAY, PLAY_W, POSITION, WORK
 from simkit.games.snowtails.position import apply, new
+from simkit.games.snowtails.records import BOT_SEARCH, FL_DONE, PH_PLAY, PLAY_W, POSITION, WORK
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 2424  # root seed of the teacher's races (simkit.rng.race_keys)
@@ -91,7 +91,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
 def collect(track: str, players: int, races: int, teacher: str, seed: int = SEED):
     """(features, candidates, chosen, race) of the teacher's decisions in ``races`` races."""
     from simkit.games.cells import build_cell
-    from simkit.games.snowtails import cell_slots, unit_tracks
+    from simkit.games.snowtails.game import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
     cell = build_cell("snowtails", track=track, players=players, bots=teacher)

@@ -17,8 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails import decide, movement, position, race, rules
-from simkit.games.snowtails.layout import POSITION, WORK
+from simkit.games.snowtails import movement, position, race, rules
+from simkit.games.snowtails.choose import choose as bot_choose
+from simkit.games.snowtails.choose import search_flag
+from simkit.games.snowtails.records import POSITION, WORK
 
 
 @njit(cache=True)
@@ -28,8 +30,8 @@ def new(cfga, positions, works, key):
 
 @njit(no_cpython_wrapper=True)
 def _scratch(search):
-    """The search's scratch, or ``None`` twice where no seat searches (``decide.search_flag``:
-    numba then compiles ``decide.choose`` without the search)."""
+    """The search's scratch, or ``None`` twice where no seat searches (``choose.search_flag``:
+    numba then compiles ``choose.choose`` without the search)."""
     if search is None:
         return None, None
     return np.empty(2, POSITION), np.empty(1, WORK)
@@ -38,12 +40,12 @@ def _scratch(search):
 @njit(cache=True)
 def _choose(cfga, reach, positions, works, search):
     pool, swks = _scratch(search)
-    decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
+    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks)
 
 
 def choose(cfga, reach, positions, works):
     """The seat to move's bot decides: writes ``works[0].play``."""
-    _choose(cfga, reach, positions, works, decide.search_flag(cfga))
+    _choose(cfga, reach, positions, works, search_flag(cfga))
 
 
 @njit(cache=True)
@@ -54,13 +56,13 @@ def apply(cfga, positions, works):
 @njit(cache=True)
 def _step(cfga, reach, positions, works, search):
     pool, swks = _scratch(search)
-    decide.choose(cfga[0], reach, positions[0], works[0], pool, swks)
+    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks)
     position.apply(cfga[0], positions[0], works[0])
 
 
 def step(cfga, reach, positions, works):
     """The seat to move's bot decides, and its play is carried out."""
-    _step(cfga, reach, positions, works, decide.search_flag(cfga))
+    _step(cfga, reach, positions, works, search_flag(cfga))
 
 
 @njit(cache=True)

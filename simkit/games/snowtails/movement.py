@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.records import (
     C_FIFTH,
     C_NONE,
     C_SLED,

@@ -6,8 +6,8 @@ to move, ``observe`` / ``determinize`` give what a seat may see and a sample of 
 may not. The batch loop, ``simkit race`` traces, the ``simkit moves`` oracle and the bots
 all go through these, so a rule lives in one place.
 
-``cfg`` is the cell record (``layout.cell_dtype``), ``pos`` a ``layout.POSITION`` record,
-``wk`` a ``layout.WORK`` record (one per thread).
+``cfg`` is the cell record (``records.cell_dtype``), ``pos`` a ``records.POSITION`` record,
+``wk`` a ``records.WORK`` record (one per thread).
 """
 
 from __future__ import annotations
@@ -15,7 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.movement import outcomes, pattern_bits
+from simkit.games.snowtails.race import SS_END, advance, begin_unit, end_turn, new_deck
+from simkit.games.snowtails.records import (
     FL_DONE,
     FL_SETUP,
     MAX_DECK,
@@ -40,8 +42,6 @@ from simkit.games.snowtails.layout import (
     PL_VALUE,
     ZERO,
 )
-from simkit.games.snowtails.movement import outcomes, pattern_bits
-from simkit.games.snowtails.race import SS_END, advance, begin_unit, end_turn, new_deck
 from simkit.games.snowtails.rules import (
     BONUS_DICE,
     canine_count,
@@ -180,7 +180,7 @@ def apply(cfg, pos, wk):
 
 @njit(no_cpython_wrapper=True)
 def result(cfg, pos, out):
-    """The table rows of a finished unit into ``out`` (a ``layout.RESULT`` record)."""
+    """The table rows of a finished unit into ``out`` (a ``records.RESULT`` record)."""
     for p in range(pos.n_seats):
         out.slot[p] = pos.slot[p]
         out.finish[p] = pos.finish[p]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from simkit.games.round_counts import add_race
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.records import (
     DENT_NO_CANINE,
     EV_END,
     EV_FINISH,

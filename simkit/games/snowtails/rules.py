@@ -2,14 +2,14 @@
 
 What a play is and what it does to the dogs and brake (R-12, R-13, R-01, R-14, R-23), the
 race order (R-03, R-04, R-29), and which sleds block a space. ``cfg`` is the cell record
-(``layout.cell_dtype``), ``pos`` a position (``layout.POSITION``).
+(``records.cell_dtype``), ``pos`` a position (``records.POSITION``).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.records import (
     FINISHED,
     M_BRAKE,
     M_LEFT,

@@ -1,7 +1,7 @@
 """The search bot, ``search:N``: determinized Monte Carlo over the seat's best plays.
 
 At each card play (the decision that moves the sled) the bot takes greedy's best plays
-(``bots.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
+(``policy.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
 let the first cut rest on two samples each, ``candidates``), then spends exactly ``N``
 rollouts on them by sequential halving: in each round every play still in contention
 is tried on the same fresh samples of what the seat cannot see (``position.determinize``:
@@ -36,9 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import decide, top_plays
 from simkit.games.snowtails.distil import K, policy_scores
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.policy import decide, top_plays
+from simkit.games.snowtails.position import apply, determinize
+from simkit.games.snowtails.records import (
     BOT_GREEDY,
     FINISHED,
     FL_DONE,
@@ -47,7 +48,6 @@ from simkit.games.snowtails.layout import (
     RACING,
     ZERO,
 )
-from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
 from simkit.games.snowtails.value import N_FEATURES, value

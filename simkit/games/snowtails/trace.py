@@ -15,7 +15,8 @@ import numpy as np
 from simkit.games.base import Batch
 from simkit.games.snowtails.batch import cell_inputs, to_batch
 from simkit.games.snowtails.kernels import new, result, step
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import SnowTailsParams
+from simkit.games.snowtails.records import (
     C_SLED,
     DENT_NO_CANINE,
     DENT_OVERSPEED,
@@ -63,7 +64,6 @@ from simkit.games.snowtails.layout import (
     T_KENNELS,
     WORK,
 )
-from simkit.games.snowtails.params import SnowTailsParams
 from simkit.tracks.compiled import CompiledTrack
 
 COLOURS = ("yellow", "blue", "red", "green", "black", "orange", "purple", "white")

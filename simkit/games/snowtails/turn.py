@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.movement import walk
+from simkit.games.snowtails.records import (
     C_FIFTH,
     C_NONE,
     C_SLED,
@@ -89,7 +90,6 @@ from simkit.games.snowtails.layout import (
     TS_TAVERN,
     ZERO,
 )
-from simkit.games.snowtails.movement import walk
 from simkit.games.snowtails.rules import BONUS_DICE, canine_count, play_effect
 from simkit.rng import shuffle
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.layout import N_VALUES, OUT
+from simkit.games.snowtails.records import N_VALUES, OUT
 from simkit.games.snowtails.rules import ahead, canine_count, race_position
 
 N_FEATURES = 12

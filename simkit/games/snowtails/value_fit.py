@@ -21,9 +21,9 @@ from numba import njit
 
 from simkit._borrow import borrowed
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.decide import choose
-from simkit.games.snowtails.layout import FL_DONE, POSITION, RACING, WORK
+from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.position import apply, new
+from simkit.games.snowtails.records import FL_DONE, POSITION, RACING, WORK
 from simkit.games.snowtails.value import FEATURES, N_FEATURES, features
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
@@ -72,7 +72,7 @@ def _collect(cfga, reach, keys, positions, works, x, y):
 def collect(track: str, players: int, races: int, bot: str = "greedy:tuned"):
     """(features, labels) of ``races`` races of ``bot`` on ``track`` with ``players`` sleds."""
     from simkit.games.cells import build_cell
-    from simkit.games.snowtails import cell_slots, unit_tracks
+    from simkit.games.snowtails.game import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
     cell = build_cell("snowtails", track=track, players=players, bots=bot)

@@ -1,6 +1,6 @@
 """Which bot takes a decision: the one entry every stepping loop calls (``choose``).
 
-``random`` and ``greedy`` decide in ``bots``; ``search:N`` searches its card plays
+``random`` and ``greedy`` decide in ``policy``; ``search:N`` searches its card plays
 (``search.search_play``) and a distilled policy scores greedy's best ones
 (``distil.policy_play``); both leave their other decisions to greedy.
 
@@ -15,9 +15,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import decide
 from simkit.games.snowtails.distil import policy_play
-from simkit.games.snowtails.layout import BOT_GREEDY, BOT_POLICY, BOT_SEARCH, PH_PLAY
+from simkit.games.snowtails.policy import decide
+from simkit.games.snowtails.records import BOT_GREEDY, BOT_POLICY, BOT_SEARCH, PH_PLAY
 from simkit.games.snowtails.search import search_play
 
 

@@ -21,7 +21,8 @@ import numpy as np
 from simkit.errors import SimkitError, StateError
 from simkit.games.snowtails import kernels
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.layout import (
+from simkit.games.snowtails.params import MAX_VALUE, MushMushParams, SnowTailsParams, presets
+from simkit.games.snowtails.records import (
     C_SLED,
     C_WALL,
     DENT_OVERSPEED,
@@ -63,7 +64,6 @@ from simkit.games.snowtails.layout import (
     T_SECOND,
     WORK,
 )
-from simkit.games.snowtails.params import MAX_VALUE, MushMushParams, SnowTailsParams, presets
 from simkit.games.snowtails.trace import COLOURS, MOVE_NAMES, hand_list, where_list
 from simkit.tracks.compiled import CompiledTrack
 
@@ -104,7 +104,7 @@ def _bool(value: Any, key: str) -> bool:
 
 @dataclass
 class Position:
-    """A parsed, validated position: its cell record and its ``layout.POSITION`` record."""
+    """A parsed, validated position: its cell record and its ``records.POSITION`` record."""
 
     variant: Any
     track: CompiledTrack
@@ -238,7 +238,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
 
     ``track`` replaces the state's track name (tests race on hand-built tracks).
     """
-    from simkit.games.snowtails import load_track
+    from simkit.games.snowtails.game import load_track
 
     unknown = sorted(set(state) - STATE_KEYS)
     if unknown:

@@ -296,7 +296,7 @@ O_COLS = 8
 MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
 MAX_OUTS = 4096
 MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
-MAX_TOP = 32  # candidate plays bots.top_plays keeps
+MAX_TOP = 32  # candidate plays policy.top_plays keeps
 ROUND_CAP = 64  # rounds recorded in Batch.round_position (a race on the library tracks: ~15)
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 
@@ -314,7 +314,7 @@ WORK = record_dtype(
         ("counts", np.int64, (N_VALUES,)),
         ("found", np.int64, (3,)),  # movement search: nodes used, outcomes used, first outcome
         ("play", np.int64, (PLAY_W,)),  # the play to apply
-        # bots.top_plays: the best plays found, best first, and where they came from
+        # policy.top_plays: the best plays found, best first, and where they came from
         ("top", np.int64, (MAX_TOP, PLAY_W)),
         ("top_score", np.float64, (MAX_TOP,)),
         ("top_i", np.int64, (MAX_TOP,)),  # card play (wk.plays row) and outcome (wk.outs row)

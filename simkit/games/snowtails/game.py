@@ -1,0 +1,186 @@
+"""``GAME``: Snow Tails behind simkit's one game interface (:class:`simkit.games.base.Game`).
+
+Cells in, result arrays and traces out: the checks a cell must pass (start slots, tracks,
+the variant's tables), the tracks of a unit (``unit_tracks``) and the calls into ``batch``,
+``trace`` and ``moves``. Mush! Mush! (``simkit.games.mushmush``) is this class with ST2
+defaults.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import numpy as np
+
+from simkit.errors import SimkitError
+from simkit.games.base import Batch, BenchSpec, Cell, Game, TunableBot
+from simkit.games.snowtails.batch import RACE_COLUMNS, SEAT_COLUMNS, run_batch
+from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
+from simkit.games.snowtails.params import PRESETS, SnowTailsParams
+from simkit.games.snowtails.records import HEAT_KINDS, MAX_SEATS
+from simkit.tracks.compiled import CompiledTrack
+
+
+@functools.lru_cache(maxsize=16)
+def load_track(name: str) -> CompiledTrack:
+    """A compiled track by library name or path (cached: compiling is not free)."""
+    from simkit.tracks import load
+
+    return load(name)
+
+
+def unit_tracks(cell: Cell) -> list[CompiledTrack]:
+    """The track of each race of the unit (R-28, ST2 E): the cell's track first, then the
+    variant's ``race_tracks``, then the cell's track again for races they do not name."""
+    v = cell.variant
+    names = [cell.track, *v.race_tracks]
+    names += [cell.track] * (v.races - len(names))
+    return [load_track(str(n)) for n in names]
+
+
+def cell_slots(cell: Cell) -> tuple[int, ...]:
+    """The start slots a cell races from (R-06): its own list, or 1..players."""
+    return tuple(cell.slots) if cell.slots is not None else tuple(range(1, cell.players + 1))
+
+
+class SnowTailsGame(Game):
+    """The ``GAME`` object: what the runner, the CLI and reports know of Snow Tails."""
+
+    name = "snowtails"
+    title = "Snow Tails"
+    params = SnowTailsParams
+    presets: Mapping[str, SnowTailsParams] = PRESETS
+    default_preset = "snowtails"
+    max_players = MAX_SEATS
+    default_players = 4
+    bots = BOT_NAMES
+    tunable: Mapping[str, TunableBot] = MappingProxyType({"greedy": TUNABLE})
+    bot_presets_file = PRESETS_FILE
+    uses_track = True
+    default_track = "nutcracker"
+    seat_columns = SEAT_COLUMNS
+    race_columns = RACE_COLUMNS
+    heat_kinds = HEAT_KINDS
+    kernels: Mapping[str, tuple[str, ...]] = {
+        "simulate": ("simkit.games.snowtails.batch:_block",),
+        "trace": (
+            "simkit.games.snowtails.kernels:new",
+            "simkit.games.snowtails.kernels:_step",
+            "simkit.games.snowtails.kernels:result",
+        ),
+    }
+    track_dir = Path(__file__).parent / "tracks"
+    examples = (
+        "simkit race --game snowtails --seed 7",
+        "simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png",
+        "simkit race --game snowtails --bots greedy,random,random --json",
+        "simkit variants snowtails",
+        "simkit variants snowtails --set hand_size=6",
+        "simkit moves docs/examples/state-snowtails.json",
+        "simkit tracks list --family snowtails",
+        "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
+        "simkit ladder snowtails --bots greedy,greedy:tuned,search --races 2000",
+        "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
+    )
+    bench = BenchSpec(
+        "4 greedy bots, nutcracker",
+        {"players": 4, "bots": "greedy", "track": "nutcracker"},
+        races=20_000,
+        nojit_races=3,
+        extra={
+            "4 search bots (search:64, the default budget)": {
+                "players": 4,
+                "bots": "search",
+                "track": "nutcracker",
+            },
+            "4 greedy:tuned bots": {"players": 4, "bots": "greedy:tuned", "track": "nutcracker"},
+        },
+        runner=True,
+    )
+
+    def check_cell(self, cell: Cell) -> None:
+        """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
+        g = self.name
+        for b in cell.bots:
+            parse_bot(b, g)
+        if cell.track is None:
+            raise SimkitError(f"{g} needs a track (e.g. --track {self.default_track})")
+        slots = cell_slots(cell)
+        if len(slots) != cell.players:
+            raise SimkitError(
+                f"{g}: {cell.players} players need {cell.players} slots (got {len(slots)})"
+            )
+        if len(set(slots)) != len(slots):
+            raise SimkitError(f"{g}: start slots must differ (got {list(slots)})")
+        v = cell.variant
+        for track in unit_tracks(cell):
+            if v.start_rule == "grid":
+                grid = [int(s) for s in track.start_slots]
+                for s in slots:
+                    if not 1 <= s <= len(grid) or grid[s - 1] < 0:
+                        have = [i + 1 for i, x in enumerate(grid) if x >= 0] or "none"
+                        raise SimkitError(
+                            f"{g}: track '{track.name}' has no start slot {s} (slots: {have}); "
+                            'choose slots among them, or start_rule = "row" on an ST2 track'
+                        )
+            elif len(track.start_row) == 0:
+                raise SimkitError(
+                    f"{g}: track '{track.name}' has no start row (ST2 B); "
+                    'use start_rule = "grid" on an ST1 track'
+                )
+        if max(slots) > MAX_SEATS:
+            raise SimkitError(f"{g}: start places run 1..{MAX_SEATS} (got {max(slots)})")
+        for name, table in (
+            ("extra_cards", v.extra_cards),
+            ("bonus_dice_start", v.bonus_dice_start),
+        ):
+            if name == "bonus_dice_start" and v.bonus_rule != "dice":
+                continue
+            if max(slots) > len(table):
+                raise SimkitError(
+                    f"{g}.{name} has {len(table)} entries; slot {max(slots)} needs one"
+                )
+        if cell.players > len(v.points):
+            raise SimkitError(
+                f"{g}.points has {len(v.points)} entries; {cell.players} players need "
+                f"{cell.players}"
+            )
+
+    def simulate(
+        self,
+        cell: Cell,
+        keys: np.ndarray,
+        threads: int | None = None,
+        race_indices: np.ndarray | None = None,
+    ) -> Batch:
+        """Play one race per root key; rows in key order, seats in seat order.
+
+        A unit is one race, or a whole season / tournament (``races``). No rule of the
+        family depends on a race's index, so ``race_indices`` is not used.
+        """
+        return run_batch(
+            unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), keys, threads
+        )
+
+    def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
+        """Replay race ``key`` with the event log on (see ``trace.RaceTrace``)."""
+        from simkit.games.snowtails.trace import trace_race
+
+        return trace_race(
+            unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), key, self.title
+        )
+
+    def moves(self, state: Mapping[str, Any]) -> Any:
+        """Every legal play from a position and its exact outcome (docs/state.md)."""
+        from simkit.games.snowtails.moves import moves
+
+        return moves(state)
+
+
+GAME = SnowTailsGame()
+
+__all__ = ["GAME", "SnowTailsGame", "cell_slots", "load_track", "unit_tracks"]
