@@ -83,7 +83,7 @@ def test_greedy_chooses_the_same_without_its_drift_table(monkeypatch):
     in every race, on The Nutcracker and in Mush! Mush! (bonus dice, buildings)."""
     from simkit.games.cells import build_cell
     from simkit.games.snowtails import batch as st_batch
-    from simkit.games.snowtails.game import cell_slots, unit_tracks
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.games.snowtails.policy import reach_table
 
     def without_drifts(tab, prog):

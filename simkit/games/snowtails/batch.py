@@ -14,12 +14,14 @@ whole engine (10-15 s of CPU on a cold cache, measured), for the same speed.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
 from simkit._borrow import borrowed
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Column
+from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays
@@ -434,3 +436,25 @@ def to_batch(results: np.ndarray, players: int, heat: np.ndarray) -> Batch:
     }
     heat_cols = {kind: heat[i].astype(np.int64) for i, kind in enumerate(HEAT_KINDS)}
     return Batch(seats=seats, races=races, heat=heat_cols)
+
+
+@functools.lru_cache(maxsize=16)
+def load_track(name: str) -> CompiledTrack:
+    """A compiled track by library name or path (cached: compiling is not free)."""
+    from simkit.tracks import load
+
+    return load(name)
+
+
+def unit_tracks(cell: Cell) -> list[CompiledTrack]:
+    """The track of each race of the unit (R-28, ST2 E): the cell's track first, then the
+    variant's ``race_tracks``, then the cell's track again for races they do not name."""
+    v = cell.variant
+    names = [cell.track, *v.race_tracks]
+    names += [cell.track] * (v.races - len(names))
+    return [load_track(str(n)) for n in names]
+
+
+def cell_slots(cell: Cell) -> tuple[int, ...]:
+    """The start slots a cell races from (R-06): its own list, or 1..players."""
+    return tuple(cell.slots) if cell.slots is not None else tuple(range(1, cell.players + 1))

@@ -91,7 +91,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
 def collect(track: str, players: int, races: int, teacher: str, seed: int = SEED):
     """(features, candidates, chosen, race) of the teacher's decisions in ``races`` races."""
     from simkit.games.cells import build_cell
-    from simkit.games.snowtails.game import cell_slots, unit_tracks
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
     cell = build_cell("snowtails", track=track, players=players, bots=teacher)

@@ -8,7 +8,6 @@ defaults.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping
 from pathlib import Path
 from types import MappingProxyType
@@ -18,33 +17,17 @@ import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games.base import Batch, BenchSpec, Cell, Game, TunableBot
-from simkit.games.snowtails.batch import RACE_COLUMNS, SEAT_COLUMNS, run_batch
+from simkit.games.snowtails.batch import (
+    RACE_COLUMNS,
+    SEAT_COLUMNS,
+    cell_slots,
+    load_track,
+    run_batch,
+    unit_tracks,
+)
 from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
 from simkit.games.snowtails.records import HEAT_KINDS, MAX_SEATS
-from simkit.tracks.compiled import CompiledTrack
-
-
-@functools.lru_cache(maxsize=16)
-def load_track(name: str) -> CompiledTrack:
-    """A compiled track by library name or path (cached: compiling is not free)."""
-    from simkit.tracks import load
-
-    return load(name)
-
-
-def unit_tracks(cell: Cell) -> list[CompiledTrack]:
-    """The track of each race of the unit (R-28, ST2 E): the cell's track first, then the
-    variant's ``race_tracks``, then the cell's track again for races they do not name."""
-    v = cell.variant
-    names = [cell.track, *v.race_tracks]
-    names += [cell.track] * (v.races - len(names))
-    return [load_track(str(n)) for n in names]
-
-
-def cell_slots(cell: Cell) -> tuple[int, ...]:
-    """The start slots a cell races from (R-06): its own list, or 1..players."""
-    return tuple(cell.slots) if cell.slots is not None else tuple(range(1, cell.players + 1))
 
 
 class SnowTailsGame(Game):

@@ -238,7 +238,7 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
 
     ``track`` replaces the state's track name (tests race on hand-built tracks).
     """
-    from simkit.games.snowtails.game import load_track
+    from simkit.games.snowtails.batch import load_track
 
     unknown = sorted(set(state) - STATE_KEYS)
     if unknown:

@@ -72,7 +72,7 @@ def _collect(cfga, reach, keys, positions, works, x, y):
 def collect(track: str, players: int, races: int, bot: str = "greedy:tuned"):
     """(features, labels) of ``races`` races of ``bot`` on ``track`` with ``players`` sleds."""
     from simkit.games.cells import build_cell
-    from simkit.games.snowtails.game import cell_slots, unit_tracks
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
     cell = build_cell("snowtails", track=track, players=players, bots=bot)
