@@ -24,7 +24,7 @@ CHUNK = 10_000
 
 
 def _kernel_rate(game: Game, cell, threads: int, races: int) -> float:
-    from simkit.runner.backends import chunk_keys
+    from simkit.rng import chunk_keys
 
     done, seconds = 0, 0.0
     while done < races:

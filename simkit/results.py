@@ -26,6 +26,7 @@ from simkit.runner.tables import (
     SEAT_KEYS,
     SEAT_TABLE,
     canonical,
+    json_columns,
     tabulated_finish,
 )
 
@@ -53,6 +54,11 @@ class Results:
     levels: pd.DataFrame | None = None
     round_measures: pd.DataFrame | None = None
     seat_rounds: pd.DataFrame | None = None
+    # The cells columns holding JSON text (list-valued parameters such as ``[0,0,0,1,2]``),
+    # as cells.parquet's schema declares them; None if it does not (a run written before
+    # it did, a table made in memory): simkit.analysis.tables.cell_variants then goes by
+    # the game's parameters.
+    json_columns: tuple[str, ...] | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -77,7 +83,8 @@ def load(path: str | Path) -> Results:
             f"'{run.path / damaged[0]}'{more} is damaged or missing: it differs from the "
             f"sha256 its manifest recorded; repair the run with {run.resume_hint}"
         )
-    cells = pq.read_table(run.path / CELLS).to_pandas()
+    cells_table = pq.read_table(run.path / CELLS)
+    cells = cells_table.to_pandas()
 
     races = None
     if manifest["keep"] == "races":
@@ -143,7 +150,17 @@ def load(path: str | Path) -> Results:
     if LEVELS in manifest["files"]:
         levels = pq.read_table(run.path / LEVELS).to_pandas()
     return Results(
-        run.path, manifest, cells, races, heat, agg, rounds, levels, measures, seat_rounds
+        run.path,
+        manifest,
+        cells,
+        races,
+        heat,
+        agg,
+        rounds,
+        levels,
+        measures,
+        seat_rounds,
+        json_columns=json_columns(cells_table.schema),
     )
 
 

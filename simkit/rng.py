@@ -15,9 +15,19 @@ the same deals and rolls (common random numbers): deck shuffles and dice use
 assignment ``STREAM_SLOTS``.
 
 numba's own ``np.random`` is never used in kernels: it is not reproducible under ``prange``.
+
+Every key is derived in this module and nowhere else: runners, tuners, the level check,
+replays and ``simkit race`` call :func:`chunk_keys`, :func:`race_keys` or
+:func:`single_race_key`, and a cell's key is 0 under common random numbers, else
+:func:`content_key` of the cell (or a constant of its own for the tuners' and the level
+check's races).
 """
 
 from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
 
 import numba
 import numpy as np
@@ -115,21 +125,46 @@ def shuffle(states, i, arr, lo, hi):
         arr[j] = t
 
 
+@njit(cache=True)
+def _fill_race_keys(run_seed, cell_key, races, out):
+    for i in range(out.shape[0]):
+        out[i] = race_key(run_seed, cell_key, np.uint64(races[i]))
+
+
 def race_keys(run_seed: int, cell_key: int, race_indices: np.ndarray) -> np.ndarray:
-    """Root keys for many races at once (Python-side convenience for runners and tests)."""
-    out = np.empty(len(race_indices), dtype=np.uint64)
-    for n, r in enumerate(np.asarray(race_indices, dtype=np.int64)):
-        out[n] = race_key(np.uint64(run_seed), np.uint64(cell_key), np.uint64(r))
+    """Root keys of the races ``race_indices`` of the cell with ``cell_key``:
+    ``race_key(run_seed, cell_key, race)`` for each (Python-side, for runners, tuners and
+    tests)."""
+    races = np.asarray(race_indices, dtype=np.int64)
+    out = np.empty(len(races), dtype=np.uint64)
+    _fill_race_keys(np.uint64(run_seed), np.uint64(cell_key), races, out)
     return out
+
+
+def chunk_keys(seed: int, cell_key: int, lo: int, hi: int) -> np.ndarray:
+    """Root keys of races lo..hi-1: ``race_key(seed, cell_key, race)`` for each (a chunk
+    of a run's cell, a generation of a tuning)."""
+    return race_keys(seed, cell_key, np.arange(lo, hi, dtype=np.int64))
+
+
+def single_race_key(run_seed: int, race_index: int, cell_key: int = 0) -> int:
+    """The root key of race ``race_index`` played alone (``simkit race``).
+
+    ``simkit race --seed`` gives the key a run with this seed gives that race in a cell with
+    ``cell_key = 0`` (the shared random numbers every cell has by default), so a race played
+    alone is one of a run's; ``simkit race --replay`` passes the run's recorded cell key.
+    """
+    return int(race_keys(run_seed, cell_key, [race_index])[0])
+
+
+def content_key(content: dict[str, Any]) -> int:
+    """A cell key from a cell's content (JSON data), for cells that do not share random
+    numbers (``crn = false``): the first 8 bytes, little-endian, of the BLAKE2b digest of
+    its canonical JSON (sorted keys), so equal content gives equal races in any run."""
+    digest = hashlib.blake2b(json.dumps(content, sort_keys=True).encode(), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
 
 
 def stream_state(root: int, stream: int, sub: int) -> np.ndarray:
     """A one-stream state array (Python-side convenience for tests and traces)."""
     return np.array([stream_key(np.uint64(root), stream, sub)], dtype=np.uint64)
-
-
-def single_race_key(run_seed: int, race_index: int) -> int:
-    """The root key of race ``race_index`` of a one-off race (``simkit race --seed``): the
-    key a run with this seed gives that race in a cell with ``cell_key = 0`` (the shared
-    random numbers every cell has by default), so a race played alone is one of a run's."""
-    return int(race_key(run_seed, 0, race_index))

@@ -92,3 +92,35 @@ def test_jit_and_pure_python_agree():
         assert "Warning" not in res.stderr
         outs.append(json.loads(res.stdout))
     assert outs[0] == outs[1]
+
+
+def test_chunk_keys_are_race_keys_of_the_range():
+    # Pinned: the keys of runs, tunings and level checks (moved here from the runner's
+    # backend without changing a number).
+    got = rng.chunk_keys(2**63 - 1, 0x636F_6E66_6972_6D21, 5, 8)
+    assert [int(k) for k in got] == [0x2452FBA7DC2BCAA0, 0x75FE234998FE1462, 0x9A440A91D0FF03A3]
+    assert [int(k) for k in rng.chunk_keys(7, 0, 0, 2)] == [0x3FD7D643EFA1C8F1, 0x5232B04EDD619507]
+    each = [int(rng.race_key(np.uint64(7), np.uint64(3), np.uint64(r))) for r in range(10, 14)]
+    assert [int(k) for k in rng.chunk_keys(7, 3, 10, 14)] == each
+    assert [int(k) for k in rng.race_keys(7, 3, [10, 11, 12, 13])] == each
+    assert rng.chunk_keys(7, 3, 4, 4).shape == (0,)
+
+
+def test_single_race_key_is_the_runs_key_of_that_race():
+    assert rng.single_race_key(7, 1) == int(rng.chunk_keys(7, 0, 0, 2)[1])
+    big = 2**64 - 5  # a content cell key above int64
+    assert rng.single_race_key(7, 12, cell_key=big) == int(rng.chunk_keys(7, big, 12, 13)[0])
+
+
+def test_content_key_is_a_digest_of_the_canonical_json():
+    cell = {"game": "dicerace", "params": {"head_start": [0, 1], "faces": 6}, "players": 2}
+    assert rng.content_key(cell) == rng.content_key(dict(reversed(cell.items())))
+    pinned = {
+        "game": "dicerace",
+        "params": {"faces": 6, "head_start": [0, 1]},
+        "track": None,
+        "players": 2,
+        "bots": ["bold", "bold"],
+        "slots": None,
+    }
+    assert rng.content_key(pinned) == 0x16538AFAA5BBA345

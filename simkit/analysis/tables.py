@@ -7,8 +7,9 @@ dataclass built from DataFrames in a notebook): ``.cells``, ``.races`` (None for
 
 from __future__ import annotations
 
+import dataclasses
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pandas as pd
@@ -98,6 +99,7 @@ def cell_variants(results: Any) -> dict[int, Any]:
     """
     from simkit.games import get
 
+    declared = getattr(results, "json_columns", None)
     out: dict[int, Any] = {}
     for row in results.cells.to_dict("records"):
         cell = int(row["cell"])
@@ -105,14 +107,24 @@ def cell_variants(results: Any) -> dict[int, Any]:
             game = get(str(row["game"]))
             names = [n for n in game.params.names() if n in row]
             values = {n: row[n] for n in names}
-            for n, v in values.items():
-                if isinstance(v, str) and v.startswith("["):
-                    values[n] = tuple(json.loads(v))
+            for n in json_params(game, declared):
+                if n in values:
+                    values[n] = tuple(json.loads(values[n]))
             preset = row.get("preset") or game.default_preset
             out[cell] = game.params.resolve(game.presets, str(preset), values)
         except (SimkitError, TypeError, ValueError, KeyError):
             out[cell] = None
     return out
+
+
+def json_params(game: Any, declared: tuple[str, ...] | None) -> Iterable[str]:
+    """The cells columns that hold JSON text: those the table's schema declares
+    (``Results.json_columns``), or, for a table that does not declare them (a run written
+    before it did), the game's list-valued parameters, which the cells table has always
+    written as JSON."""
+    if declared is not None:
+        return declared
+    return [f.name for f in dataclasses.fields(game.params) if isinstance(f.default, tuple)]
 
 
 def hidden_columns(results: Any) -> set[tuple[int, str]]:

@@ -104,13 +104,16 @@ def _compensations(results: Any, cell: int) -> list[tuple[str, dict, tuple]]:
     (name, the field's metadata, the cell's values)."""
     import dataclasses
 
+    from simkit.analysis.tables import json_params
     from simkit.games import get
 
     row = results.cells.set_index("cell").loc[cell]
     try:
-        fields = dataclasses.fields(get(str(row["game"])).params)
+        game = get(str(row["game"]))
     except SimkitError:
         return []
+    fields = dataclasses.fields(game.params)
+    as_json = set(json_params(game, getattr(results, "json_columns", None)))
     found = []
     for f in fields:
         m = f.metadata
@@ -119,7 +122,7 @@ def _compensations(results: Any, cell: int) -> list[tuple[str, dict, tuple]]:
         if any(str(row.get(k)) != str(v) for k, v in (m.get("when") or {}).items()):
             continue  # not read under this cell's rules
         value = row[f.name]
-        value = json.loads(value) if isinstance(value, str) else value
+        value = json.loads(value) if f.name in as_json else value
         found.append((f.name, dict(m), tuple(value)))
     return found
 

@@ -16,12 +16,11 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 import pandas as pd
-from numba import njit
 
 from simkit.errors import RunError
 from simkit.files import replayed_contents, replaying
 from simkit.games.base import Batch, Game
-from simkit.rng import race_key
+from simkit.rng import chunk_keys
 from simkit.runner.grid import PlannedCell
 from simkit.runner.tables import (
     MEASURE_TABLE,
@@ -57,19 +56,6 @@ class ChunkResult:
     files: dict[str, bytes]
     slot_finish: pd.DataFrame
     seconds: float
-
-
-@njit(cache=True)
-def _keys(seed, cell_key, lo, out):
-    for i in range(out.shape[0]):
-        out[i] = race_key(seed, cell_key, np.uint64(lo + i))
-
-
-def chunk_keys(seed: int, cell_key: int, lo: int, hi: int) -> np.ndarray:
-    """Root keys of races lo..hi-1: ``race_key(seed, cell_key, race)`` for each."""
-    out = np.empty(hi - lo, dtype=np.uint64)
-    _keys(np.uint64(seed), np.uint64(cell_key), np.int64(lo), out)
-    return out
 
 
 def simulate_chunk(

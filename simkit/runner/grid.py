@@ -13,9 +13,7 @@ names, which the manifest records with the changes beside it.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,6 +21,7 @@ from simkit.errors import ScenarioError, SimkitError
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
+from simkit.rng import content_key
 from simkit.runner.scenario import AXES, BUNDLE, Scenario, cell_error
 from simkit.tracks import override
 
@@ -106,8 +105,7 @@ def _cell_key(cell: Cell) -> int:
         "bots": list(cell.bots),
         "slots": None if cell.slots is None else list(cell.slots),
     }
-    digest = hashlib.blake2b(json.dumps(content, sort_keys=True).encode(), digest_size=8)
-    return int.from_bytes(digest.digest(), "little")
+    return content_key(content)
 
 
 def combinations(grid: dict[str, list[Any]]) -> list[dict[str, Any]]:

@@ -38,7 +38,7 @@ from simkit.games.base import Cell
 from simkit.games.cells import build_cell
 from simkit.lineups import lineups
 from simkit.outcomes import decided as decided_races
-from simkit.runner.backends import chunk_keys
+from simkit.rng import chunk_keys
 from simkit.runner.manifest import LEVELS as TABLE
 from simkit.runner.tables import parquet_bytes
 

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
-
 from simkit.errors import RunError
 from simkit.games.base import Cell
 from simkit.games.cells import build_cell
-from simkit.rng import race_key
+from simkit.rng import single_race_key
 from simkit.runner.manifest import cell_races
 from simkit.runner.storage import RunDir
 
@@ -34,5 +32,4 @@ def replay_cell(run_dir: str | Path, cell: int, race: int) -> tuple[Cell, int]:
         slots=spec["slots"],
         cell_id=cell,
     )
-    key = race_key(np.uint64(manifest["seed"]), np.uint64(int(spec["cell_key"])), np.uint64(race))
-    return built, int(key)
+    return built, single_race_key(manifest["seed"], race, cell_key=int(spec["cell_key"]))

@@ -129,21 +129,27 @@ class Scenario:
     def with_overrides(
         self, *, races: int | None = None, seed: int | None = None, chunk_size: int | None = None
     ) -> Scenario:
-        """Command-line overrides: ``--races`` (per cell, replaces a precision target) etc."""
-        data = self.to_json()
+        """Command-line overrides: ``--races`` (per cell, replaces a precision target) etc.
+
+        Each value is checked as the file's key is (the same message, naming the key), and
+        the scenario is this one with those fields replaced: nothing else is read again.
+        ``--races`` also caps a skill level's own races and the level check's.
+        """
+        changes: dict[str, Any] = {}
         if races is not None:
-            data.pop("precision", None)
-            data["races"] = races
-            for level in data.get("skill", []):  # --races caps a level's own count too
-                if isinstance(level, dict):
-                    level["races"] = min(level["races"], races)
-            if "level_races" in data:  # and the level check's
-                data["level_races"] = min(data["level_races"], races)
+            races = _bounded("races", races, self.path)
+            changes.update(
+                races=races,
+                precision=None,
+                skill_races={b: min(n, races) for b, n in self.skill_races.items()},
+                # A file without skill levels gives no level_races: the default follows races.
+                check_races=min(self.check_races if self.skill else DEFAULT_LEVEL_RACES, races),
+            )
         if seed is not None:
-            data["seed"] = seed
+            changes["seed"] = _bounded("seed", seed, self.path)
         if chunk_size is not None:
-            data["chunk_size"] = chunk_size
-        return replace(parse(data, self.path), source=self.source)
+            changes["chunk_size"] = _bounded("chunk_size", chunk_size, self.path)
+        return replace(self, **changes)
 
 
 def _jsonable(value: Any) -> Any:
@@ -181,6 +187,15 @@ def _int(value: Any, key: str, path: str, lo: int, hi: int | None = None) -> int
         rng = f"an integer >= {lo}" if hi is None else f"an integer from {lo} to {hi:_}"
         raise ScenarioError(f"must be {rng} (got {shown(value)})", path=path, key=key)
     return value
+
+
+# The top-level integers a command line may override too (Scenario.with_overrides).
+_BOUNDS = {"races": (1, MAX_RACES), "seed": (0, MAX_SEED), "chunk_size": (1, MAX_CHUNK)}
+
+
+def _bounded(key: str, value: Any, path: str) -> int:
+    lo, hi = _BOUNDS[key]
+    return _int(value, key, path, lo, hi)
 
 
 def _bool(value: Any, key: str, path: str) -> bool:
@@ -329,7 +344,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
                 "give either races (per cell) or [precision], not both", path=path, key="races"
             )
         precision = _precision(data["precision"], path)
-    races = _int(data.get("races", DEFAULT_RACES), "races", path, 1, MAX_RACES)
+    races = _bounded("races", data.get("races", DEFAULT_RACES), path)
     keep = data.get("keep", "races")
     if keep not in KEEP:
         raise ScenarioError(
@@ -359,11 +374,11 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         ),
         races=races,
         precision=precision,
-        seed=_int(data.get("seed", 0), "seed", path, 0, MAX_SEED),
+        seed=_bounded("seed", data.get("seed", 0), path),
         crn=_bool(data.get("crn", True), "crn", path),
         keep=keep,
         heat=_bool(data.get("heat", True), "heat", path),
-        chunk_size=_int(data.get("chunk_size", DEFAULT_CHUNK), "chunk_size", path, 1, MAX_CHUNK),
+        chunk_size=_bounded("chunk_size", data.get("chunk_size", DEFAULT_CHUNK), path),
     )
 
 

@@ -373,8 +373,18 @@ def arrow_agg(aggs: Mapping[str, pd.DataFrame]) -> pa.Table:
     return pa.concat_tables(parts)
 
 
+# The cells table's schema metadata that lists, as a JSON array, its columns whose values
+# are JSON text: the list-valued variant parameters (per-slot tables such as
+# ``[0,0,0,1,2]``). A reader decodes those and no other (json_columns).
+JSON_COLUMNS = b"simkit.json_columns"
+
+
 def cells_table(cells: Sequence[PlannedCell]) -> pa.Table:
-    """One row per cell: the cell's identity, then one column per variant parameter."""
+    """One row per cell: the cell's identity, then one column per variant parameter.
+
+    A list-valued parameter is JSON text, named in the schema's :data:`JSON_COLUMNS`; any
+    other parameter has its own arrow type.
+    """
     rows: dict[str, list[Any]] = {
         "cell": [pc.cell.cell_id for pc in cells],
         "game": [pc.cell.game for pc in cells],
@@ -400,9 +410,20 @@ def cells_table(cells: Sequence[PlannedCell]) -> pa.Table:
         "skill": pa.string(),
     }
     arrays = {name: pa.array(values, types[name]) for name, values in rows.items()}
+    as_json = []
     for name in cells[0].cell.variant.names() if cells else []:
         values = [getattr(pc.cell.variant, name) for pc in cells]
         if isinstance(values[0], tuple):
             values = [json.dumps(list(v), separators=(",", ":")) for v in values]
+            as_json.append(name)
         arrays[name] = pa.array(values)
-    return pa.table(arrays)
+    table = pa.table(arrays)
+    return table.replace_schema_metadata({JSON_COLUMNS: json.dumps(as_json).encode()})
+
+
+def json_columns(schema: pa.Schema) -> tuple[str, ...] | None:
+    """The columns of a cells table whose values are JSON text, as its schema declares them
+    (:data:`JSON_COLUMNS`); None for a table written before the schema declared them (whose
+    list-valued parameters are JSON text all the same)."""
+    listed = (schema.metadata or {}).get(JSON_COLUMNS)
+    return None if listed is None else tuple(json.loads(listed))

@@ -48,7 +48,7 @@ from simkit import files
 from simkit.errors import RunError, SimkitError, SpaceError
 from simkit.files import claim_folder, resolved
 from simkit.games import get
-from simkit.runner.backends import chunk_keys
+from simkit.rng import chunk_keys
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import write_atomic

@@ -10,6 +10,7 @@ import pytest
 from simkit.errors import SimkitError
 from simkit.games.cells import build_cell
 from simkit.outcomes import pair_counts
+from simkit.rng import chunk_keys
 from simkit.tune.bots import design, presets, run
 from simkit.tune.bots import search as tune
 from tests.bots.aimrace import BEST, GAME
@@ -152,7 +153,7 @@ def test_a_mix_of_player_counts_shares_each_evaluation_and_scores_the_worst_shar
     assert "--players 2,4" in s.command()
     shares = {}
     for n in (2, 4):
-        keys = tune.chunk_keys(s.seed, design.TUNE_KEY, 0, s.keys_per_rotation(n))
+        keys = chunk_keys(s.seed, design.TUNE_KEY, 0, s.keys_per_rotation(n))
         a, b = tune.evaluate(s, "aim", keys, None, players=n)
         shares[n] = a / (a + b)
     got, _, _ = tune.score(s, "aim", 0, None)

@@ -227,3 +227,73 @@ def test_command_line_races_replace_a_precision_target(tmp_path):
     text = 'game = "dicerace"\n[precision]\nwidth = 0.05\n'
     sc = load_scenario(write(tmp_path, text)).with_overrides(races=300, seed=9, chunk_size=7)
     assert (sc.precision, sc.races, sc.max_races, sc.seed, sc.chunk_size) == (None, 300, 300, 9, 7)
+
+
+def _through_json(sc, races=None, seed=None, chunk_size=None):
+    """The overrides as they were once made: the scenario serialised, edited, parsed again."""
+    from dataclasses import replace
+
+    from simkit.runner.scenario import parse
+
+    data = sc.to_json()
+    if races is not None:
+        data.pop("precision", None)
+        data["races"] = races
+        for level in data.get("skill", []):
+            if isinstance(level, dict):
+                level["races"] = min(level["races"], races)
+        if "level_races" in data:
+            data["level_races"] = min(data["level_races"], races)
+    if seed is not None:
+        data["seed"] = seed
+    if chunk_size is not None:
+        data["chunk_size"] = chunk_size
+    return replace(parse(data, sc.path), source=sc.source)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'game = "dicerace"\n',
+        'game = "dicerace"\nraces = 500\n',
+        'game = "dicerace"\n[precision]\nwidth = 0.05\nmax_races = 400\n',
+        'game = "dicerace"\nraces = 2500\nskill = ["steady", {bot = "bold", races = 1200}]\n',
+        'game = "dicerace"\nskill = ["steady", "bold"]\nlevel_races = 40\ncheck_levels = false\n',
+        'game = "dicerace"\nplayers = 3\n[set]\nhead_start = [0,0,1]\n[grid]\nfaces = [4, 6]\n',
+    ],
+)
+@pytest.mark.parametrize(
+    "kw", [{}, {"races": 300}, {"races": 3000}, {"seed": 9}, {"races": 30, "chunk_size": 7}]
+)
+def test_overrides_replace_fields_as_a_parse_of_the_edited_file_would(
+    tmp_path, monkeypatch, text, kw
+):
+    import simkit.runner.scenario as scenario
+
+    sc = load_scenario(write(tmp_path, text))
+    expected = _through_json(sc, **kw)
+    monkeypatch.setattr(scenario, "parse", None)  # no serialise-then-parse
+    got = sc.with_overrides(**kw)
+    assert got == expected
+    assert (got.check_races, got.skill_races, got.source) == (
+        expected.check_races,
+        expected.skill_races,
+        expected.source,
+    )
+    assert got.to_json() == expected.to_json()
+
+
+@pytest.mark.parametrize(
+    ("kw", "key", "reason"),
+    [
+        ({"races": 0}, "races", "must be an integer from 1 to 1_000_000_000 (got 0)"),
+        ({"seed": -1}, "seed", "must be an integer from 0 to 9_223_372_036_854_775_807 (got -1)"),
+        ({"chunk_size": 100_001}, "chunk_size", "must be an integer from 1 to 100_000"),
+    ],
+)
+def test_bad_override_names_the_key_as_the_file_would(tmp_path, kw, key, reason):
+    sc = load_scenario(write(tmp_path, 'game = "dicerace"\n'))
+    with pytest.raises(ScenarioError) as info:
+        sc.with_overrides(**kw)
+    assert (info.value.path, info.value.key) == (sc.path, key)
+    assert info.value.reason.startswith(reason)

@@ -20,7 +20,7 @@ import numpy as np
 
 from simkit.outcomes import decided as decided_races
 from simkit.outcomes import pair_counts
-from simkit.runner.backends import chunk_keys
+from simkit.rng import chunk_keys
 from simkit.tune.bots import design
 from simkit.tune.common import RESAMPLES, separated
 

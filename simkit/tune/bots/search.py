@@ -31,7 +31,7 @@ from simkit.games import get
 from simkit.games.base import TunableBot
 from simkit.games.cells import build_cell
 from simkit.outcomes import pair_counts
-from simkit.runner.backends import chunk_keys
+from simkit.rng import chunk_keys
 from simkit.runner.storage import write_atomic
 from simkit.tune import common
 from simkit.tune.bots import design, presets
