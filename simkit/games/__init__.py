@@ -1,8 +1,8 @@
 """Games simkit can simulate, looked up by name in a registry (GLOSSARY: "game").
 
 Each game is a subpackage of ``simkit.games`` that ends its ``__init__.py`` with
-``register(GAME)`` (OpenSpiel's ``pyspiel.register_game``): ``GAME`` satisfies
-:class:`simkit.games.base.Game`. :func:`names` and :func:`get` import every subpackage once
+``register(GAME)`` (OpenSpiel's ``pyspiel.register_game``): ``GAME`` is an instance of a
+subclass of :class:`simkit.games.base.Game` (docs/games.md, "adding a game"). :func:`names` and :func:`get` import every subpackage once
 (``pkgutil``) and ask the registry, so the runner, CLI, docs, reports and bench never list
 games themselves: adding a game touches only its own package, tests and docs.
 
