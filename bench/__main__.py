@@ -6,7 +6,7 @@ block per game from its ``Game.bench``: races per second with numba at 1 and 2 t
 ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
-Then Snow Tails' bots' price on the strength frontier (``bench/frontier.py``). Last, each
+Then each game's bots' price on the strength frontier (``bench/frontier.py``). Last, each
 game's cold compile (``bench/compile.py``).
 """
 
