@@ -2,9 +2,10 @@
 
 Each game is a subpackage of ``simkit.games`` that ends its ``__init__.py`` with
 ``register(GAME)`` (OpenSpiel's ``pyspiel.register_game``): ``GAME`` is an instance of a
-subclass of :class:`simkit.games.base.Game` (docs/games.md, "adding a game"). :func:`names` and :func:`get` import every subpackage once
-(``pkgutil``) and ask the registry, so the runner, CLI, docs, reports and bench never list
-games themselves: adding a game touches only its own package, tests and docs.
+subclass of :class:`simkit.games.base.Game` (docs/games.md, "adding a game").
+:func:`names` and :func:`get` import every subpackage once (``pkgutil``) and ask the
+registry, so the runner, CLI, docs, reports and bench never list games themselves: adding
+a game touches only its own package, tests and docs.
 
 Importing a game defines its kernels but compiles nothing (numba compiles on first call).
 """
