@@ -25,10 +25,9 @@ from tests.snowtails.st_helpers import sled, state, turns_at_one_and_two_threads
 from tests.snowtails.st_trackkit import build, space
 
 
-def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12, pick=False):
+def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
     """(seat, budget, tries of the candidates) at the first ``limit`` card plays of the
-    search seats in race ``key``; with ``pick``, and whether it played the first candidate
-    (the policy's best, for a search with a prior)."""
+    search seats in race ``key``."""
     variant = PRESETS[game]
     cfga, reach = cell_inputs(load(track), variant, bots, tuple(range(1, len(bots) + 1)))
     positions = np.zeros(1, dtype=POSITION)
@@ -41,9 +40,7 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12, pi
         if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
             m = int(works["n_top"][0])
             budget = int(cfga["budget"][0, seat]) & ((1 << HORIZON_SHIFT) - 1)
-            row = (seat, budget, works["tries"][0, :m].copy())
-            first = bool(np.array_equal(works["play"][0], works["top"][0, 0]))
-            seen.append((*row, first) if pick else row)
+            seen.append((seat, budget, works["tries"][0, :m].copy()))
         apply(cfga, positions, works)
     return seen
 
@@ -180,16 +177,3 @@ def test_a_prior_search_stops_at_the_lead_it_names():
     assert len(never) == len(plain)
     for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
         assert np.array_equal(a, b)
-
-
-def test_a_stop_that_asks_for_agreement_stops_only_on_the_policys_best():
-    """``sSa`` stops only where the leading play is the policy's best (the first
-    candidate): every decision that spent less than its budget played that one."""
-    from simkit.games.snowtails.bots import AGREE_SHIFT
-
-    assert parse_bot("search:8h2vp3s5a@policy:distilled")[2] >> AGREE_SHIFT & 1 == 1
-    assert parse_bot("search:8h2vp3s5@policy:distilled")[2] >> AGREE_SHIFT & 1 == 0
-    bots = ("search:8h2vp3s1a@policy:distilled", "greedy")
-    seen = search_decisions(bots, 11, limit=40, pick=True)
-    stopped = [first for _, _, tries, first in seen if tries.size > 1 and tries.sum() < 8]
-    assert stopped and all(stopped)

@@ -82,7 +82,6 @@ HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon fr
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
-AGREE_SHIFT = 49  # ... and a flag: stop only where the leader is the policy's best (sSa)
 CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 
@@ -128,8 +127,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     distil.py, is also a bot of its own) ranks the candidates and weighs their results by
     L/100 of its score, and its prior greedy preset plays the rollouts (search.py); ``cM``
     after L compares its best M (2 to 8) on one sample each first, ``sS`` after that stops
-    once the leader is S/100 ahead (at most N rollouts), ``sSa`` only where the leader is
-    the policy's best.
+    once the leader is S/100 ahead (at most N rollouts).
     Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
     ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
@@ -145,8 +143,6 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
         horizon, _, lam = horizon.partition("p")  # search:NhHpL: the policy as a prior
         lam, ssep, lead = lam.partition("s")  # search:NhHpLsS: stop at a lead of S/100
-        agree = ssep and lead.endswith("a")  # sSa: only where the policy's best leads
-        lead = lead.removesuffix("a") if agree else lead
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
         horizon = horizon.removesuffix("v") if valued else horizon
@@ -189,7 +185,6 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 )
             flag |= int(lam) << PRIOR_SHIFT
             flag |= int(cands or 0) << CAND_SHIFT | int(lead or 0) << STOP_SHIFT
-            flag |= (1 << AGREE_SHIFT) if agree else 0
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:

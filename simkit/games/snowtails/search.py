@@ -20,8 +20,7 @@ tell apart (docs/bots.md, "Distilling search's choices"). ``cM`` after L
 (``search:NhHpLcM``) compares the policy's best M instead, first on one sample each, then
 halving as above on the rest of the budget. ``sS`` after that (``search:NhHpLcMsS``) stops
 after a round in which the leading play's mean plus prior is S/100 or more ahead of the
-next one's, and plays it: at most N rollouts; with ``a`` after S (``sSa``) only where that
-play is also the policy's best.
+next one's, and plays it: at most N rollouts.
 
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
@@ -68,7 +67,6 @@ CAND_MASK = np.int64(15)
 HORIZON_MASK = np.int64(255)
 STOP_SHIFT = np.int64(40)  # above the horizon: stop once the leader is this far ahead (1/100)
 STOP_MASK = np.int64(255)
-AGREE_SHIFT = np.int64(49)  # a flag: stop only where the leader is the policy's best (sSa)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
@@ -215,7 +213,6 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
     lead = ((cfg.budget[p] >> STOP_SHIFT) & STOP_MASK) / 100.0  # search:NhHpLsS, else 0
-    agree = (cfg.budget[p] >> AGREE_SHIFT) & 1 == 1  # search:NhHpLsSa
     scores = np.zeros(K)
     if lam > 0.0:  # search:NhHpL: the distilled policy's best of greedy's best K
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
@@ -266,12 +263,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
                 left = 0
             n_alive = _halve(wk, alive, n_alive, wk.tries, prior)
             rounds -= 1
-            if (
-                lead > 0.0
-                and n_alive > 1
-                and (alive[0] == 0 or not agree)
-                and _ahead(wk, alive, prior) >= lead
-            ):
+            if lead > 0.0 and n_alive > 1 and _ahead(wk, alive, prior) >= lead:
                 break  # the leader is S/100 ahead of the next: the rest of the budget is saved
         best = alive[0]
     for col in range(PLAY_W):
