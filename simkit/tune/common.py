@@ -76,6 +76,36 @@ def separated(low: float, high: float, parity: float, *, smaller_is_better: bool
     return "not separated"
 
 
+def setting_rows(settings: dict[str, Any], skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(item, value) rows of a tuning's settings for the report: the recorded input files
+    one per clause, a file of the simkit package named from the package (the same on every
+    machine), with its use and the start of its sha256."""
+    rows = []
+    for key, value in settings.items():
+        if key in skip:
+            continue
+        if key == "inputs" and isinstance(value, dict):
+            value = "; ".join(
+                sorted(
+                    f"{_package_relative(p)} ({e.get('use')}, sha256 {str(e.get('sha256'))[:12]})"
+                    for p, e in value.items()
+                )
+            )
+        rows.append((key, str(value)))
+    return rows
+
+
+def _package_relative(path: str) -> str:
+    """``path`` from the simkit package's parent when it lies in the package, else as is."""
+    import simkit
+
+    root = Path(simkit.__file__).resolve().parent
+    try:
+        return str(Path(path).resolve().relative_to(root.parent))
+    except ValueError:
+        return path
+
+
 def settings_section(doc: Any, heading: str, rows: list[tuple[str, str]], command: str) -> None:
     """The report's last section: what the tuning played (``settings.csv``, the simkit
     version last) and the command that plays it again."""

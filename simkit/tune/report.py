@@ -28,7 +28,7 @@ from simkit.report.document import (
 )
 from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
-from simkit.tune.common import settings_section
+from simkit.tune.common import setting_rows, settings_section
 from simkit.tune.study import MAX_REPEATS, Settings
 
 CONFIRMATION = "confirmation"
@@ -194,7 +194,7 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     h.to_csv(out / "history.csv", index=False)
     if k is not None:
         _best_track(doc, results, per * k, out)
-    rows = [(k, str(val)) for k, val in s.to_json().items() if k not in ("scenario", "space")]
+    rows = setting_rows(s.to_json(), skip=("scenario", "space"))
     settings_section(doc, "Settings", [*rows, ("rungs", ", ".join(map(str, s.rungs)))], s.command())
     index = write(doc, out)
     line = {"cell": 0, "label": "best found", "verdict": verdict, "sentence": sentence}

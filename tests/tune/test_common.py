@@ -58,3 +58,29 @@ def test_an_interval_is_separated_from_parity_only_when_it_excludes_it(
     low, high, parity, smaller, verdict
 ):
     assert common.separated(low, high, parity, smaller_is_better=smaller) == verdict
+
+
+def test_setting_rows_name_package_files_from_the_package_on_every_machine():
+    """A tuning's recorded inputs read the same in every report: a file of the simkit
+    package from the package (not this machine's path), each with its use and sha256."""
+    from pathlib import Path
+
+    import simkit
+    from simkit.tune.common import setting_rows
+
+    presets = Path(simkit.__file__).resolve().parent / "games" / "snowtails" / "bots.toml"
+    inputs = {
+        str(presets): {"sha256": "ab" * 32, "bytes": 1, "copy": "inputs/x", "use": "check"},
+        "scenarios/s.toml": {
+            "sha256": "cd" * 32,
+            "bytes": 1,
+            "copy": "inputs/y",
+            "use": "scenario",
+        },
+    }
+    rows = dict(setting_rows({"seed": 3, "inputs": inputs, "space": {}}, skip=("space",)))
+    assert rows == {
+        "seed": "3",
+        "inputs": "scenarios/s.toml (scenario, sha256 cdcdcdcdcdcd); "
+        "simkit/games/snowtails/bots.toml (check, sha256 abababababab)",
+    }

@@ -15,7 +15,7 @@ import pandas as pd
 
 from simkit.report.document import Document, Figure, Heading, Paragraph, Table, prepare, write
 from simkit.report.plots import save_figure
-from simkit.tune.common import settings_section
+from simkit.tune.common import setting_rows, settings_section
 
 
 def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any) -> Path:
@@ -58,7 +58,7 @@ def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any)
         )
     )
     doc.add(Table(pd.DataFrame([c.to_json()]), "confirmation.csv", "Head to head."))
-    rows = [(k, str(v)) for k, v in s.to_json().items()]
+    rows = setting_rows(s.to_json())
     settings_section(doc, "Run settings", rows, s.command())
     evals.to_csv(out / "evaluations.csv", index=False)
     return write(doc, out)
