@@ -102,14 +102,8 @@ def _every_command(group, ctx, prefix=()):
             yield from _every_command(cmd, click.Context(cmd, parent=ctx), (*prefix, name))
 
 
-# simkit/games/mush/cli.py spells it -o/--output; the games are outside the CLI's
-# restructuring (issue 27), so the one exception is named here until the game says --out.
-_GAME_EXCEPTIONS: set = set()
-
-
 def test_a_short_flag_means_one_long_option_everywhere():
     meaning: dict[str, dict[str, list[str]]] = {}
-    seen_exceptions = set()
     for path, cmd in _every_command(main, click.Context(main)):
         for param in cmd.params:
             if not isinstance(param, click.Option):
@@ -117,14 +111,11 @@ def test_a_short_flag_means_one_long_option_everywhere():
             names = [*param.opts, *param.secondary_opts]
             longs = sorted(n for n in names if n.startswith("--"))
             for short in (n for n in names if not n.startswith("--")):
-                if (path, short, longs[0]) in _GAME_EXCEPTIONS:
-                    seen_exceptions.add((path, short, longs[0]))
-                    continue
                 where = meaning.setdefault(short, {}).setdefault(longs[0], [])
                 where.append(" ".join(path))
     clashes = {short: longs for short, longs in meaning.items() if len(longs) > 1}
     assert not clashes, f"short flags with several meanings: {clashes}"
-    assert seen_exceptions == _GAME_EXCEPTIONS, "an exception is gone: drop it from the list"
+    assert "--output" not in {long for longs in meaning.values() for long in longs}
     assert sorted(meaning["-t"]["--threads"]) == ["bots tune", "ladder", "run", "tune"]
     assert set(meaning["-p"]) == {"--players"} and set(meaning["-b"]) == {"--bots"}
     assert "-n" not in meaning
