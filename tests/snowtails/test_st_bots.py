@@ -167,8 +167,10 @@ def test_a_prior_search_stops_at_the_lead_it_names():
 
     assert parse_bot("search:8h2vp3c4s25@policy:distilled")[2] >> STOP_SHIFT & 255 == 25
     for bad in ("search:8h2vp3s", "search:8h2vp3s0", "search:8h2vp3s256", "search:8h2vs5"):
-        with pytest.raises(SimkitError):
+        with pytest.raises(SimkitError) as err:
             parse_bot(bad + "@policy:distilled")
+        example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
+        assert parse_bot(example)[0] == BOT_SEARCH
     seen = search_decisions(("search:8h2vp3s1@policy:distilled", "greedy"), 11, limit=30)
     spent = [int(tries.sum()) for _, _, tries in seen if tries.size > 1]
     assert max(spent) <= 8 and min(spent) < 8
