@@ -291,6 +291,7 @@ def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np
         rec["row"][0, r, : len(row)] = row
         rec["track_base"][0, r] = b
         rec["track_size"][0, r] = track.n_spaces
+        rec["track_top"][0, r] = max(1.0, rec["prog"][0, b : b + track.n_spaces].max())
         rec["tree_lo"][0, r] = lo
         rec["tree_hi"][0, r] = hi
 

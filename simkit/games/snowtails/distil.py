@@ -120,10 +120,7 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
     was = pos.dents[p]
     resolve_play(cfg, q, rwk, p, play)
     end = q.space[p]
-    base = cfg.track_base[pos.race]
-    top = 1.0
-    for s in range(base, base + cfg.track_size[pos.race]):
-        top = max(top, cfg.prog[s])
+    top = cfg.track_top[pos.race]
     prog0 = cfg.prog[start] if start >= 0 else 0.0
     mine = cfg.prog[end]
     done = min(1.0, mine / top)

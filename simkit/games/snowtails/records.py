@@ -359,6 +359,7 @@ CELL_FIELDS = [
     ("row", np.int64, (MAX_RACES, MAX_ROW)),
     ("track_base", np.int64, (MAX_RACES,)),  # first space of the race's track in the table
     ("track_size", np.int64, (MAX_RACES,)),  # spaces of the race's track
+    ("track_top", np.float64, (MAX_RACES,)),  # its furthest progress, at least 1 (value.py)
     ("tree_lo", np.int64, (MAX_RACES,)),  # the race's trees are tree_lo..tree_hi-1
     ("tree_hi", np.int64, (MAX_RACES,)),
     ("tab", np.int64, (MAX_SPACES, S_COLS)),

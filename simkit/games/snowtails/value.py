@@ -62,10 +62,7 @@ def features(cfg, pos, p, out):
     """``out[:N_FEATURES]`` = what the value reads of ``pos`` for seat ``p``: the board and
     hand sizes only, nothing an opponent hides."""
     n = pos.n_seats
-    base = cfg.track_base[pos.race]
-    top = 1.0
-    for s in range(base, base + cfg.track_size[pos.race]):
-        top = max(top, cfg.prog[s])
+    top = cfg.track_top[pos.race]
     mine = cfg.prog[pos.space[p]] if pos.space[p] >= 0 else 0.0
     behind = GAP_CAP
     ahead_gap = GAP_CAP
