@@ -19,6 +19,7 @@ from simkit.games.snowtails.records import (
     POSITION,
     WORK,
 )
+from simkit.games.snowtails.search import BUDGET_MASK
 from simkit.tracks import load
 from simkit.tracks.compiled import F_PAST_FINISH
 from tests.snowtails.st_helpers import sled, state, turns_at_one_and_two_threads
@@ -39,7 +40,7 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
         choose(cfga, reach, positions, works)
         if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
             m = int(works["n_top"][0])
-            budget = int(cfga["budget"][0, seat]) & ((1 << HORIZON_SHIFT) - 1)
+            budget = int(cfga["budget"][0, seat]) & int(BUDGET_MASK)
             seen.append((seat, budget, works["tries"][0, :m].copy()))
         apply(cfga, positions, works)
     return seen
@@ -179,3 +180,27 @@ def test_a_prior_search_stops_at_the_lead_it_names():
     assert len(never) == len(plain)
     for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
         assert np.array_equal(a, b)
+
+
+def test_a_prior_search_skips_where_the_prior_decides():
+    """``search:NhHpLgG`` plays the policy's best without a rollout where its prior leads the
+    next play's by G/100 or more: a lead no prior reaches plays as the search without ``g``
+    does, decision for decision; a small one leaves decisions unsearched that the search
+    without ``g`` searched; the searched ones still spend exactly N."""
+    from simkit.games.snowtails.bots import GATE_SHIFT
+
+    assert parse_bot("search:8h2vp3s5g20@policy:distilled")[2] >> GATE_SHIFT & 255 == 20
+    for bad in ("search:8h2vp3g", "search:8h2vp3g0", "search:8h2vp3g256", "search:8h2vg5"):
+        with pytest.raises(SimkitError) as err:
+            parse_bot(bad + "@policy:distilled")
+        example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
+        assert parse_bot(example)[0] == BOT_SEARCH
+    never = search_decisions(("search:8h2vp3g255@policy:distilled", "greedy"), 11, limit=30)
+    plain = search_decisions(("search:8h2vp3@policy:distilled", "greedy"), 11, limit=30)
+    assert len(never) == len(plain)
+    for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
+        assert np.array_equal(a, b)
+    gated = search_decisions(("search:8h2vp3g3@policy:distilled", "greedy"), 11, limit=30)
+    searched = [tries for _, _, tries in gated if tries.size > 1]
+    assert all(tries.sum() == 8 for tries in searched)
+    assert len(searched) < sum(tries.size > 1 for _, _, tries in plain)

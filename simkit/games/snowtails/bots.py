@@ -76,13 +76,14 @@ def presets_file(game: str) -> Path:
 
 BOT_NAMES = ("random", "greedy", "search", "policy")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
-MAX_BUDGET = 100_000
+MAX_BUDGET = 100_000  # below 1 << GATE_SHIFT
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
 CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
+GATE_SHIFT = 20  # below the horizon, above the rollouts: a prior lead that skips the search (gG)
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 
 
@@ -127,7 +128,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     distil.py, is also a bot of its own) ranks the candidates and weighs their results by
     L/100 of its score, and its prior greedy preset plays the rollouts (search.py); ``cM``
     after L compares its best M (2 to 8) on one sample each first, ``sS`` after that stops
-    once the leader is S/100 ahead (at most N rollouts).
+    once the leader is S/100 ahead (at most N rollouts), and ``gG`` last plays the policy's
+    best without a rollout when its prior leads the next play's by G/100 or more.
     Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
     ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
@@ -142,6 +144,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
         horizon, _, lam = horizon.partition("p")  # search:NhHpL: the policy as a prior
+        lam, gsep, gate = lam.partition("g")  # search:NhHpLgG: no search at a prior lead G/100
         lam, ssep, lead = lam.partition("s")  # search:NhHpLsS: stop at a lead of S/100
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
@@ -153,14 +156,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             or (lam and (not lam.isdigit() or not 1 <= int(lam) <= 255))
             or (csep and (not cands.isdigit() or not 2 <= int(cands) <= MAX_CANDIDATES))
             or (ssep and (not lead.isdigit() or not 1 <= int(lead) <= 255))
+            or (gsep and (not gate.isdigit() or not 1 <= int(gate) <= 255))
         ):
             raise SimkitError(
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
                 f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
                 f"value with a 'v' (search:16h3v), a policy's prior weight 1 to 255 after "
-                f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c' and a lead that "
-                f"stops it, 1 to 255 hundredths, after 's' (search:8h2vp3c4s30@policy:distilled)",
+                f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c', a lead that "
+                f"stops it, 1 to 255 hundredths, after 's' and a prior lead that skips it, "
+                f"1 to 255 hundredths, after 'g' (search:8h2vp3c4s30g20@policy:distilled)",
                 key="bots",
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
@@ -185,6 +190,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 )
             flag |= int(lam) << PRIOR_SHIFT
             flag |= int(cands or 0) << CAND_SHIFT | int(lead or 0) << STOP_SHIFT
+            flag |= int(gate or 0) << GATE_SHIFT
         return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:

@@ -20,7 +20,9 @@ tell apart (docs/bots.md, "Distilling search's choices"). ``cM`` after L
 (``search:NhHpLcM``) compares the policy's best M instead, first on one sample each, then
 halving as above on the rest of the budget. ``sS`` after that (``search:NhHpLcMsS``) stops
 after a round in which the leading play's mean plus prior is S/100 or more ahead of the
-next one's, and plays it: at most N rollouts.
+next one's, and plays it: at most N rollouts. ``gG`` last (``search:NhHpLgG``) plays the
+policy's best without a rollout when its prior already leads the next play's by G/100 or
+more (the prior is in the same units as a rollout's result).
 
 Its other decisions (discards, bothy, kennels, an experienced pair) are greedy's: each has
 one sensible answer greedy already gives.
@@ -58,7 +60,9 @@ FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candid
 # ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none), and
 # above that a flag: score a cut rollout by the fitted value (``value.py``, ``search:NhHv``).
 HORIZON_SHIFT = np.int64(32)
-BUDGET_MASK = np.int64((1 << 32) - 1)
+BUDGET_MASK = np.int64((1 << 20) - 1)
+GATE_SHIFT = np.int64(20)  # above the rollouts: skip the search at a prior lead of G/100
+GATE_MASK = np.int64(255)
 VALUE_SHIFT = np.int64(48)
 PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
 PRIOR_MASK = np.int64(255)
@@ -222,6 +226,9 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         _by_score(wk, scores)
         want = (cfg.budget[p] >> CAND_SHIFT) & CAND_MASK  # search:NhHpLcM, else the rule
         wk.n_top = min(wk.n_top, candidates_cut(budget, ONE) if want == 0 else min(want, budget))
+        gate = ((cfg.budget[p] >> GATE_SHIFT) & GATE_MASK) / 100.0  # search:NhHpLgG, else 0
+        if gate > 0.0 and wk.n_top > 1 and lam * (scores[0] - scores[1]) >= gate:
+            wk.n_top = 1  # the policy's best leads the next by G/100 or more: played unsearched
     else:
         top_plays(cfg, reach, pos, wk, p, p, np.int64(candidates(budget)))
     m = wk.n_top
