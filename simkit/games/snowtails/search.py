@@ -11,6 +11,9 @@ greedy for every sled; the better half goes on to the next round. It plays the o
 best mean result: its rank utility in the race, (n - place) / (n - 1), which is less noisy
 than the win alone and rewards every place gained.
 
+``search:NhHw`` scores it by the second value instead (``value.value2``: the seat's
+next-turn risk too).
+
 With ``pL`` after the horizon and a distilled policy after ``@``
 (``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
 the rollouts: the candidates are the policy's best of greedy's best ``distil.K``, cut first

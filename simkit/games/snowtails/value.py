@@ -19,6 +19,15 @@ search:16h2v beats search:16h2 head to head (52.2%) and plays as well as search:
 about 1.6 times its speed; search:16h3v ties search:16h3, and search:16h1v loses to
 search:16h1: fitted on greedy's positions, the value rewards what goes with winning there
 (a small early deficit, high cards held), and a search steers to it.
+
+A second value, ``value2`` (``search:NhHw``), reads the same twelve features and what the
+seat's next turn risks from its own hand and the board (``FEATURES2``: the slowest and
+fastest speeds it can play, their excess over the next corner's safety speed where they
+reach it, the distance to that corner, its dents against the limit), fitted the same way
+(``value_fit RACES 2``, ``FIT2``). Hairpin Valley, 2 sleds, against search:64 (2,000 races
+a seed): search:8h2wp3@policy:distilled 52.3% (seed 11) and 52.3% over seeds 3-6, where
+search:8h2vp3 made 50.9% and 49.3% (docs/bots.md); search:8h1wp3 38.5% (seed 11;
+search:8h1vp3 36.0%).
 """
 
 from __future__ import annotations
