@@ -9,11 +9,27 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, VALUE_SHIFT, parse_bot
+from simkit.games.snowtails.bots import (
+    BOT_SEARCH,
+    HORIZON_SHIFT,
+    PRIOR_SHIFT,
+    VALUE2_SHIFT,
+    VALUE_SHIFT,
+    parse_bot,
+)
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.records import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
-from simkit.games.snowtails.value import COEF, FEATURES, N_FEATURES, seat_value
+from simkit.games.snowtails.value import (
+    COEF,
+    COEF2,
+    FEATURES,
+    FEATURES2,
+    N_FEATURES,
+    N_FEATURES2,
+    seat_value,
+    seat_value2,
+)
 from simkit.tracks import load
 from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
@@ -30,12 +46,29 @@ def test_value_bot_names_parse():
     assert len(COEF) == len(FEATURES) == N_FEATURES
 
 
+def test_second_value_bot_names_parse():
+    # 'w' in place of 'v': the second value (value.value2), alone or with a prior.
+    assert parse_bot("search:16h1w")[::2] == (
+        BOT_SEARCH,
+        16 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT,
+    )
+    assert parse_bot("search:8h1wp3@policy:distilled")[2] == (
+        8 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT | 3 << PRIOR_SHIFT
+    )
+    for bad in ("search:16w", "search:16hw", "search:16h1vw", "search:16h1wv", "search:16h0w"):
+        with pytest.raises(SimkitError, match="second value with a 'w'"):
+            parse_bot(bad)
+    assert len(COEF2) == len(FEATURES2) == N_FEATURES2
+    assert FEATURES2[:N_FEATURES] == FEATURES
+
+
 def test_value_races_are_pure_and_the_value_plays():
     out = {
         bots[0]: turns_at_one_and_two_threads(bots, seed=4)
-        for bots in (("search:8h1v", "greedy"), ("search:8h1", "greedy"))
+        for bots in (("search:8h1v", "greedy"), ("search:8h1", "greedy"), ("search:8h1w", "greedy"))
     }
     assert not np.array_equal(out["search:8h1v"], out["search:8h1"])  # the value decides
+    assert not np.array_equal(out["search:8h1w"], out["search:8h1v"])  # and the second too
 
 
 def test_value_reads_only_what_the_seat_sees():
@@ -53,7 +86,7 @@ def test_value_reads_only_what_the_seat_sees():
         choose(cfga, reach, positions, works)
         apply(cfga, positions, works)
     assert positions[0]["flow"] != FL_DONE
-    f0, f1, f2 = np.zeros(N_FEATURES), np.zeros(N_FEATURES), np.zeros(N_FEATURES)
+    f0, f1, f2 = np.zeros(N_FEATURES2), np.zeros(N_FEATURES2), np.zeros(N_FEATURES2)
     for seat in range(3):
         determinize(positions, seat, np.uint64(1), positions, 1)
         determinize(positions, seat, np.uint64(2), positions, 2)
@@ -68,9 +101,16 @@ def test_value_reads_only_what_the_seat_sees():
         assert seat_value(cfga, positions, 2, seat, f2) == v0
         assert np.array_equal(f0, f1) and np.array_equal(f0, f2)
         assert 0.0 < v0 < 1.0
+        # The second value, with the seat's own hand and next-turn risk: the same.
+        w0 = seat_value2(cfga, positions, 0, seat, f0)
+        assert seat_value2(cfga, positions, 1, seat, f1) == w0
+        assert seat_value2(cfga, positions, 2, seat, f2) == w0
+        assert np.array_equal(f0, f1) and np.array_equal(f0, f2)
+        assert 0.0 < w0 < 1.0
         # An opponent's cards swapped for others of the same count: the same value.
         q = others[0]
         n = int(positions["hand"][1, q].sum())
         positions["hand"][1, q] = 0
         positions["hand"][1, q, N_VALUES - 1] = n
         assert seat_value(cfga, positions, 1, seat, f1) == v0
+        assert seat_value2(cfga, positions, 1, seat, f1) == w0

@@ -80,6 +80,7 @@ MAX_BUDGET = 100_000  # below 1 << GATE_SHIFT
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
+VALUE2_SHIFT = 49  # ... and a flag: ``search:NhHw`` scores it by value.py's second value
 PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
 CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
@@ -121,7 +122,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
     rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``; ``search:NhH``: rollouts
     cut after H rounds and scored by race position there, search.py; ``search:NhHv``:
-    scored there by the fitted value of the position, value.py), whose prior,
+    scored there by the fitted value of the position, value.py; ``search:NhHw``: by its
+    second value, ``value2``), whose prior,
     rollouts and other decisions are a greedy bot's: ``greedy:tuned`` when fitted, or the
     one named after ``@`` (``search:32@greedy:bold``); with ``pL`` after the horizon a
     distilled policy after ``@`` (``search:8h2vp3@policy:distilled``; ``policy:NAME``,
@@ -148,7 +150,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         lam, ssep, lead = lam.partition("s")  # search:NhHpLsS: stop at a lead of S/100
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
-        horizon = horizon.removesuffix("v") if valued else horizon
+        valued2 = cut and horizon.endswith("w")  # search:NhHw: the second value
+        horizon = horizon[:-1] if valued or valued2 else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
@@ -162,7 +165,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
                 f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
-                f"value with a 'v' (search:16h3v), a policy's prior weight 1 to 255 after "
+                f"value with a 'v' (search:16h3v) or the second value with a 'w' "
+                f"(search:16h1w), a policy's prior weight 1 to 255 after "
                 f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c', a lead that "
                 f"stops it, 1 to 255 hundredths, after 's' and a prior lead that skips it, "
                 f"1 to 255 hundredths, after 'g' (search:8h2vp3c4s30g20@policy:distilled)",
@@ -180,7 +184,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             )
         # The rollouts in the low bits, the horizon above, the value flag and the prior's
         # weight above that (search.py reads them).
-        flag = 1 << VALUE_SHIFT if valued else 0
+        flag = 1 << VALUE_SHIFT if valued else 1 << VALUE2_SHIFT if valued2 else 0
         if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
             if kind != BOT_POLICY:
                 raise SimkitError(

@@ -11,6 +11,9 @@ greedy for every sled; the better half goes on to the next round. It plays the o
 best mean result: its rank utility in the race, (n - place) / (n - 1), which is less noisy
 than the win alone and rewards every place gained.
 
+``search:NhHw`` scores it by the second value instead (``value.value2``: the seat's
+next-turn risk too).
+
 With ``pL`` after the horizon and a distilled policy after ``@``
 (``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
 the rollouts: the candidates are the policy's best of greedy's best ``distil.K``, cut first
@@ -52,7 +55,7 @@ from simkit.games.snowtails.records import (
 )
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
-from simkit.games.snowtails.value import N_FEATURES, value
+from simkit.games.snowtails.value import N_FEATURES, N_FEATURES2, value, value2
 from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
@@ -64,6 +67,7 @@ BUDGET_MASK = np.int64((1 << 20) - 1)
 GATE_SHIFT = np.int64(20)  # above the rollouts: skip the search at a prior lead of G/100
 GATE_MASK = np.int64(255)
 VALUE_SHIFT = np.int64(48)
+VALUE2_SHIFT = np.int64(49)  # a flag: score a cut rollout by value.value2 (search:NhHw)
 PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
 PRIOR_MASK = np.int64(255)
 CAND_SHIFT = np.int64(59)  # how many candidates a search with a prior compares (4 bits)
@@ -85,12 +89,15 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
     other sleds' play after it cannot change the result. A rollout cut short at round
     ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
-    the race: last), or with ``valued`` (``search:NhHv``) the fitted value of the position
-    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch)."""
+    the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the position
+    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch), with
+    ``valued`` 2 (``search:NhHw``) the second value (``value.value2``)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
-            if valued:
+            if valued == 2:
+                return value2(cfg, pos, seat, f)
+            if valued == 1:
                 return value(cfg, pos, seat, f)
             n = pos.n_seats
             return (n - race_position(cfg, pos, seat)) / (n - 1)
@@ -212,8 +219,10 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     p = pos.to_move
     budget = cfg.budget[p] & BUDGET_MASK
     horizon = (cfg.budget[p] >> HORIZON_SHIFT) & HORIZON_MASK
-    valued = (cfg.budget[p] >> VALUE_SHIFT) & 1 == 1
-    f = np.zeros(N_FEATURES)
+    valued = (cfg.budget[p] >> VALUE_SHIFT) & 1  # 1: search:NhHv
+    if (cfg.budget[p] >> VALUE2_SHIFT) & 1 == 1:
+        valued = np.int64(2)  # search:NhHw: the second value
+    f = np.zeros(max(N_FEATURES, N_FEATURES2))
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
     lead = ((cfg.budget[p] >> STOP_SHIFT) & STOP_MASK) / 100.0  # search:NhHpLsS, else 0

@@ -19,6 +19,15 @@ search:16h2v beats search:16h2 head to head (52.2%) and plays as well as search:
 about 1.6 times its speed; search:16h3v ties search:16h3, and search:16h1v loses to
 search:16h1: fitted on greedy's positions, the value rewards what goes with winning there
 (a small early deficit, high cards held), and a search steers to it.
+
+A second value, ``value2`` (``search:NhHw``), reads the same twelve features and what the
+seat's next turn risks from its own hand and the board (``FEATURES2``: the slowest and
+fastest speeds it can play, their excess over the next corner's safety speed where they
+reach it, the distance to that corner, its dents against the limit), fitted the same way
+(``value_fit RACES 2``, ``FIT2``). Hairpin Valley, 2 sleds, against search:64 (2,000 races
+a seed): search:8h2wp3@policy:distilled 52.3% (seed 11) and 52.3% over seeds 3-6, where
+search:8h2vp3 made 50.9% and 49.3% (docs/bots.md); search:8h1wp3 38.5% (seed 11;
+search:8h1vp3 36.0%).
 """
 
 from __future__ import annotations
@@ -26,7 +35,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.records import N_VALUES, OUT
+from simkit.games.snowtails.distil import _fastest_next
+from simkit.games.snowtails.policy import _distinct, _slowest_next
+from simkit.games.snowtails.records import N_VALUES, OUT, S_DIST, S_NSAFE
 from simkit.games.snowtails.rules import ahead, canine_count, race_position
 
 N_FEATURES = 12
@@ -128,3 +139,96 @@ def seat_value(cfga, positions, j, p, f):
     """``value`` of ``positions[j]`` for seat ``p``, callable from Python (tests, fits);
     ``f`` gets the features."""
     return value(cfga[0], positions[j], p, f)
+
+
+# A second value (``search:NhHw``): the first twelve features and what the seat's next turn
+# risks, which the first value does not see (``features2``). Its coefficients: ``COEF2``.
+FEATURES2 = (
+    *FEATURES,
+    "slowest speed playable next turn (own hand, distil's feature)",
+    "that slowest speed over the next corner's safety speed, where it reaches it",
+    "fastest speed playable next turn",
+    "that fastest speed over the next corner's safety speed, where it reaches it",
+    "straight moves to the next corner's entry line, at most 12",
+    "own dents",
+    "own dents at the limit less one or more (one more dent: repair)",
+    "the slowest speed's excess times own dents",
+    "own speed now (dogs less brake)",
+    "distinct values in own hand",
+    "speed now over the next corner's safety speed, where it reaches it",
+    "own dents times the share of the track covered",
+    "the fastest next-turn speed times the share of the track covered",
+    "the most dents of an opponent still racing",
+)
+N_FEATURES2 = len(FEATURES2)
+# Fitted by ``python -m simkit.games.snowtails.value_fit 3000 2`` (``FIT2``: the data).
+COEF2 = (
+    -1.23363, 0.41277, 0.04366, -0.02539, -0.29941, 0.20358, -2.61123, -0.28588, -0.01044,
+    3.56138, -0.05698, 0.04013, 0.03955, 0.27487, -0.03481, 0.00642, 0.01899, -0.25041,
+    -0.78219, -0.08691, 0.05753, 0.07871, -0.01903, 0.52631, 0.12072, 0.07374,
+)  # fmt: skip
+FIT2 = (
+    "greedy:tuned, 3000 races per ground x 9 grounds (nutcracker, s-bends, long-haul; "
+    "2-4 sleds), seed 24, 781,510 rows; held-out log loss 0.5863 (the first value's "
+    "features refitted on the same rows 0.5889, COEF as shipped 0.5920, place utility "
+    "alone 0.6258)"
+)
+
+
+@njit(no_cpython_wrapper=True)
+def features2(cfg, pos, p, out):
+    """``out[:N_FEATURES2]`` = what the second value reads of ``pos`` for seat ``p``:
+    ``features`` and the seat's next-turn risk from its own hand and the board (never an
+    opponent's hand or a deck)."""
+    features(cfg, pos, p, out)
+    top = cfg.track_top[pos.race]
+    s = pos.space[p]
+    mine = cfg.prog[s] if s >= 0 else 0.0
+    done = min(1.0, mine / top)
+    slowest = _slowest_next(pos, p, pos.left[p], pos.right[p], pos.brake[p], cfg.brake != 0)
+    fastest = _fastest_next(pos, p)
+    lim = cfg.tab[s, S_NSAFE] if s >= 0 else 0
+    dist = cfg.tab[s, S_DIST] if s >= 0 else GAP_CAP
+    risk = 0.0
+    over = 0.0
+    if lim > 0 and slowest >= dist and slowest > lim:
+        risk = slowest - lim
+    if lim > 0 and fastest >= dist and fastest > lim:
+        over = fastest - lim
+    dents = pos.dents[p]
+    most = 0
+    for q in range(pos.n_seats):
+        if q != p and pos.status[q] != OUT:
+            most = max(most, pos.dents[q])
+    out[12] = slowest
+    out[13] = risk
+    out[14] = fastest
+    out[15] = over
+    out[16] = min(dist, GAP_CAP)
+    out[17] = dents
+    out[18] = 1.0 if dents >= cfg.dent_limit - 1 else 0.0
+    out[19] = risk * dents
+    out[20] = max(pos.left[p] + pos.right[p] - pos.brake[p], 0)
+    out[21] = _distinct(pos, p)
+    now = max(pos.left[p] + pos.right[p] - pos.brake[p], 0)
+    out[22] = now - lim if lim > 0 and now >= dist and now > lim else 0.0
+    out[23] = dents * done
+    out[24] = fastest * done
+    out[25] = most
+
+
+@njit(no_cpython_wrapper=True)
+def value2(cfg, pos, p, f):
+    """Seat ``p``'s expected rank utility in ``pos`` by the second value (``COEF2``; ``f``:
+    scratch of ``N_FEATURES2``)."""
+    features2(cfg, pos, p, f)
+    z = 0.0
+    for i in range(N_FEATURES2):
+        z += COEF2[i] * f[i]
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def seat_value2(cfga, positions, j, p, f):
+    """``value2`` of ``positions[j]`` for seat ``p``, callable from Python (tests, fits)."""
+    return value2(cfga[0], positions[j], p, f)

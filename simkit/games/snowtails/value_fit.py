@@ -24,16 +24,24 @@ from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.position import apply, new
 from simkit.games.snowtails.records import FL_DONE, POSITION, RACING, WORK
-from simkit.games.snowtails.value import FEATURES, N_FEATURES, features
+from simkit.games.snowtails.value import (
+    COEF,
+    FEATURES,
+    FEATURES2,
+    N_FEATURES,
+    N_FEATURES2,
+    features,
+    features2,
+)
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 24  # root seed of the fitting races (simkit.rng.race_keys)
 
 
 @njit(cache=True)
-def _collect(cfga, reach, keys, positions, works, x, y):
+def _collect(cfga, reach, keys, positions, works, x, y, second):
     """Rows of (features, final rank utility) from the races of ``keys``; returns how
-    many were written (at most ``len(y)``)."""
+    many were written (at most ``len(y)``). With ``second``: ``features2``."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -44,7 +52,8 @@ def _collect(cfga, reach, keys, positions, works, x, y):
     tables = (borrowed(reach[0]), borrowed(reach[1]))
     pool = borrowed(positions[1:])
     swks = borrowed(works[1:])
-    f = np.zeros(N_FEATURES)
+    nf = N_FEATURES2 if second else N_FEATURES
+    f = np.zeros(nf)
     rows = 0
     seats = np.zeros(len(y), np.int64)
     for r in range(len(keys)):
@@ -56,8 +65,11 @@ def _collect(cfga, reach, keys, positions, works, x, y):
                 last_round = pos.rnd
                 for p in range(pos.n_seats):
                     if pos.status[p] == RACING and rows < len(y) and pos.space[p] >= 0:
-                        features(cfg, pos, p, f)
-                        for i in range(N_FEATURES):
+                        if second:
+                            features2(cfg, pos, p, f)
+                        else:
+                            features(cfg, pos, p, f)
+                        for i in range(nf):
                             x[rows, i] = f[i]
                         seats[rows] = p
                         rows += 1
@@ -69,8 +81,9 @@ def _collect(cfga, reach, keys, positions, works, x, y):
     return rows
 
 
-def collect(track: str, players: int, races: int, bot: str = "greedy:tuned"):
-    """(features, labels) of ``races`` races of ``bot`` on ``track`` with ``players`` sleds."""
+def collect(track: str, players: int, races: int, bot: str = "greedy:tuned", second: bool = False):
+    """(features, labels) of ``races`` races of ``bot`` on ``track`` with ``players`` sleds
+    (``features2`` with ``second``)."""
     from simkit.games.cells import build_cell
     from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.rng import race_keys
@@ -79,11 +92,11 @@ def collect(track: str, players: int, races: int, bot: str = "greedy:tuned"):
     cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
     keys = race_keys(SEED, players, np.arange(races))
     cap = races * players * 40
-    x = np.zeros((cap, N_FEATURES))
+    x = np.zeros((cap, N_FEATURES2 if second else N_FEATURES))
     y = np.zeros(cap)
     positions = np.empty(3, dtype=POSITION)
     works = np.empty(2, dtype=WORK)
-    k = _collect(cfga, reach, keys, positions, works, x, y)
+    k = _collect(cfga, reach, keys, positions, works, x, y, second)
     return x[:k], y[:k]
 
 
@@ -112,10 +125,13 @@ def log_loss(y: np.ndarray, mu: np.ndarray) -> float:
 
 
 def main(argv: list[str]) -> int:
+    """``[RACES] [2]``: fit ``COEF`` (or with ``2``, ``COEF2``: ``features2``)."""
     races = int(argv[0]) if argv else 4000
+    second = len(argv) > 1 and argv[1] == "2"
+    names, tag = (FEATURES2, "2") if second else (FEATURES, "")
     xs, ys = [], []
     for track, players in GROUNDS:
-        x, y = collect(track, players, races)
+        x, y = collect(track, players, races, second=second)
         print(f"  {track:11s} {players} sleds: {len(y):,} rows")
         xs.append(x)
         ys.append(y)
@@ -127,12 +143,17 @@ def main(argv: list[str]) -> int:
     fitted = log_loss(y[test], 1 / (1 + np.exp(-(x[test] @ beta))))
     alone = log_loss(y[test], 1 / (1 + np.exp(-(x[test][:, :2] @ base))))
     print(f"{len(y):,} rows; held-out log loss {fitted:.4f} (place utility alone {alone:.4f})")
+    if second:  # the first value's fit on the same rows (its features: the first twelve)
+        old, _ = fit(x[half][:, :N_FEATURES], y[half])
+        first = log_loss(y[test], 1 / (1 + np.exp(-(x[test][:, :N_FEATURES] @ old))))
+        shipped = log_loss(y[test], 1 / (1 + np.exp(-(x[test][:, :N_FEATURES] @ np.array(COEF)))))
+        print(f"  the first value's features refitted: {first:.4f}; COEF as shipped: {shipped:.4f}")
     beta, se = fit(x, y)
-    for name, b, s in zip(FEATURES, beta, se, strict=True):
+    for name, b, s in zip(names, beta, se, strict=True):
         print(f"  {b:+9.4f} (se {s:.4f})  {name}")
-    print(f"COEF = ({', '.join(f'{b:.5f}' for b in beta)})")
+    print(f"COEF{tag} = ({', '.join(f'{b:.5f}' for b in beta)})")
     print(
-        f'FIT = "greedy:tuned, {races} races per ground x {len(GROUNDS)} grounds '
+        f'FIT{tag} = "greedy:tuned, {races} races per ground x {len(GROUNDS)} grounds '
         f'(nutcracker, s-bends, long-haul; 2-4 sleds), seed {SEED}, {len(y)} rows"'
     )
     return 0
