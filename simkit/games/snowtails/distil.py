@@ -88,6 +88,16 @@ N_COEF = N_FEATURES
 
 
 @njit(no_cpython_wrapper=True)
+def over_corner(speed, lim, dist):
+    """How far ``speed`` exceeds the next corner's safety speed ``lim`` (R-15) where it
+    reaches that corner, ``dist`` straight moves on; 0 where it stops short, keeps within
+    it, or no corner is ahead (``lim`` 0)."""
+    if lim > 0 and speed >= dist and speed > lim:
+        return float(speed - lim)
+    return 0.0
+
+
+@njit(no_cpython_wrapper=True)
 def _fastest_next(pos, p):
     """The highest speed seat ``p`` could play next turn from its hand (a card onto either
     dog, or a pair onto both; a brake card only slows); its speed now if the hand is
@@ -143,12 +153,8 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
     slowest = _slowest_next(q, p, q.left[p], q.right[p], q.brake[p], cfg.brake != 0)
     lim = tab[end, S_NSAFE]
     dist = tab[end, S_DIST]
-    risk = 0.0
-    over = 0.0
-    if lim > 0 and slowest >= dist and slowest > lim:
-        risk = slowest - lim
-    if lim > 0 and speed >= dist and speed > lim:
-        over = speed - lim
+    risk = over_corner(slowest, lim, dist)
+    over = over_corner(speed, lim, dist)
     behind = GAP_CAP
     ahead_gap = GAP_CAP
     has_ahead = False

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.distil import _fastest_next
+from simkit.games.snowtails.distil import _fastest_next, over_corner
 from simkit.games.snowtails.policy import _distinct, _slowest_next
 from simkit.games.snowtails.records import N_VALUES, OUT, S_DIST, S_NSAFE
 from simkit.games.snowtails.rules import ahead, canine_count, race_position
@@ -124,14 +124,20 @@ def features(cfg, pos, p, out):
 
 
 @njit(no_cpython_wrapper=True)
+def _logistic(coef, f):
+    """The logistic function of the coefficients ``coef`` times the features ``f``."""
+    z = 0.0
+    for i in range(len(coef)):
+        z += coef[i] * f[i]
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(no_cpython_wrapper=True)
 def value(cfg, pos, p, f):
     """Seat ``p``'s fitted expected rank utility in ``pos`` (``f``: scratch of
     ``N_FEATURES``)."""
     features(cfg, pos, p, f)
-    z = 0.0
-    for i in range(N_FEATURES):
-        z += COEF[i] * f[i]
-    return 1.0 / (1.0 + np.exp(-z))
+    return _logistic(COEF, f)
 
 
 @njit(cache=True)
@@ -189,12 +195,9 @@ def features2(cfg, pos, p, out):
     fastest = _fastest_next(pos, p)
     lim = cfg.tab[s, S_NSAFE] if s >= 0 else 0
     dist = cfg.tab[s, S_DIST] if s >= 0 else GAP_CAP
-    risk = 0.0
-    over = 0.0
-    if lim > 0 and slowest >= dist and slowest > lim:
-        risk = slowest - lim
-    if lim > 0 and fastest >= dist and fastest > lim:
-        over = fastest - lim
+    risk = over_corner(slowest, lim, dist)
+    over = over_corner(fastest, lim, dist)
+    now = max(pos.left[p] + pos.right[p] - pos.brake[p], 0)
     dents = pos.dents[p]
     most = 0
     for q in range(pos.n_seats):
@@ -208,10 +211,9 @@ def features2(cfg, pos, p, out):
     out[17] = dents
     out[18] = 1.0 if dents >= cfg.dent_limit - 1 else 0.0
     out[19] = risk * dents
-    out[20] = max(pos.left[p] + pos.right[p] - pos.brake[p], 0)
+    out[20] = now
     out[21] = _distinct(pos, p)
-    now = max(pos.left[p] + pos.right[p] - pos.brake[p], 0)
-    out[22] = now - lim if lim > 0 and now >= dist and now > lim else 0.0
+    out[22] = over_corner(now, lim, dist)
     out[23] = dents * done
     out[24] = fastest * done
     out[25] = most
@@ -222,10 +224,7 @@ def value2(cfg, pos, p, f):
     """Seat ``p``'s expected rank utility in ``pos`` by the second value (``COEF2``; ``f``:
     scratch of ``N_FEATURES2``)."""
     features2(cfg, pos, p, f)
-    z = 0.0
-    for i in range(N_FEATURES2):
-        z += COEF2[i] * f[i]
-    return 1.0 / (1.0 + np.exp(-z))
+    return _logistic(COEF2, f)
 
 
 @njit(cache=True)
