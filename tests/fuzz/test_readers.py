@@ -70,16 +70,8 @@ def test_routes_check(tmp_path_factory, data):
     one_line_or_success(["routes", "check", str(path)])
 
 
-@pytest.fixture(scope="module")
-def warm_moves():
-    """Compile the position oracles once (minutes on a cold cache), so that each input is
-    timed on reading and checking alone."""
-    for example in sorted((ROOT / "docs" / "examples").glob("state-*.json")):
-        one_line_or_success(["moves", str(example)], seconds=float("inf"))
-
-
 @given(data=inputs(POSITIONS))
-def test_moves(tmp_path_factory, warm_moves, data):
+def test_moves(tmp_path_factory, data):
     path = tmp_path_factory.mktemp("m") / "m.json"
     path.write_bytes(data)
     one_line_or_success(["moves", str(path)])
