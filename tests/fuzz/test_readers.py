@@ -40,20 +40,16 @@ def test_scenario_check(tmp_path_factory, data):
 def test_tune_space(tmp_path_factory, data):
     """A ``simkit tune`` space file, checked against a tuning scenario as ``simkit tune``
     checks it before any race: success, or one printable line naming the file."""
-    import time
-
     from simkit.errors import SimkitError
     from simkit.tune import study
 
     path = tmp_path_factory.mktemp("sp") / "space.toml"
     path.write_bytes(data)
-    t0 = time.monotonic()
     try:
         study.settings(ROOT / "scenarios" / "tune-s-bends.toml", path)
     except SimkitError as exc:
         text = str(exc)
         assert "\n" not in text and text.isprintable() and str(path) in text, text
-    assert time.monotonic() - t0 < 10
 
 
 @given(data=inputs(TRACKS))
