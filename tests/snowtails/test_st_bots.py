@@ -204,3 +204,19 @@ def test_a_prior_search_skips_where_the_prior_decides():
     searched = [tries for _, _, tries in gated if tries.size > 1]
     assert all(tries.sum() == 8 for tries in searched)
     assert len(searched) < sum(tries.size > 1 for _, _, tries in plain)
+
+
+def test_the_strong_bot_the_unknown_bot_error_names_is_one():
+    """The bot list of an unknown-bot error names search:6h2wp3c4@policy:distilled (issue
+    24's cheap strong bot, docs/bots.md): it parses, as a search on the second value with
+    the distilled policy's prior over its best four plays."""
+    from simkit.games.snowtails.bots import CAND_SHIFT, PRIOR_SHIFT, VALUE2_SHIFT
+
+    with pytest.raises(SimkitError) as err:
+        parse_bot("serch")
+    assert "search:6h2wp3c4@policy:distilled" in str(err.value)
+    kind, weights, budget = parse_bot("search:6h2wp3c4@policy:distilled")
+    assert kind == BOT_SEARCH and weights == parse_bot("policy:distilled")[1]
+    assert budget & int(BUDGET_MASK) == 6 and budget >> HORIZON_SHIFT & 255 == 2
+    assert budget >> VALUE2_SHIFT & 1 == 1 and budget >> PRIOR_SHIFT & 255 == 3
+    assert budget >> CAND_SHIFT & 15 == 4

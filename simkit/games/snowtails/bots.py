@@ -216,6 +216,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             "search:N",
             "search:NhH",
             "search:NhHv",
+            "search:NhHw",
+            "search:6h2wp3c4@policy:distilled",
         ]
     )
     base, _, name = spec.partition(":")
