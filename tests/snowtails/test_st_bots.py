@@ -208,13 +208,17 @@ def test_a_prior_search_skips_where_the_prior_decides():
 
 def test_the_strong_bot_the_unknown_bot_error_names_is_one():
     """The bot list of an unknown-bot error names search:6h2wp3c4@policy:distilled (issue
-    24's cheap strong bot, docs/bots.md): it parses, as a search on the second value with
-    the distilled policy's prior over its best four plays."""
+    24's cheap strong bot, docs/bots.md) where the game has the policy: it parses, as a
+    search on the second value with the distilled policy's prior over its best four plays;
+    Mush! Mush!, without a distilled policy, does not list it."""
     from simkit.games.snowtails.bots import CAND_SHIFT, PRIOR_SHIFT, VALUE2_SHIFT
 
     with pytest.raises(SimkitError) as err:
         parse_bot("serch")
     assert "search:6h2wp3c4@policy:distilled" in str(err.value)
+    with pytest.raises(SimkitError) as err:  # Mush! Mush! has no distilled policy
+        parse_bot("serch", "mushmush")
+    assert "policy:distilled" not in str(err.value)
     kind, weights, budget = parse_bot("search:6h2wp3c4@policy:distilled")
     assert kind == BOT_SEARCH and weights == parse_bot("policy:distilled")[1]
     assert budget & int(BUDGET_MASK) == 6 and budget >> HORIZON_SHIFT & 255 == 2

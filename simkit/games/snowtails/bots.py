@@ -217,7 +217,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             "search:NhH",
             "search:NhHv",
             "search:NhHw",
-            "search:6h2wp3c4@policy:distilled",
+            # the cheap strong bot (docs/bots.md), where the game has the policy it names
+            *(["search:6h2wp3c4@policy:distilled"] if "policy:distilled" in policies else []),
         ]
     )
     base, _, name = spec.partition(":")
