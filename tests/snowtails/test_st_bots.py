@@ -46,6 +46,27 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
     return seen
 
 
+def refused_with_a_working_example(bad_names):
+    """Each name (a prior search, ``@policy:distilled`` added) is refused, and the example
+    its error message gives parses."""
+    for bad in bad_names:
+        with pytest.raises(SimkitError) as err:
+            parse_bot(bad + "@policy:distilled")
+        example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
+        assert parse_bot(example)[0] == BOT_SEARCH
+
+
+def same_searches(bot, other):
+    """``bot`` and ``other``, each against greedy in race 11, spend their rollouts alike,
+    decision for decision; returns ``other``'s decisions."""
+    a = search_decisions((bot, "greedy"), 11, limit=30)
+    b = search_decisions((other, "greedy"), 11, limit=30)
+    assert len(a) == len(b)
+    for (_, _, x), (_, _, y) in zip(a, b, strict=True):
+        assert np.array_equal(x, y)
+    return b
+
+
 @pytest.mark.parametrize(("game", "track"), [("snowtails", "hairpins"), ("mushmush", None)])
 def test_search_spends_exactly_its_budget(game, track):
     # search:64 ran 56 rollouts (64 // 24 * 8 + 64 // 12 * 4 + 64 // 6 * 2), search:16 cut
@@ -167,19 +188,13 @@ def test_a_prior_search_stops_at_the_lead_it_names():
     from simkit.games.snowtails.bots import STOP_SHIFT
 
     assert parse_bot("search:8h2vp3c4s25@policy:distilled")[2] >> STOP_SHIFT & 255 == 25
-    for bad in ("search:8h2vp3s", "search:8h2vp3s0", "search:8h2vp3s256", "search:8h2vs5"):
-        with pytest.raises(SimkitError) as err:
-            parse_bot(bad + "@policy:distilled")
-        example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
-        assert parse_bot(example)[0] == BOT_SEARCH
+    refused_with_a_working_example(
+        ("search:8h2vp3s", "search:8h2vp3s0", "search:8h2vp3s256", "search:8h2vs5")
+    )
     seen = search_decisions(("search:8h2vp3s1@policy:distilled", "greedy"), 11, limit=30)
     spent = [int(tries.sum()) for _, _, tries in seen if tries.size > 1]
     assert max(spent) <= 8 and min(spent) < 8
-    never = search_decisions(("search:8h2vp3s255@policy:distilled", "greedy"), 11, limit=30)
-    plain = search_decisions(("search:8h2vp3@policy:distilled", "greedy"), 11, limit=30)
-    assert len(never) == len(plain)
-    for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
-        assert np.array_equal(a, b)
+    same_searches("search:8h2vp3s255@policy:distilled", "search:8h2vp3@policy:distilled")
 
 
 def test_a_prior_search_skips_where_the_prior_decides():
@@ -190,16 +205,10 @@ def test_a_prior_search_skips_where_the_prior_decides():
     from simkit.games.snowtails.bots import GATE_SHIFT
 
     assert parse_bot("search:8h2vp3s5g20@policy:distilled")[2] >> GATE_SHIFT & 255 == 20
-    for bad in ("search:8h2vp3g", "search:8h2vp3g0", "search:8h2vp3g256", "search:8h2vg5"):
-        with pytest.raises(SimkitError) as err:
-            parse_bot(bad + "@policy:distilled")
-        example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
-        assert parse_bot(example)[0] == BOT_SEARCH
-    never = search_decisions(("search:8h2vp3g255@policy:distilled", "greedy"), 11, limit=30)
-    plain = search_decisions(("search:8h2vp3@policy:distilled", "greedy"), 11, limit=30)
-    assert len(never) == len(plain)
-    for (_, _, a), (_, _, b) in zip(never, plain, strict=True):
-        assert np.array_equal(a, b)
+    refused_with_a_working_example(
+        ("search:8h2vp3g", "search:8h2vp3g0", "search:8h2vp3g256", "search:8h2vg5")
+    )
+    plain = same_searches("search:8h2vp3g255@policy:distilled", "search:8h2vp3@policy:distilled")
     gated = search_decisions(("search:8h2vp3g3@policy:distilled", "greedy"), 11, limit=30)
     searched = [tries for _, _, tries in gated if tries.size > 1]
     assert all(tries.sum() == 8 for tries in searched)
