@@ -40,8 +40,12 @@ def disk_message(exc: OSError, then: str = "run the command again") -> str:
     path = failed_file(exc)
     where = f"'{path}'" if path else "a file"
     why = exc.strerror or str(exc)
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"cannot write {where} ({why}); free some space, then {then}"
+    if exc.errno == errno.EFBIG:
+        from simkit.runner.storage import FILE_LIMIT
+
+        return f"cannot write {where} ({why}); {FILE_LIMIT}, then {then}"
     return f"cannot use {where} ({why})"
 
 
