@@ -105,6 +105,7 @@ def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
     chunks = sum(chunks_per_cell(cap(scenario, pc), scenario.chunk_size) for pc in cells)
     return {
         "simkit_version": __version__,
+        "code": inputs.code_record(scenario.game),  # what decides its races (resume compares)
         "scenario": scenario.to_json(),
         "scenario_path": scenario.path,
         "game": scenario.game,
@@ -187,6 +188,7 @@ def resume(
     """
     run = RunDir(out)
     run.read_manifest()  # a run (and the command that resumes it), before it is locked
+    run.refuse_links(f"remove the link, then resume with {run.resume_hint}")
     with run.lock():
         manifest = run.read_manifest()  # as it is now that no one else writes it
         return _resume_recorded(run, manifest, races, threads, dask, progress)
@@ -200,6 +202,8 @@ def _resume_recorded(
     dask: str | None,
     progress: bool,
 ) -> RunSummary:
+    if "code" not in manifest:  # else compared with the inputs, below
+        inputs.refuse_other_code(run.path, manifest, manifest["game"])
     with inputs.replayed(run.path, manifest) as notices:
         if progress:
             for line in notices:
