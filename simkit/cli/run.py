@@ -49,6 +49,24 @@ def default_out(target: Path, prefix: str = "") -> Path:
     return Path("runs") / stem
 
 
+def refuse_folder(target: Path) -> None:
+    """A folder given where a scenario file is expected, refused in one line saying what it
+    is and what to type: a run folder is resumed or reported on, not run."""
+    if not target.is_dir():
+        return
+    from simkit.runner.storage import MANIFEST
+
+    if (target / MANIFEST).is_file():
+        raise click.ClickException(
+            f"'{target}' is a run folder, not a scenario file: to finish or extend that run, "
+            f"`simkit run --resume {target}`; to report on it, `simkit report {target}`"
+        )
+    raise click.ClickException(
+        f"'{target}' is a folder, not a scenario file; give a scenario file "
+        "(`simkit run FILE.toml`), or a run folder to finish with `simkit run --resume DIR`"
+    )
+
+
 @click.group()
 def scenario() -> None:
     """Inspect scenario files before running them (see docs/scenarios.md)."""
@@ -124,6 +142,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
     elif target is None:
         raise click.UsageError("give a scenario file TARGET (or --resume DIR)")
     else:
+        refuse_folder(target)
         run_dir = out or default_out(target)
     try:
         if resume is not None:
