@@ -189,14 +189,16 @@ def track_option(help: str, **kw: Any) -> Callable:
     return click.option("--track", help=help, **kw)
 
 
-def budget_option(help: str) -> Callable:
-    """``--budget``: how much a search may spend (no short flag: -b is --bots)."""
-    return click.option("--budget", type=_COUNT, help=help)
+def budget_option(help: str, type: click.ParamType) -> Callable:
+    """``--budget``: how much a search may spend, within the command's bound ``type`` (no
+    short flag: -b is --bots)."""
+    return click.option("--budget", type=type, help=help)
 
 
-def confirm_option(help: str) -> Callable:
-    """``--confirm``: fresh races that confirm a search's result."""
-    return click.option("--confirm", type=_COUNT, help=help)
+def confirm_option(help: str, type: click.ParamType) -> Callable:
+    """``--confirm``: fresh races that confirm a search's result, within the command's
+    bound ``type``."""
+    return click.option("--confirm", type=type, help=help)
 
 
 def threads_option() -> Callable:

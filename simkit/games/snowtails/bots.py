@@ -233,7 +233,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
-            f"'simkit bots tune {game} greedy --name {name}'"
+            f"'simkit bots tune {game} greedy --name {name}', then name its bots file "
+            "with --bots-file"
         )
     raise SimkitError(f"{game}: unknown bot '{spec}' (known: {known}){hint}", key="bots")
 
