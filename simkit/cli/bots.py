@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from simkit.cli.common import (
+    MAX_PLAYERS,
     ExamplesCommand,
     SimkitGroup,
     budget_option,
@@ -35,8 +36,8 @@ def _counts(ctx, param, value: str | None) -> list[int] | None:
         counts = [int(n) for n in names]
     except ValueError:
         raise click.BadParameter(f"'{value}' is not a number or a list such as 2,4") from None
-    if not counts or min(counts) < 2:
-        raise click.BadParameter(f"'{value}': every count must be at least 2")
+    if not counts or min(counts) < 2 or max(counts) > MAX_PLAYERS:
+        raise click.BadParameter(f"'{value}': every count must be 2 to {MAX_PLAYERS}")
     return counts
 
 

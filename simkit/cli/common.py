@@ -142,6 +142,9 @@ class ExamplesCommand(click.Command):
 SEED = click.IntRange(0, 2**63 - 1)
 _OUT = click.Path(file_okay=False, path_type=Path)
 _COUNT = click.IntRange(1)
+# Bounds of counts every command shares (tests/test_cli_bounds.py: every number has one).
+MAX_PLAYERS = 64  # a scenario's (simkit.runner.scenario.MAX_PLAYERS); games allow fewer
+MAX_THREADS = 1_024  # beyond any machine's cores; a run also checks numba's own limit
 
 
 def comma_list(ctx: click.Context | None, param: Any, value: str | None) -> list[str] | None:
@@ -163,7 +166,7 @@ def races_option(help: str, type: click.ParamType = _COUNT, **kw: Any) -> Callab
 
 def players_option(help: str, **kw: Any) -> Callable:
     """``--players/-p``: seats (a command may take a list, with its own callback)."""
-    kw.setdefault("type", click.IntRange(2))
+    kw.setdefault("type", click.IntRange(2, MAX_PLAYERS))
     return click.option("--players", "-p", help=help, **kw)
 
 
@@ -203,7 +206,12 @@ def confirm_option(help: str, type: click.ParamType) -> Callable:
 
 def threads_option() -> Callable:
     """``--threads/-t``: kernel threads."""
-    return click.option("--threads", "-t", type=_COUNT, help="Kernel threads (default: all cores).")
+    return click.option(
+        "--threads",
+        "-t",
+        type=click.IntRange(1, MAX_THREADS),
+        help="Kernel threads (default: all cores).",
+    )
 
 
 def dask_option(

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from simkit.cli.common import (
+    MAX_PLAYERS,
     ExamplesCommand,
     LazyChoice,
     bots_option,
@@ -23,6 +24,7 @@ from simkit.cli.common import (
 )
 from simkit.errors import StateError
 from simkit.files import claim_file, read_json, write_replacing
+from simkit.runner.scenario import MAX_CELLS
 
 
 @click.command()
@@ -77,7 +79,7 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 @preset_option("Variant preset (default: the game's own).")
 @set_option()
 @track_option("Track name or TOML path (default: the game's starter).")
-@players_option("Number of seats (default: the game's).", type=int)
+@players_option("Number of seats (default: the game's).", type=click.IntRange(1, MAX_PLAYERS))
 @bots_option("One bot for all seats, or a comma list, one per seat.")
 @seed_option("Run seed; the same seed always gives the same race.", default=0, show_default=True)
 @click.option(
@@ -99,7 +101,11 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Replay race --race of cell --cell of this run directory (its game, cell and seed).",
 )
-@click.option("--cell", type=click.IntRange(0), help="The run's cell to replay (with --replay).")
+@click.option(
+    "--cell",
+    type=click.IntRange(0, MAX_CELLS - 1),
+    help="The run's cell to replay (with --replay).",
+)
 @force_option("Replace the --png file if it exists.")
 def race(
     game,

@@ -23,6 +23,10 @@ from simkit.cli.common import (
     threads_option,
     track_option,
 )
+from simkit.runner.scenario import MAX_RACES
+
+# Each replicate refits the ratings: fifty times the default is the most a command takes.
+MAX_BOOTSTRAP = 10_000
 
 
 @click.command(cls=ExamplesCommand)
@@ -34,7 +38,7 @@ from simkit.cli.common import (
     metavar="A,B,...",
 )
 @players_option("Seats (default: the game's).")
-@races_option("Races per lineup [default: 2,000].")
+@races_option("Races per lineup [default: 2,000].", type=click.IntRange(1, MAX_RACES))
 @seed_option("Run seed [default: 0].")
 @preset_option()
 @set_option()
@@ -46,9 +50,9 @@ from simkit.cli.common import (
 @resume_option("Finish the interrupted ladder in DIR (or rebuild a finished one's report).")
 @click.option(
     "--bootstrap",
-    type=click.IntRange(20),
-    help="Bootstrap replicates behind each 95% interval [default: 200]; --resume reuses the "
-    "ladder's own.",
+    type=click.IntRange(20, MAX_BOOTSTRAP),
+    help="Bootstrap replicates behind each 95% interval [default: 200] (at most 10,000); "
+    "--resume reuses the ladder's own.",
 )
 def ladder(
     game,
