@@ -175,6 +175,28 @@ def bots_option(help: str, **kw: Any) -> Callable:
     return click.option("--bots", "-b", help=help, **kw)
 
 
+def bots_file_option() -> Callable:
+    """``--bots-file FILE``: a bots file (``simkit bots tune``'s ``DIR/bots.toml``) whose
+    fitted presets ``--bots`` may then name (:func:`fitted_bots`)."""
+    return click.option(
+        "--bots-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="A bots file (simkit bots tune writes DIR/bots.toml): --bots may then name its "
+        "fits, e.g. greedy:fitted.",
+    )
+
+
+def fitted_bots(bots: Any, bots_file: Path | None, game: str) -> Any:
+    """``bots`` (a name, or a list) with the fits of ``bots_file`` played by their weights
+    (:func:`simkit.tune.bots.presets.played_as`); unchanged without a file."""
+    if bots_file is None or bots is None:
+        return bots
+    from simkit.tune.bots.presets import aliases, played_as
+
+    return played_as(bots, aliases(bots_file, game))
+
+
 def preset_option(help: str = "Rules preset (default: the game's).") -> Callable:
     """``--preset``: a rules preset (no short flag: -p is --players)."""
     return click.option("--preset", help=help)

@@ -12,7 +12,9 @@ from simkit.cli.common import (
     MAX_PLAYERS,
     ExamplesCommand,
     LazyChoice,
+    bots_file_option,
     bots_option,
+    fitted_bots,
     force_option,
     game_names,
     parse_overrides,
@@ -81,6 +83,7 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 @track_option("Track name or TOML path (default: the game's starter).")
 @players_option("Number of seats (default: the game's).", type=click.IntRange(1, MAX_PLAYERS))
 @bots_option("One bot for all seats, or a comma list, one per seat.")
+@bots_file_option()
 @seed_option("Run seed; the same seed always gives the same race.", default=0, show_default=True)
 @click.option(
     "--race",
@@ -114,6 +117,7 @@ def race(
     track,
     players,
     bots,
+    bots_file,
     seed,
     race_index,
     as_json,
@@ -153,9 +157,12 @@ def race(
     else:
         if cell is not None:
             raise click.UsageError("--cell needs --replay RUN_DIR")
+        if bots_file is not None and bots is None:
+            raise click.UsageError("--bots-file names fits for --bots; give --bots too")
         if game is None:
             raise click.UsageError("give --game GAME (`simkit games` lists them), or --replay")
         bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
+        bot_arg = fitted_bots(bot_arg, bots_file, game)
         built = build_cell(
             game,
             preset=preset,

@@ -8,9 +8,11 @@ import click
 
 from simkit.cli.common import (
     ExamplesCommand,
+    bots_file_option,
     bots_option,
     comma_list,
     dask_option,
+    fitted_bots,
     force_option,
     out_option,
     players_option,
@@ -37,6 +39,7 @@ MAX_BOOTSTRAP = 10_000
     callback=comma_list,
     metavar="A,B,...",
 )
+@bots_file_option()
 @players_option("Seats (default: the game's).")
 @races_option("Races per lineup [default: 2,000].", type=click.IntRange(1, MAX_RACES))
 @seed_option("Run seed [default: 0].")
@@ -57,6 +60,7 @@ MAX_BOOTSTRAP = 10_000
 def ladder(
     game,
     bots,
+    bots_file,
     players,
     races,
     seed,
@@ -99,6 +103,7 @@ def ladder(
             [
                 ("GAME", game),
                 ("--bots", bots),
+                ("--bots-file", bots_file),
                 ("--players", players),
                 ("--races", races),
                 ("--seed", seed),
@@ -121,7 +126,7 @@ def ladder(
         else:
             sc = lib.scenario(
                 game,
-                bots,
+                fitted_bots(bots, bots_file, game),
                 players=players,
                 races=races or lib.DEFAULT_RACES,
                 seed=seed or 0,

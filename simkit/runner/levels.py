@@ -117,13 +117,17 @@ def check_cell(
     seed: int = 0,
     threads: int | None = None,
     replicates: int | None = None,
+    plays: dict[str, str] | None = None,
 ) -> LevelCheck:
     """Measure the order of ``levels`` (weakest first) in ``cell``'s setting.
 
     ``cell`` gives the game, variant, track, players and start slots (its bots are
     replaced); ``races`` counts races per lineup, each pair of adjacent levels playing the
     ladder's lineups of the two (2 at 2 and 4 seats). Same seed, same table, at any threads.
+    ``plays`` maps a level to the bot its cells play, where the two differ (a fit of the
+    scenario's ``bots_file`` is played by its weights).
     """
+    plays = plays or {}
     replicates = ratings.REPLICATES if replicates is None else replicates
     levels = tuple(levels)
     index = {b: i for i, b in enumerate(levels)}
@@ -133,7 +137,7 @@ def check_cell(
     for lower, upper in itertools.pairwise(levels):
         design = lineups([lower, upper], cell.players)
         for lineup in design:
-            c = dataclasses.replace(cell, bots=tuple(lineup))
+            c = dataclasses.replace(cell, bots=tuple(plays.get(b, b) for b in lineup))
             batch = g.simulate(c, keys, threads, race_indices=np.arange(races))
             finish, finished = batch.seats["finish"], batch.seats["finished"]
             bot.append(np.tile([index[b] for b in lineup], (races, 1)))
@@ -239,7 +243,10 @@ def check_run(
     parts = []
     for setting, first in enumerate(range(0, len(cells), k)):
         block = cells[first : first + k]
-        found = check_cell(block[0].cell, levels, races=races, seed=seed, threads=threads)
+        plays = {pc.skill: pc.cell.bots[0] for pc in block}
+        found = check_cell(
+            block[0].cell, levels, races=races, seed=seed, threads=threads, plays=plays
+        )
         t = found.table
         t.insert(0, "setting", setting)
         t.insert(0, "cell", [pc.cell.cell_id for pc in block])

@@ -45,6 +45,7 @@ _TOP_KEYS = (
     "description",
     "game",
     *AXES,
+    "bots_file",
     "skill",
     "check_levels",
     "level_races",
@@ -80,6 +81,7 @@ class Scenario:
     axes: dict[str, Any] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
+    bots_file: str | None = None  # fitted presets played by name (simkit.tune.bots.presets)
     skill: list[str] = field(default_factory=list)  # skill levels: one bot for every seat
     skill_races: dict[str, int] = field(default_factory=dict)  # a level's own races per cell
     check_levels: bool = True  # measure the levels' order in each setting (simkit.runner.levels)
@@ -108,6 +110,8 @@ class Scenario:
         out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
         if self.description:
             out["description"] = self.description
+        if self.bots_file is not None:
+            out["bots_file"] = self.bots_file
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
         if self.skill:
@@ -330,6 +334,9 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
+    bots_file = None
+    if "bots_file" in data:  # a file, as a track file is: relative to the scenario
+        bots_file = _axis("track", data["bots_file"], "bots_file", path, base)
     skill, skill_races = _skill(data, grid, path)
     for key in ("check_levels", "level_races"):
         if key in data and not skill:
@@ -360,6 +367,7 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         axes=axes,
         overrides=dict(overrides),
         grid=grid,
+        bots_file=bots_file,
         skill=skill,
         skill_races=skill_races,
         check_levels=_bool(data.get("check_levels", True), "check_levels", path),

@@ -179,8 +179,9 @@ def test_unknown_key_exact_message_suggests_close_match(tmp_path):
     err = _error(tmp_path, 'game = "dicerace"\nrace = 10\n')
     assert str(err) == (
         f"scenario '{tmp_path / 's.toml'}', key 'race': unknown key (did you mean 'races'?); "
-        "allowed: bots, check_levels, chunk_size, crn, description, game, grid, heat, keep, "
-        "level_races, players, precision, preset, races, seed, set, skill, slots, title, track"
+        "allowed: bots, bots_file, check_levels, chunk_size, crn, description, game, grid, heat, "
+        "keep, level_races, players, precision, preset, races, seed, set, skill, slots, title, "
+        "track"
     )
 
 

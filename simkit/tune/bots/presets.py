@@ -22,8 +22,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import tomlkit
-
 from simkit.errors import SimkitError
 from simkit.files import read_toml
 from simkit.runner.storage import write_atomic
@@ -103,7 +101,9 @@ def played_as(bots: str | Sequence[str], fits: dict[str, str]) -> str | list[str
 
 
 def record(path: Path, base: str, name: str, weights: tuple[float, ...], facts: dict[str, Any]):
-    """Write ``[base.name]`` into the presets file at ``path``, replacing an earlier fit."""
+    """Write ``[base.name]`` into the bots file at ``path``, replacing an earlier fit."""
+    import tomlkit  # only a tuning writes; reading a bots file needs tomllib alone
+
     path = Path(path)
     if path.exists():
         try:
