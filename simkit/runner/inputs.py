@@ -112,7 +112,7 @@ def expand_recorded(
                 files.read_bytes(path, lambda msg, p=path: SimkitError(f"'{p}': {msg}"))
     out = {p: (data, "read") for p, data in seen.items() if not shipped(p)}
     presets = get(game).bot_presets_file
-    if presets is not None and Path(presets).is_file():  # data, though it ships (refits)
+    if presets is not None and Path(presets).is_file():  # its refusal names the copy
         out[str(presets)] = (Path(presets).read_bytes(), "check")
     if scenario_source is not None:
         out[str(Path(scenario_path))] = (scenario_source, "scenario")
