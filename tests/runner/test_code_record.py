@@ -16,15 +16,9 @@ from simkit.runner import inputs, load_scenario, resume, start
 from simkit.runner.inputs import of_run, race_code
 from simkit.runner.manifest import seal
 
+from .helpers import TINY as SCENARIO
 from .helpers import write
 
-SCENARIO = """
-game = "dicerace"
-seed = 5
-players = 2
-races = 40
-chunk_size = 10
-"""
 PACKAGE = Path(inputs.__file__).resolve().parents[1]
 AFRESH = "start the run afresh into another folder (--out), or over this one with --force"
 

@@ -13,15 +13,9 @@ from simkit.errors import RunError, SimkitError
 from simkit.files import claim_file, claim_folder, create_new, write_replacing
 from simkit.runner import load_scenario, resume, start
 
+from .helpers import TINY as SCENARIO
 from .helpers import write
 
-SCENARIO = """
-game = "dicerace"
-seed = 5
-players = 2
-races = 40
-chunk_size = 10
-"""
 LINK = "is a symbolic link, and simkit writes through no link in a folder it writes"
 
 
