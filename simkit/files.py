@@ -359,12 +359,14 @@ def replace_bytes(path: str | Path, data: bytes) -> None:
 
 def refuse_links(folder: str | Path, remedy: str) -> None:
     """Refuse, in one line ending with ``remedy``, a folder simkit is about to write into
-    (a run, a report, a tuning) that holds a symbolic link anywhere inside.
+    (a run, a report, a tuning) that holds a symbolic link anywhere inside, or anything
+    else that is neither a regular file nor a folder (a named pipe, a device, a socket).
 
     simkit writes, truncates and deletes by name in its folders (a lock, chunk files,
     unlisted chunks removed on resume, a report's pages); through a link, any of those
-    would land on the file or folder it points to, outside. The folder itself may be a
-    link (the user named it); nothing inside it may. Links are not followed while looking.
+    would land on the file or folder it points to, outside; into a named pipe it would wait
+    forever, into a device write to it. The folder itself may be a link (the user named
+    it); nothing inside it may. Links are not followed while looking.
     """
     top = Path(folder)
     stack = [top]
@@ -383,6 +385,12 @@ def refuse_links(folder: str | Path, remedy: str) -> None:
                     )
                 if entry.is_dir(follow_symlinks=False):
                     stack.append(Path(entry.path))
+                elif not entry.is_file(follow_symlinks=False):
+                    kind = _kind(entry.stat(follow_symlinks=False).st_mode)
+                    raise SimkitError(
+                        f"'{entry.path}' is not a regular file (a {kind}), and simkit writes "
+                        f"only regular files in a folder it writes; {remedy}"
+                    )
 
 
 def _kind_of(folder: Path) -> str | None:
@@ -413,7 +421,7 @@ def claim_folder(
         if not p.is_dir():
             raise SimkitError(f"'{p}' exists and is not a folder; choose another {option}")
         # Before anything inside is read: ``ours`` may read a file through a link.
-        refuse_links(p, f"remove the link, or choose another {option}")
+        refuse_links(p, f"remove it, or choose another {option}")
         try:
             empty = not any(p.iterdir())
         except OSError as exc:

@@ -188,7 +188,7 @@ def resume(
     """
     run = RunDir(out)
     run.read_manifest()  # a run (and the command that resumes it), before it is locked
-    run.refuse_links(f"remove the link, then resume with {run.resume_hint}")
+    run.refuse_links(f"remove it, then resume with {run.resume_hint}")
     with run.lock():
         manifest = run.read_manifest()  # as it is now that no one else writes it
         return _resume_recorded(run, manifest, races, threads, dask, progress)

@@ -170,7 +170,7 @@ class RunDir:
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                self.refuse_links("remove the link, then try again")
+                self.refuse_links("remove it, then try again")
             raise disk_error(path, exc, "run again") from None
         try:
             try:
@@ -243,7 +243,7 @@ class RunDir:
         then = then or f"resume with {self.resume_hint}"
         folder, _, _ = name.rpartition("/")
         if folder and (self.path / folder).is_symlink():  # made a link since the start
-            self.refuse_links(f"remove the link, then {then}")
+            self.refuse_links(f"remove it, then {then}")
         write_atomic(self.path / name, data, then, point)
         manifest["files"][name] = file_entry(data, parquet_rows(data))
 
@@ -253,7 +253,7 @@ class RunDir:
         :meth:`lock` it and :meth:`create` the run."""
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"'{self.path}' exists and is not a directory")
-        self.refuse_links("remove the link, or choose another --out")
+        self.refuse_links("remove it, or choose another --out")
         # A run killed before its first manifest leaves only its own files.
         held = list(self.path.iterdir()) if self.path.is_dir() and not self.exists() else []
         locked = (self.path / LOCK).is_file()

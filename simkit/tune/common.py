@@ -51,7 +51,7 @@ def require(out: Path, *also: str) -> None:
     if not (out / SETTINGS).is_file() or not all((out / name).is_file() for name in also):
         raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
     try:
-        refuse_links(out, "remove the link, then resume")
+        refuse_links(out, "remove it, then resume")
     except SimkitError as exc:
         raise RunError(str(exc)) from None
 

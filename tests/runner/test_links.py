@@ -44,7 +44,7 @@ def test_a_lock_made_a_link_is_never_truncated(tmp_path, outside):
     lock = tmp_path / "r" / ".simkit-lock"
     lock.unlink()
     lock.symlink_to(outside / "notes")
-    with pytest.raises(RunError, match=rf"^'{lock}' {LINK} .*; remove the link, then resume"):
+    with pytest.raises(RunError, match=rf"^'{lock}' {LINK} .*; remove it, then resume"):
         resume(tmp_path / "r")
     _untouched(outside)
 
@@ -52,7 +52,7 @@ def test_a_lock_made_a_link_is_never_truncated(tmp_path, outside):
 def test_a_new_folder_holding_only_a_lock_link_is_refused(tmp_path, outside):
     (tmp_path / "u").mkdir()
     (tmp_path / "u" / ".simkit-lock").symlink_to(outside / "notes")
-    with pytest.raises(RunError, match=rf"{LINK} .*; remove the link, or choose another --out$"):
+    with pytest.raises(RunError, match=rf"{LINK} .*; remove it, or choose another --out$"):
         _run(tmp_path, "u")
     _untouched(outside)
 
@@ -87,7 +87,7 @@ def test_a_report_folder_holding_a_link_is_refused_even_with_force(tmp_path, out
     (site / name).parent.mkdir(parents=True, exist_ok=True)
     (site / name).unlink(missing_ok=True)
     (site / name).symlink_to(outside / "notes")
-    with pytest.raises(SimkitError, match=rf"{LINK} .*; remove the link, or choose another -o$"):
+    with pytest.raises(SimkitError, match=rf"{LINK} .*; remove it, or choose another -o$"):
         claim_folder(site, "report", force=True, option="-o")
     _untouched(outside)
 
@@ -113,3 +113,15 @@ def test_a_temporary_name_planted_as_a_link_is_replaced_not_followed(tmp_path, o
     assert (tmp_path / "pic.png").read_bytes() == b"png"
     assert not planted.exists()
     _untouched(outside)
+
+
+def test_a_named_pipe_in_a_report_folder_is_refused_not_waited_on(tmp_path):
+    site = tmp_path / "site"
+    claim_folder(site, "report")
+    os.mkfifo(site / "completion.png")
+    with pytest.raises(SimkitError) as err:
+        claim_folder(site, "report", force=True, option="-o")
+    assert str(err.value) == (
+        f"'{site / 'completion.png'}' is not a regular file (a named pipe), and simkit writes "
+        "only regular files in a folder it writes; remove it, or choose another -o"
+    )
