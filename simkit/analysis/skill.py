@@ -467,7 +467,8 @@ def strength_between(
     out: dict[int, dict[frozenset, str]] = {}
     if pairs is not None and len(pairs):
         for r in pairs.itertuples():
-            where = out.setdefault(int(combo[r.upper_cell]), {})
+            cell = max(r.lower_cell, r.upper_cell)  # the reference plays no cell (-1)
+            where = out.setdefault(int(combo[cell]), {})
             where[frozenset((r.lower, r.upper))] = SEPARATED if r.separated else EQUAL
         return out
     if levels is not None and len(levels):
