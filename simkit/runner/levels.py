@@ -178,7 +178,7 @@ def plan(
     return pairs
 
 
-def _where(cell: Cell) -> str:
+def setting_text(cell: Cell) -> str:
     """The setting in words: track and players (what a sentence says a level was measured on)."""
     track = f"{cell.track}, " if cell.track else ""
     return f"{track}{cell.players} players"
@@ -292,7 +292,7 @@ def check_cell(
         np.concatenate(decided),
     )
     r = ratings.fit(o, seed=seed, replicates=replicates)
-    where = _where(cell)
+    where = setting_text(cell)
     rows = []
     for x, y in itertools.combinations(bots, 2):
         lower, upper = (x, y) if (x, y) in played or (y, x) not in played else (y, x)
