@@ -515,11 +515,12 @@ def certified(levels: pd.DataFrame | None, cells: pd.DataFrame) -> pd.DataFrame:
     """Per combination: the top level's standing against the reference where it played.
 
     One row per combination that the level check certified: ``top_level`` (the worst of
-    its top bots' certificates: weaker, not shown, as strong, reference), ``reference``
-    and ``top_sentence`` (the certificates of the top bots not as strong, or else the one
-    that is, in words). Empty for a run without the check or without a reference.
+    its top bots' certificates: weaker, not shown, as strong, reference), ``reference``,
+    ``top_sentence`` (the certificates of the top bots not as strong, or else the one
+    that is, in words) and ``top_bots`` (the top level's bots, comma-separated). Empty
+    for a run without the check or without a reference.
     """
-    cols = ["combination", "reference", "top_level", "top_sentence"]
+    cols = ["combination", "reference", "top_level", "top_sentence", "top_bots"]
     if levels is None or "certified" not in levels:
         return pd.DataFrame(columns=cols)
     top = levels[levels["certified"].astype(str) != ""]
@@ -537,6 +538,7 @@ def certified(levels: pd.DataFrame | None, cells: pd.DataFrame) -> pd.DataFrame:
                 "reference": str(worst["reference"]),
                 "top_level": str(worst["certified"]),
                 "top_sentence": " ".join(said) or str(worst["ref_sentence"]),
+                "top_bots": ", ".join(map(str, part["skill"])),
             }
         )
     return pd.DataFrame(rows, columns=cols)

@@ -277,6 +277,23 @@ def certificate_lines(across: pd.DataFrame) -> list[str]:
     return [f"{r.label}: {r.top_sentence}" for r in bad.itertuples()]
 
 
+def single_strong_player(across: pd.DataFrame) -> str:
+    """Where the top level is as strong as the reference but one player: its verdicts are
+    that player's style (GLOSSARY: strong field), said once."""
+    if "top_bots" not in across:
+        return ""
+    good = across[across["top_level"].isin(["as strong", "reference"])]
+    alone = sorted({str(b) for b in good["top_bots"] if isinstance(b, str) and "," not in b})
+    if not alone:
+        return ""
+    return (
+        f"The strong level is one player ({', '.join(alone)}): its verdicts are one style of "
+        "strong play. A field of two strong players of independent construction "
+        '(skill = [..., {field = ["search:64", "..."]}], docs/scenarios.md) would tell a '
+        "verdict that holds for strong play from one that holds for this player."
+    )
+
+
 def certificate_fact(across: pd.DataFrame | None) -> str:
     """``top level as strong as search:64 in 3 of 4 settings`` (empty: not checked)."""
     if across is None or "top_level" not in across or across["top_level"].isna().all():
@@ -293,6 +310,9 @@ def across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
     levels = skill_levels(results.cells)
     for line in certificate_lines(across):
         doc.add(Paragraph(line, "warning"))
+    alone = single_strong_player(across)
+    if alone:
+        doc.add(Paragraph(alone))
     doc.add(
         Paragraph(
             f"Across the {len(levels)} skill levels ({', '.join(levels)}), {len(across)} "

@@ -247,3 +247,18 @@ def test_scenario_fields_and_references_are_checked_up_front():
     sc = parse({**snow, "skill": ["greedy", {"field": ["search:64", one_policy[1]]}]}, "s.toml")
     assert sc.reference == "search:64" and sc.levels[1] == ("strong field", sc.skill[1:])
     assert parse({**snow, "skill": ["greedy"], "reference": False}, "s.toml").reference is None
+
+
+def test_a_strong_level_of_one_player_is_said_to_be_one_style(tmp_path):
+    """A top level as strong as the reference, but alone: its verdicts are one player's."""
+    from simkit.report import build
+
+    one = {**FIELD, "skill": ["luce:0", "luce:1.5"], "reference": "luce:1.5"}
+    start(parse(one, "one.toml"), tmp_path / "run")
+    build(load(tmp_path / "run"), tmp_path / "report")
+    answer = (tmp_path / "report" / "report.md").read_text().split("## Answer", 1)[1]
+    assert (
+        "The strong level is one player (luce:1.5): its verdicts are one style of strong "
+        in (answer.split("\n## ", 1)[0])
+    )
+    assert "top level is luce:1.5" in answer
