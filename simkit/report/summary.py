@@ -219,13 +219,14 @@ def try_next(
                 )
                 continue
             need = int(r["races_needed"])
-            extend = shlex.join(
-                ["simkit", "run", "--resume", str(results.dir), "--races", str(need)]
-            )
             own = _own_races(results, int(r["cell"]))
+            # A level with its own races per cell grows only when --level names it.
+            level = ["--level", str(r["skill"])] if own is not None and "skill" in r else []
+            extend = shlex.join(
+                ["simkit", "run", "--resume", str(results.dir), "--races", str(need), *level]
+            )
             also = (
-                f" (every cell with fewer races, of every level, plays up to {need:,}; "
-                f"this level plays {own:,} now)"
+                f" (this level alone, from the {own:,} races per cell it plays now)"
                 if own is not None
                 else ""
             )
