@@ -34,7 +34,7 @@ test-all: setup  ## every test, slow ones included
 fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a few minutes)
 	SIMKIT_HYPOTHESIS=thorough $(BIN)/python -m pytest tests/fuzz tests/runner/test_integrity.py
 
-attacks: setup  ## the whole attack table (bench/attacks.toml), its outcomes written into docs/reliability.md (about 20 minutes here); `make test` plays its fast cases
+attacks: setup  ## the whole attack table (bench/attacks.toml), its outcomes written into docs/reliability.md (about 15 minutes here); `make test` plays its fast cases
 	$(BIN)/python -m bench.attacks --docs docs/reliability.md
 
 lint: setup
