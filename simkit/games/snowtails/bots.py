@@ -81,6 +81,7 @@ MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
 VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
 VALUE2_SHIFT = 49  # ... and a flag: ``search:NhHw`` scores it by value.py's second value
+VALUE3_SHIFT = 50  # ... and a flag: ``search:NhHx`` by the value its policy carries (value3)
 PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
 STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
 CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
@@ -105,15 +106,28 @@ def greedy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
 def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     """The distilled policies of the game's ``bots.toml`` (``[policy.NAME]``, distil.py):
     each as its weights row, the prior greedy preset's ``N_WEIGHTS`` weights then its
-    coefficients."""
+    coefficients, and for a policy that carries a value (``value``: ``value.FEATURES3``'s
+    coefficients, ``search:NhHx``) those after ``distil.N_COEF`` columns of coefficients."""
+    from simkit.games.snowtails.distil import N_COEF
+
     path = presets_file(game)
     out: dict[str, tuple[float, ...]] = {}
     if path.exists():
         with path.open("rb") as fh:
             for name, entry in tomllib.load(fh).get("policy", {}).items():
                 prior = greedy_presets(game)[entry["prior"]]
-                out[f"policy:{name}"] = prior + tuple(float(w) for w in entry["coef"])
+                coef = tuple(float(w) for w in entry["coef"])
+                if "value" in entry:
+                    coef += (0.0,) * (N_COEF - len(coef)) + tuple(float(w) for w in entry["value"])
+                out[f"policy:{name}"] = prior + coef
     return out
+
+
+def carries_value(policy: str, game: str = "snowtails") -> bool:
+    """Whether the distilled ``policy`` (``policy:NAME``) of the game carries a value."""
+    from simkit.games.snowtails.distil import VALUE0
+
+    return len(policy_presets(game).get(policy, ())) > VALUE0
 
 
 def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...], int]:
@@ -151,7 +165,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
         valued2 = cut and horizon.endswith("w")  # search:NhHw: the second value
-        horizon = horizon[:-1] if valued or valued2 else horizon
+        valued3 = cut and horizon.endswith("x")  # search:NhHx: the value its policy carries
+        horizon = horizon[:-1] if valued or valued2 or valued3 else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
@@ -165,8 +180,9 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
                 f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
-                f"value with a 'v' (search:16h3v) or the second value with a 'w' "
-                f"(search:16h1w), a policy's prior weight 1 to 255 after "
+                f"value with a 'v' (search:16h3v), the second value with a 'w' "
+                f"(search:16h1w) or the value its policy carries with an 'x' "
+                f"(search:6h2xp3c4@policy:broad), a policy's prior weight 1 to 255 after "
                 f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c', a lead that "
                 f"stops it, 1 to 255 hundredths, after 's' and a prior lead that skips it, "
                 f"1 to 255 hundredths, after 'g' (search:8h2vp3c4s30g20@policy:distilled)",
@@ -185,6 +201,17 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
         # The rollouts in the low bits, the horizon above, the value flag and the prior's
         # weight above that (search.py reads them).
         flag = 1 << VALUE_SHIFT if valued else 1 << VALUE2_SHIFT if valued2 else 0
+        if valued3:  # the value the policy after @ carries: none without one
+            if not (lam and kind == BOT_POLICY and carries_value(policy, game)):
+                have = [p for p in policies if carries_value(p, game)]
+                raise SimkitError(
+                    f"{game}: bot '{spec}': an 'x' scores by the value a distilled policy "
+                    f"carries, the prior after '@' (e.g. search:6h2xp3c4@"
+                    f"{have[0] if have else 'policy:NAME'}; policies with a value here: "
+                    f"{', '.join(have) or 'none'})",
+                    key="bots",
+                )
+            flag = 1 << VALUE3_SHIFT
         if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
             if kind != BOT_POLICY:
                 raise SimkitError(

@@ -21,7 +21,8 @@ search.py) it plays as well as search:64 at about 20 times its speed (docs/bots.
 "Distilling search's choices").
 
 Weights go in the seat's row of ``cfg.weights``: greedy's ``N_WEIGHTS`` prior weights,
-then the ``N_FEATURES`` coefficients from column ``COEF0``.
+then the ``N_FEATURES`` coefficients from column ``COEF0``, then, for a policy that carries
+a value (``search:NhHx``, value.py ``value3``), its coefficients from column ``VALUE0``.
 """
 
 from __future__ import annotations
@@ -85,6 +86,9 @@ FEATURES = (
 )
 N_FEATURES = len(FEATURES)
 N_COEF = N_FEATURES
+# A policy that carries a value (``[policy.NAME] value``, ``search:NhHx``): its
+# coefficients (``value.FEATURES3``) follow the policy's in ``cfg.weights``, from here.
+VALUE0 = COEF0 + N_COEF
 
 
 @njit(no_cpython_wrapper=True)

@@ -80,7 +80,7 @@ MAX_ROW = 16  # start-row spaces of an ST2 track
 MAX_SPACES = 4096  # spaces of a unit's tracks joined (a library track has 150-430)
 MAX_CORNERS = 64  # corners of a unit's tracks joined
 MAX_TREES = 128  # trees of a unit's tracks joined
-MAX_WEIGHTS = 48  # weights per seat: greedy's bots.N_WEIGHTS, then a policy's (distil.py)
+MAX_WEIGHTS = 72  # per seat: greedy's bots.N_WEIGHTS, a policy's (distil.py), its value's
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
 # Bot kinds (the cell's ``bots``).

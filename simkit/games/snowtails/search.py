@@ -12,7 +12,8 @@ best mean result: its rank utility in the race, (n - place) / (n - 1), which is 
 than the win alone and rewards every place gained.
 
 ``search:NhHw`` scores it by the second value instead (``value.value2``: the seat's
-next-turn risk too).
+next-turn risk too), and ``search:NhHx`` by the value its policy carries (``value.value3``,
+coefficients a game's ``bots.toml`` holds beside the policy's, fitted on many grounds).
 
 With ``pL`` after the horizon and a distilled policy after ``@``
 (``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
@@ -55,7 +56,14 @@ from simkit.games.snowtails.records import (
 )
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
-from simkit.games.snowtails.value import N_FEATURES, N_FEATURES2, value, value2
+from simkit.games.snowtails.value import (
+    N_FEATURES,
+    N_FEATURES2,
+    N_FEATURES3,
+    value,
+    value2,
+    value3,
+)
 from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
@@ -68,6 +76,7 @@ GATE_SHIFT = np.int64(20)  # above the rollouts: skip the search at a prior lead
 GATE_MASK = np.int64(255)
 VALUE_SHIFT = np.int64(48)
 VALUE2_SHIFT = np.int64(49)  # a flag: score a cut rollout by value.value2 (search:NhHw)
+VALUE3_SHIFT = np.int64(50)  # a flag: by the value its policy carries (value.value3, NhHx)
 PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
 PRIOR_MASK = np.int64(255)
 CAND_SHIFT = np.int64(59)  # how many candidates a search with a prior compares (4 bits)
@@ -91,10 +100,13 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
     the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the position
     for the seat (``value.value``: the board and hand sizes, ``f`` its scratch), with
-    ``valued`` 2 (``search:NhHw``) the second value (``value.value2``)."""
+    ``valued`` 2 (``search:NhHw``) the second value (``value.value2``), with 3
+    (``search:NhHx``) the value the seat's policy carries (``value.value3``, row ``wr``)."""
     pos = pool[1]
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
+            if valued == 3:
+                return value3(cfg, pos, seat, f, wr)
             if valued == 2:
                 return value2(cfg, pos, seat, f)
             if valued == 1:
@@ -222,7 +234,9 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     valued = (cfg.budget[p] >> VALUE_SHIFT) & 1  # 1: search:NhHv
     if (cfg.budget[p] >> VALUE2_SHIFT) & 1 == 1:
         valued = np.int64(2)  # search:NhHw: the second value
-    f = np.zeros(max(N_FEATURES, N_FEATURES2))
+    if (cfg.budget[p] >> VALUE3_SHIFT) & 1 == 1:
+        valued = np.int64(3)  # search:NhHx: the value its policy carries
+    f = np.zeros(max(N_FEATURES, N_FEATURES2, N_FEATURES3))
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
     lead = ((cfg.budget[p] >> STOP_SHIFT) & STOP_MASK) / 100.0  # search:NhHpLsS, else 0

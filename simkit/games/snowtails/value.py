@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.distil import _fastest_next, over_corner
+from simkit.games.snowtails.distil import VALUE0, _fastest_next, over_corner
 from simkit.games.snowtails.policy import _distinct, _slowest_next
 from simkit.games.snowtails.records import N_VALUES, OUT, REPAIR, S_DIST, S_NEXT, S_NSAFE
 from simkit.games.snowtails.rules import ahead, canine_count, race_position, tree_at
@@ -282,6 +282,25 @@ def features3(cfg, pos, p, out):
     out[29] = repairing
     out[30] = pos.n_seats
     out[31] = out[1] * pos.n_seats
+
+
+@njit(no_cpython_wrapper=True)
+def value3(cfg, pos, p, f, wr):
+    """Seat ``p``'s expected rank utility in ``pos`` by the value a policy carries
+    (``search:NhHx``): ``features3`` and the coefficients in row ``wr`` of ``cfg.weights``
+    from column ``distil.VALUE0`` (a game's ``bots.toml``, ``[policy.NAME] value``; ``f``:
+    scratch of ``N_FEATURES3``)."""
+    features3(cfg, pos, p, f)
+    z = 0.0
+    for i in range(N_FEATURES3):
+        z += cfg.weights[wr, VALUE0 + i] * f[i]
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def seat_value3(cfga, positions, j, p, wr, f):
+    """``value3`` of ``positions[j]`` for seat ``p`` by row ``wr``'s value (tests)."""
+    return value3(cfga[0], positions[j], p, f, wr)
 
 
 @njit(cache=True)
