@@ -50,6 +50,18 @@ from simkit.cli.common import (
     help="Bootstrap replicates behind each 95% interval [default: 200]; --resume reuses the "
     "ladder's own.",
 )
+@click.option(
+    "--reference",
+    metavar="BOT",
+    help="The model-free player the top rung is certified against where the ladder plays "
+    "[default: the game's, search:64 in Snow Tails]; 'none' for no certificate.",
+)
+@click.option(
+    "--reference-races",
+    type=click.IntRange(1, 1_000_000),
+    help="Races per lineup of the top rung against the reference, when it is not on the "
+    "ladder [default: --races].",
+)
 def ladder(
     game,
     bots,
@@ -65,6 +77,8 @@ def ladder(
     force,
     resume,
     bootstrap,
+    reference,
+    reference_races,
 ) -> None:
     """Rate bots against each other: GAME played by every lineup of --bots, then ranked.
 
@@ -73,11 +87,15 @@ def ladder(
     ratings are Plackett-Luce (Bradley-Terry for two players) fitted by choix on the finish
     orders of decided races, with 95% bootstrap intervals. The run directory holds the
     tables; OUT/report holds the report (ratings, head-to-head matrix, skill depth). The
-    ratings are printed, best first, with one line per pair of adjacent rungs.
+    ratings are printed, best first, with one line per pair of adjacent rungs, then the top
+    rung's certificate: is it as strong as the game's model-free reference (search:64 in
+    Snow Tails) here, measured on this ladder's races or on a pair of the two played in its
+    setting (head to head's 95% low end at least 45%).
 
     \b
     Examples:
       simkit ladder GAME --bots A,B,C --races 5000
+      simkit ladder GAME --bots A,B --reference none
       simkit ladder --resume runs/ladder-GAME
     """
     from simkit import ladder as lib
@@ -112,8 +130,11 @@ def ladder(
     try:
         if resume is not None:
             summary = lib.resume(run_dir, threads=threads, dask=dask, progress=True)
-            recorded = lib.recorded_bootstrap(RunDir(run_dir).read_manifest())
-            bootstrap = bootstrap or recorded
+            manifest = RunDir(run_dir).read_manifest()
+            bootstrap = bootstrap or lib.recorded_bootstrap(manifest)
+            reference, reference_races = lib.recorded_reference(
+                manifest, reference, reference_races
+            )
         else:
             sc = lib.scenario(
                 game,
@@ -126,6 +147,8 @@ def ladder(
                 overrides=parse_overrides(overrides),
             )
             bootstrap = bootstrap or REPLICATES
+            reference = lib.reference_of(sc, reference)
+            reference_races = reference_races or sc.races
             summary = runner.start(
                 sc,
                 run_dir,
@@ -133,7 +156,11 @@ def ladder(
                 threads=threads,
                 dask=dask,
                 progress=True,
-                options={"bootstrap": bootstrap},
+                options={
+                    "bootstrap": bootstrap,
+                    "reference": reference,
+                    "reference_races": reference_races,
+                },
             )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -145,10 +172,18 @@ def ladder(
         err=True,
     )
     lad = analyse(run_dir, replicates=bootstrap or REPLICATES)
+    try:
+        cert = lib.certify(lad, reference, races=reference_races, threads=threads, progress=True)
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            f"interrupted; certify the top rung with `simkit ladder --resume {run_dir}`"
+        ) from None
     from simkit.analysis.ratings_text import COLUMNS, ratings_rows
     from simkit.report.text import table
 
     click.echo(table(ratings_rows(lad.table), COLUMNS))
     for sentence in lad.rungs:
         click.echo(sentence)
-    click.echo(report.build(lad, run_dir / "report"))
+    game_name = lad.results.manifest["scenario"]["game"]
+    click.echo(cert.sentence if cert else lib.uncertified_text(game_name))
+    click.echo(report.build(lad, run_dir / "report", certificate=cert))

@@ -190,4 +190,16 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 races=scenario.level_races(skill),
             )
         )
+    if scenario.reference is not None and cells:
+        # The level check plays the reference in every setting: refused now, not after the run.
+        try:
+            build_cell(
+                scenario.game,
+                preset=cells[0].preset,
+                track=cells[0].cell.track,
+                players=cells[0].cell.players,
+                bots=scenario.reference,
+            )
+        except SimkitError as exc:
+            raise ScenarioError(str(exc), path=scenario.path, key="reference") from None
     return cells

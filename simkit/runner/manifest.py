@@ -24,6 +24,7 @@ STATUSES = ("running", "complete")
 TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
 CELLS = "cells.parquet"
 LEVELS = "levels.parquet"  # the skill levels' measured order (simkit.runner.levels)
+LEVEL_PAIRS = "level_pairs.parquet"  # ... and every pair of bots it measured
 _PART = re.compile(r"^(races|heat|agg)/part-(\d{5})-(\d{6})\.parquet$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 # The run's inputs (simkit.runner.inputs), as the manifest lists them: path -> sha256, bytes,
@@ -186,7 +187,7 @@ def _inconsistency(m: dict[str, Any]) -> str | None:
     for name, entry in m["files"].items():
         if not isinstance(entry, dict) or not _SHA.match(str(entry.get("sha256", ""))):
             return f"file {shown(name)}"
-        if name in (CELLS, LEVELS):
+        if name in (CELLS, LEVELS, LEVEL_PAIRS):
             continue
         match = _PART.match(name)
         if match is None:

@@ -9,21 +9,18 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import (
-    BOT_SEARCH,
-    HORIZON_SHIFT,
-    N_WEIGHTS,
-    PRIOR_SHIFT,
-    VALUE2_SHIFT,
-    VALUE3_SHIFT,
-    VALUE_SHIFT,
-    carries_value,
-    parse_bot,
-)
+from simkit.games.snowtails.bots import BOT_SEARCH, N_WEIGHTS, carries_value, parse_bot
 from simkit.games.snowtails.distil import VALUE0
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.records import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
+from simkit.games.snowtails.records import (
+    FL_DONE,
+    N_VALUES,
+    PH_PLAY,
+    POSITION,
+    WORK,
+    BotSettings,
+)
 from simkit.games.snowtails.value import (
     COEF,
     COEF2,
@@ -42,11 +39,11 @@ from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
 
 def test_value_bot_names_parse():
-    assert parse_bot("search:16h3v")[::2] == (
-        BOT_SEARCH,
-        16 | 3 << HORIZON_SHIFT | 1 << VALUE_SHIFT,
+    tuned = parse_bot("greedy:tuned").weights
+    assert parse_bot("search:16h3v") == BotSettings(
+        BOT_SEARCH, tuned, rollouts=16, horizon=3, value=1
     )
-    assert parse_bot("search:16h3v@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    assert parse_bot("search:16h3v@greedy:bold").weights == parse_bot("greedy:bold").weights
     for bad in ("search:16v", "search:16hv", "search:16h3vv", "search:16h0v", "search:v"):
         with pytest.raises(SimkitError, match="rollouts per decision"):
             parse_bot(bad)
@@ -55,12 +52,12 @@ def test_value_bot_names_parse():
 
 def test_second_value_bot_names_parse():
     # 'w' in place of 'v': the second value (value.value2), alone or with a prior.
-    assert parse_bot("search:16h1w")[::2] == (
-        BOT_SEARCH,
-        16 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT,
+    tuned = parse_bot("greedy:tuned").weights
+    assert parse_bot("search:16h1w") == BotSettings(
+        BOT_SEARCH, tuned, rollouts=16, horizon=1, value=2
     )
-    assert parse_bot("search:8h1wp3@policy:distilled")[2] == (
-        8 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT | 3 << PRIOR_SHIFT
+    assert parse_bot("search:8h1wp3@policy:distilled") == BotSettings(
+        BOT_SEARCH, parse_bot("policy:distilled").weights, rollouts=8, horizon=1, value=2, prior=3
     )
     for bad in ("search:16w", "search:16hw", "search:16h1vw", "search:16h1wv", "search:16h0w"):
         with pytest.raises(SimkitError, match="second value with a 'w'"):
@@ -126,19 +123,25 @@ def test_value_reads_only_what_the_seat_sees():
 def test_a_policy_carried_value_bot_names_parse():
     # 'x': the value the policy after '@' carries (value.value3, bots.toml), in each game.
     for game in ("snowtails", "mushmush"):
-        kind, weights, budget = parse_bot("search:6h2xp3c4@policy:broad", game)
-        assert kind == BOT_SEARCH
-        assert budget >> VALUE3_SHIFT & 1 == 1 and budget >> VALUE2_SHIFT & 1 == 0
-        assert len(weights) == VALUE0 + N_FEATURES3
+        s = parse_bot("search:6h2xp3c4@policy:broad", game)
+        assert (s.kind, s.rollouts, s.horizon, s.value, s.prior, s.candidates) == (
+            BOT_SEARCH,
+            6,
+            2,
+            3,
+            3,
+            4,
+        )
+        assert len(s.weights) == VALUE0 + N_FEATURES3
         assert carries_value("policy:broad", game)
-        assert weights[:N_WEIGHTS] == parse_bot("greedy:tuned", game)[1]  # the game's own
+        assert s.weights[:N_WEIGHTS] == parse_bot("greedy:tuned", game).weights  # the game's own
     assert (
-        parse_bot("search:6h2xp3c4@policy:broad")[1]
-        != parse_bot("search:6h2xp3c4@policy:broad", "mushmush")[1]
+        parse_bot("search:6h2xp3c4@policy:broad").weights
+        != parse_bot("search:6h2xp3c4@policy:broad", "mushmush").weights
     )
     # The first policy carries none, and a search without a policy has none to use.
     assert not carries_value("policy:distilled")
-    assert len(parse_bot("policy:distilled")[1]) == VALUE0
+    assert len(parse_bot("policy:distilled").weights) == VALUE0
     for bad in ("search:6h2xp3c4@policy:distilled", "search:16h2x", "search:8h2x@greedy:bold"):
         with pytest.raises(SimkitError, match="an 'x' scores by the value a distilled policy"):
             parse_bot(bad)
