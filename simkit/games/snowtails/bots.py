@@ -240,8 +240,10 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
             "search:NhH",
             "search:NhHv",
             "search:NhHw",
-            # the cheap strong bot (docs/bots.md), where the game has the policy it names
+            "search:NhHx@policy:NAME",
+            # the cheap strong bots (docs/bots.md), where the game has the policy they name
             *(["search:6h2wp3c4@policy:distilled"] if "policy:distilled" in policies else []),
+            *(["search:6h2xp3c4@policy:broad"] if carries_value("policy:broad", game) else []),
         ]
     )
     base, _, name = spec.partition(":")

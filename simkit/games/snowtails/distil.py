@@ -18,7 +18,10 @@ features (a test checks it).
 Alone it is ahead of search:64 in about 31% of 2-sled races at about 100 times its speed;
 as the prior of a cheap search (``policy_scores``, ``search:8h2vp3@policy:distilled``,
 search.py) it plays as well as search:64 at about 20 times its speed (docs/bots.md,
-"Distilling search's choices").
+"Distilling search's choices"). Each game's ``policy:broad`` has the same features fitted
+on search:64's choices on many grounds of that game's rules (``distil_fit grounds``,
+``grounds.py``), and carries a value (``value3``) for ``search:NhHx`` (docs/bots.md, "The
+frontier on held-out grounds").
 
 Weights go in the seat's row of ``cfg.weights``: greedy's ``N_WEIGHTS`` prior weights,
 then the ``N_FEATURES`` coefficients from column ``COEF0``, then, for a policy that carries

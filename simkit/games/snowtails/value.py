@@ -28,6 +28,12 @@ reach it, the distance to that corner, its dents against the limit), fitted the 
 a seed): search:8h2wp3@policy:distilled 52.3% (seed 11) and 52.3% over seeds 3-6, where
 search:8h2vp3 made 50.9% and 49.3% (docs/bots.md); search:8h1wp3 38.5% (seed 11;
 search:8h1vp3 36.0%).
+
+A third set of features, ``features3`` (the second's and bonus dice, trees ahead, sleds in
+repair, the field's size), is fitted per game on many grounds (``value_fit grounds`` then
+``value_fit fit DIR 3``) and kept as data: a ``[policy.NAME]`` of a game's ``bots.toml``
+carries its coefficients (``value``), which ``value3`` reads from the seat's weights row
+for ``search:NhHx@policy:NAME`` (docs/bots.md, "The frontier on held-out grounds").
 """
 
 from __future__ import annotations
