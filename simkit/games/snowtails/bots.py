@@ -80,6 +80,8 @@ SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails
 MAX_BUDGET = 100_000  # rollouts per card play of ``search:N``
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
+POLICY_COEFS = 30  # a distilled policy's coefficients (distil.N_COEF, which checks it)
+VALUE0 = N_WEIGHTS + POLICY_COEFS  # then the value a policy carries (search:NhHx, value3)
 
 
 @functools.cache
@@ -100,9 +102,7 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     """The distilled policies of the game's ``bots.toml`` (``[policy.NAME]``, distil.py):
     each as its weights row, the prior greedy preset's ``N_WEIGHTS`` weights then its
     coefficients, and for a policy that carries a value (``value``: ``value.FEATURES3``'s
-    coefficients, ``search:NhHx``) those after ``distil.N_COEF`` columns of coefficients."""
-    from simkit.games.snowtails.distil import N_COEF
-
+    coefficients, ``search:NhHx``) those after ``POLICY_COEFS`` columns of coefficients."""
     path = presets_file(game)
     out: dict[str, tuple[float, ...]] = {}
     if path.exists():
@@ -111,15 +111,15 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
                 prior = greedy_presets(game)[entry["prior"]]
                 coef = tuple(float(w) for w in entry["coef"])
                 if "value" in entry:
-                    coef += (0.0,) * (N_COEF - len(coef)) + tuple(float(w) for w in entry["value"])
+                    coef += (0.0,) * (POLICY_COEFS - len(coef)) + tuple(
+                        float(w) for w in entry["value"]
+                    )
                 out[f"policy:{name}"] = prior + coef
     return out
 
 
 def carries_value(policy: str, game: str = "snowtails") -> bool:
     """Whether the distilled ``policy`` (``policy:NAME``) of the game carries a value."""
-    from simkit.games.snowtails.distil import VALUE0
-
     return len(policy_presets(game).get(policy, ())) > VALUE0
 
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import N_WEIGHTS
+from simkit.games.snowtails.bots import N_WEIGHTS, POLICY_COEFS, VALUE0
 from simkit.games.snowtails.policy import _distinct, _slowest_next, top_plays
 from simkit.games.snowtails.records import (
     FINISHED,
@@ -90,8 +90,9 @@ FEATURES = (
 N_FEATURES = len(FEATURES)
 N_COEF = N_FEATURES
 # A policy that carries a value (``[policy.NAME] value``, ``search:NhHx``): its
-# coefficients (``value.FEATURES3``) follow the policy's in ``cfg.weights``, from here.
-VALUE0 = COEF0 + N_COEF
+# coefficients (``value.FEATURES3``) follow the policy's in ``cfg.weights``, from
+# ``VALUE0`` (bots.py, which lays the row out without importing this module).
+assert N_COEF == POLICY_COEFS and VALUE0 == COEF0 + N_COEF
 
 
 @njit(no_cpython_wrapper=True)
