@@ -586,7 +586,9 @@ def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) 
                 png,
                 f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 races on each "
                 "space; A-E ring the five worst spaces before the finish line (table "
-                "below), C1, C2, ... number the corners.",
+                "below), C1, C2, ... number the corners. The colour scale ends at the worst "
+                "space before the line: run-off spaces beyond it, where finished sleds "
+                "crowd, show the top colour.",
             )
         )
     if marked:
