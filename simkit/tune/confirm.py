@@ -31,6 +31,7 @@ from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune import objective
 from simkit.tune.common import RESAMPLES, separated
+from simkit.tune.space import describe
 from simkit.tune.study import Settings, book_values, references
 
 CONFIRM = "confirm"
@@ -162,6 +163,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
     per = len(results.cells) // len(bundles)
     groups = [list(range(i * per, (i + 1) * per)) for i in range(len(bundles))]
     n_refs = len(s.search_space().references)
+    book = book_values(s.base(), s.search_space().keys)
 
     def values(idx: np.ndarray) -> np.ndarray:
         counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
@@ -183,7 +185,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
         row = {
             "candidate": i,
             "role": role,
-            "label": "the book's values" if i == 0 else _label(bundle),
+            "label": "the book's values" if i == 0 else describe(bundle, book),
             "objective": est[i],
             "low": ci.low[i],
             "high": ci.high[i],
@@ -206,9 +208,3 @@ def _paired(lo: float, hi: float) -> str:
 
 def _bundles(results: Any) -> list[dict[str, Any]]:
     return list(results.manifest["scenario"]["grid"]["set"])
-
-
-def _label(bundle: dict[str, Any]) -> str:
-    from simkit.runner.grid import format_value
-
-    return ", ".join(f"{k}={format_value(v)}" for k, v in bundle.items())

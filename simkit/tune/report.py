@@ -10,6 +10,7 @@ verdict.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,15 @@ from simkit.report.document import (
 from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
 from simkit.tune.common import setting_rows, settings_section
-from simkit.tune.study import MAX_REPEATS, Settings
+from simkit.tune.space import describe
+from simkit.tune.study import MAX_REPEATS, Settings, book_values
 
 CONFIRMATION = "confirmation"
 
 
-def history(study: Any) -> pd.DataFrame:
-    """Every trial: its number, state, races, objective at its last rung, candidate."""
+def history(study: Any, book: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Every trial: its number, state, races, objective at its last rung, candidate (in
+    words beside the book's values when ``book`` is given, :func:`simkit.tune.space.describe`)."""
     rows = []
     for t in study.get_trials(deepcopy=False):
         steps = t.intermediate_values
@@ -49,10 +52,17 @@ def history(study: Any) -> pd.DataFrame:
                 "objective": t.value if t.value is not None else steps.get(last, np.nan),
                 "same_as": t.user_attrs.get("same_as", np.nan),
                 "stopped": t.user_attrs.get("stopped", ""),
-                "candidate": t.user_attrs.get("key", ""),
+                "candidate": _candidate(t.user_attrs.get("key", ""), book),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _candidate(key: str, book: dict[str, Any] | None) -> str:
+    """A trial's candidate (its JSON key) in words, each value beside the book's."""
+    if not key or book is None:
+        return key
+    return describe(json.loads(key), book)
 
 
 def _plot_history(path: Path, h: pd.DataFrame, s: Settings) -> None:
@@ -137,7 +147,7 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     doc = Document(title if title.lower().startswith("tuning") else f"Tuning: {title}")
     verdict, sentence, detail = _answer(v, fair, s)
     doc.add(Heading("Answer"), Verdicts(((verdict, sentence, detail),)))
-    h = history(study)
+    h = history(study, book_values(s.base(), s.search_space().keys))
     played = h[h["same_as"].isna() & (h["state"] != "fail")]
     searched, confirmed = int(played["races"].sum()), _races(results)
     full = int((played["state"] == "complete").sum())

@@ -60,11 +60,15 @@ def test_tune_finds_the_fair_table_within_its_budget(tmp_path):
     assert done.best == {"comp": [*FAIR, 0]}
     v = done.confirmation
     assert v["label"].iloc[0] == "the book's values"  # cell 0 of the confirmation
-    best = v[v["label"] == "comp=[0,3,6,0]"].iloc[0]
+    best = v[v["label"] == "comp [0,3,6,0] (book [0,0,0,0])"].iloc[0]
     assert best["paired"] == "better" and best["high"] < 2.0  # within 2 pp of fair, surely
     assert study.spent(study.open_study(tmp_path / "out", s)) <= SMALL["budget"]
     html = done.report.read_text()
-    assert "Best found: comp=[0,3,6,0]" in html
+    assert "Best found: comp [0,3,6,0] (book [0,0,0,0])" in html
+    # Issue 35: the search table names candidates in words beside the book's, not as JSON.
+    top = pd.read_csv(done.report.parent / "top_trials.csv")
+    assert not top["candidate"].str.contains("{", regex=False).any()
+    assert "comp [0,3,6,0] (book [0,0,0,0])" in set(top["candidate"])
     for name in ("history.png", "history.csv", "confirmation.csv", "summary.json"):
         assert (done.report.parent / name).is_file()
     assert (done.report.parent / "confirmation" / "index.html").is_file()
@@ -186,9 +190,9 @@ def test_references_are_played_first_and_confirmed_beside_the_book(tmp_path):
     v = done.confirmation
     assert list(v["role"]) == ["book", "reference", "found"]
     found = v.iloc[2]
-    assert found["label"] == "course=11" and found["against"] == "better"
+    assert found["label"] == "course 11 (book 8)" and found["against"] == "better"
     assert abs(found["vs_reference"] - (-2.0)) < 0.1  # |10 - 12| = 2 for course 9, 0 for 11
-    assert "Against the best reference, course=9" in done.report.read_text()
+    assert "Against the best reference, course 9 (book 8)" in done.report.read_text()
 
 
 def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
@@ -351,3 +355,19 @@ def test_a_reference_that_beats_the_search_on_confirmation_leads_the_answer():
         "best did not beat it: extra_cards=[0,2,2,2,2]: objective 6.80"
     )
     assert "+0.50 [+0.20, +0.80], worse." in sentence and verdict == "unfair"
+
+
+def test_candidates_read_in_words_beside_the_book():
+    """Issue 35: the tuning report printed ``track.corner.1.safety=8`` without the book's
+    value, and its search table JSON dicts."""
+    from simkit.tune.space import describe, key_text
+
+    assert key_text("track.corner.1.safety") == "corner 1 safety"
+    assert key_text("track.slot_order") == "slot order"
+    assert key_text("extra_cards") == "extra_cards"
+    book = {"track.corner.1.safety": 4, "track.corner.2.safety": 4, "extra_cards": [0, 0, 1]}
+    values = {"track.corner.1.safety": 8, "track.corner.2.safety": 4, "extra_cards": [0, 2, 2]}
+    assert describe(values, book) == (
+        "corner 1 safety 8 (book 4), corner 2 safety 4 (as the book), "
+        "extra_cards [0,2,2] (book [0,0,1])"
+    )
