@@ -34,6 +34,7 @@ from simkit.report.document import Document, Heading, Paragraph, Verdicts
 
 SUMMARY_JSON = "summary.json"
 SHORT = {FAIR: "fair", UNFAIR: "unfair", INCONCLUSIVE: "inconclusive", FEW_DECIDED: "no verdict"}
+NOT_PLAYED = "not played"  # a cell of a run that is not complete, with no race yet
 
 
 def scenario_text(results: Any) -> tuple[str, str]:
@@ -70,6 +71,28 @@ def bots_text(bots: str) -> str:
     """``greedy ×4`` or ``greedy ×2, random ×2`` from a cell's comma-joined bots."""
     counts = Counter(bots.split(","))
     return ", ".join(f"{b} ×{n}" if n > 1 else b for b, n in counts.items())
+
+
+def run_progress(results: Any) -> pd.DataFrame | None:
+    """Per cell of a run that is not complete: ``races`` played so far and ``asked`` (the
+    races it will play, its skill level's own count or the run's); None when complete."""
+    m = results.manifest
+    if m.get("status", "complete") == "complete":
+        return None
+    sf = results.agg.get("slot_finish") if getattr(results, "agg", None) else None
+    players = results.cells.set_index("cell")["players"]
+    done = pd.Series(0, index=players.index, dtype="int64")
+    if sf is not None and len(sf):
+        counts = sf.groupby("cell")["count"].sum() // players.reindex(sf["cell"].unique())
+        done = done.add(counts.astype("int64"), fill_value=0).astype("int64")
+    specs = m.get("cells") or []
+    per = m.get("races_per_cell")
+    asked = [
+        (specs[c].get("races", per) if c < len(specs) else per) for c in map(int, players.index)
+    ]
+    return pd.DataFrame(
+        {"cell": players.index, "races": done.to_numpy(), "asked": asked}
+    ).reset_index(drop=True)
 
 
 def _pct(x: float) -> str:
@@ -439,6 +462,10 @@ def add_header(
     bots = list(dict.fromkeys(bots_text(str(b)) for b in cells["bots"]))
     facts.append("Bots: " + ("; ".join(bots) if len(bots) <= 3 else f"{len(bots)} line-ups"))
     facts.append(f"{len(cells)} cell" + ("s" if len(cells) != 1 else ""))
+    progress = run_progress(results)
+    if progress is not None:
+        played = int((progress["races"] > 0).sum())
+        facts[-1] += f" ({played} with races so far: the run is not complete)"
     facts.append(f"tolerance ±{100 * tolerance:g} pp")
     facts.append(skill_facts(results, across))
     doc.add(Paragraph(" · ".join(facts) + ".", "facts"))
@@ -482,6 +509,9 @@ def add_answer(
     per-cell comparison lines. Returns the lines for the study index.
     """
     doc.add(Heading("Answer"))
+    progress = run_progress(results)
+    if progress is not None:
+        doc.add(Paragraph(_unfinished(results, progress), "warning"))
     skill = across is not None and not across.empty
     if skill:
         _across_block(doc, results, across)
@@ -503,6 +533,10 @@ def add_answer(
     for r in summary.itertuples():
         sentence = verdict_sentence(r, tolerance)
         detail = f"decided {_pct(r.decided_rate)} of {r.races:,}"
+        if progress is not None:
+            asked = progress.set_index("cell")["asked"].get(r.cell)
+            if asked is not None and r.races < asked:
+                detail += f" (of {int(asked):,}: the run is not complete)"
         if several:
             detail += f" · {bots_text(str(bots[r.cell]))}"
         line = {
@@ -519,6 +553,19 @@ def add_answer(
             detail += f" · across skill levels: {word} (above: {labels[combo[r.cell]]})"
         rows.append((r.verdict, sentence, detail))
         lines.append(line)
+    if progress is not None:  # cells with no race yet: said, not left out
+        labels = results.cells.set_index("cell")["label"]
+        for c in progress.loc[progress["races"] == 0, "cell"]:
+            sentence = f"{labels[c]}: not played yet (the run is not complete)."
+            rows.append(("no verdict", sentence, f"cell {int(c)}"))
+            lines.append(
+                {
+                    "cell": int(c),
+                    "label": str(labels[c]),
+                    "verdict": NOT_PLAYED,
+                    "sentence": sentence,
+                }
+            )
     doc.add(Verdicts(tuple(rows)))
     for line in try_next(results, summary, tolerance, out):
         doc.add(Paragraph("Try next: " + line))
@@ -529,6 +576,24 @@ def add_answer(
     for line in compared:
         doc.add(Paragraph("Compared: " + line))
     return lines
+
+
+def _unfinished(results: Any, progress: pd.DataFrame) -> str:
+    """The warning that opens the answer of a run that is not complete."""
+    played = int((progress["races"] > 0).sum())
+    waiting = progress.loc[progress["races"] == 0, "cell"].astype(int).tolist()
+    status = results.manifest.get("status", "unknown")
+    text = (
+        f"This run is not complete (run status: {status}): {played} of {len(progress)} cells "
+        f"have races so far, {int(progress['races'].sum()):,} of "
+        f"{int(progress['asked'].sum()):,} races. The verdicts below cover the races played"
+    )
+    if waiting:
+        shown = ", ".join(map(str, waiting[:12])) + (", ..." if len(waiting) > 12 else "")
+        many = len(waiting) > 1
+        text += f"; cell{'s' * many} {shown} {'have' if many else 'has'} none yet"
+    resume = shlex.join(["simkit", "run", "--resume", str(results.dir)])
+    return text + f". `{resume}` finishes it; then report it again."
 
 
 def write_summary(out: Path, title: str, description: str, lines: list[dict[str, Any]]) -> None:

@@ -205,3 +205,33 @@ def test_rings_stay_before_the_finish_line(run, tmp_path):
     rings = marked[marked["cell"] == 0]
     assert len(rings) == 5
     assert not set(rings["space"]) & set(past.tolist())
+
+
+def test_a_run_that_is_not_complete_says_so_first(tmp_path):
+    """Issue 35: a report on an interrupted run looked complete (header "12 cells", 5 with
+    verdicts, only "run status: running" in the settings table)."""
+    import dataclasses
+    import json
+
+    full = synthetic_run([*CELLS[:2], {"players": 4, "label": "third"}], races=400, seed=3)
+    agg = {k: v[v["cell"] != 2] for k, v in full.agg.items()}
+    manifest = {**full.manifest, "status": "running", "races_per_cell": 1000}
+    run = dataclasses.replace(
+        full,
+        manifest=manifest,
+        agg=agg,
+        races=full.races[full.races["cell"] != 2],
+        heat=full.heat[full.heat["cell"] != 2],
+    )
+    md = (build(run, tmp_path).parent / "report.md").read_text(encoding="utf-8")
+    head, answer = md.split("## Answer", 1)
+    assert "3 cells (2 with races so far: the run is not complete)" in head
+    answer = answer.split("## ", 1)[0]
+    first = answer.strip().splitlines()[0]
+    assert first.startswith("This run is not complete (run status: running): 2 of 3 cells")
+    assert "800 of 3,000 races" in first and "cell 2 has none yet" in first
+    assert "`simkit run --resume synthetic` finishes it" in first
+    assert "third: not played yet (the run is not complete)." in answer
+    assert "decided 100.0% of 400 (of 1,000: the run is not complete)" in answer
+    cells = json.loads((tmp_path / "summary.json").read_text())["cells"]
+    assert [c["verdict"] for c in cells][-1] == "not played"
