@@ -207,6 +207,10 @@ class Game:
     examples: tuple[str, ...] = ()
     # "module:attribute" of click commands the game adds to ``simkit`` (e.g. its own files).
     commands: tuple[str, ...] = ()
+    # What a start slot is in this game, when it is not a place on a start line, as a
+    # report says it ("slot k is the k-th sled to choose its training (R-44)"); empty: the
+    # GLOSSARY's start position (1 = best placed by the book).
+    slots_mean: str = ""
     # "module:function" adding the game's own questions to a report, called as
     # ``f(doc, results, out)`` (``simkit.report.document``), or None: the shared sections only.
     report_section: str | None = None

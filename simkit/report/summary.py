@@ -67,6 +67,22 @@ def track_titles(results: Any) -> list[str]:
     return out
 
 
+def slot_meanings(results: Any) -> list[str]:
+    """What a start slot is in each game of the run that says (``Game.slots_mean``): a MUSH
+    "slot" is an order of choosing training, not a place on a start line."""
+    from simkit.games import get
+
+    out = []
+    for name in dict.fromkeys(map(str, results.cells["game"])):
+        try:
+            game = get(name)
+        except SimkitError:
+            continue
+        if game.slots_mean:
+            out.append(f"What a slot is in {game.title}: {game.slots_mean}.")
+    return out
+
+
 def bots_text(bots: str) -> str:
     """``greedy ×4`` or ``greedy ×2, random ×2`` from a cell's comma-joined bots."""
     counts = Counter(bots.split(","))
@@ -512,6 +528,8 @@ def add_answer(
     progress = run_progress(results)
     if progress is not None:
         doc.add(Paragraph(_unfinished(results, progress), "warning"))
+    for line in slot_meanings(results):
+        doc.add(Paragraph(line))
     skill = across is not None and not across.empty
     if skill:
         _across_block(doc, results, across)

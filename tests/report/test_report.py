@@ -235,3 +235,25 @@ def test_a_run_that_is_not_complete_says_so_first(tmp_path):
     assert "decided 100.0% of 400 (of 1,000: the run is not complete)" in answer
     cells = json.loads((tmp_path / "summary.json").read_text())["cells"]
     assert [c["verdict"] for c in cells][-1] == "not played"
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("mush", "What a slot is in MUSH (1994): slot k is the k-th sled to choose its training"),
+        ("mushroomwalk", "What a slot is in Mushroom Walk: slot 1 is the player who takes"),
+        ("snowtails", None),
+    ],
+)
+def test_the_answer_says_what_a_slot_is_where_it_is_no_place(game, says):
+    """Issue 35: in MUSH "slot" silently meant the order of choosing training."""
+    import dataclasses
+
+    from simkit.report.summary import slot_meanings
+
+    run = synthetic_run([{"players": 3}], races=50, seed=3)
+    run = dataclasses.replace(run, cells=run.cells.assign(game=game))
+    lines = slot_meanings(run)
+    assert lines == ([] if says is None else [lines[0]])
+    if says is not None:
+        assert lines[0].startswith(says)

@@ -102,6 +102,7 @@ class MushGame(Game):
     )
     commands = ("simkit.games.mush.cli:routes",)
     report_section = "simkit.games.mush.report:section"
+    slots_mean = "slot k is the k-th sled to choose its training (R-44): MUSH has no start grid"
     bench = BenchSpec(
         "4 greedy bots, standard route",
         {"players": 4, "bots": "greedy"},

@@ -96,6 +96,7 @@ class MushroomWalk(Game):
         "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
     )
     report_section = "simkit.games.mushroomwalk.report:section"
+    slots_mean = "slot 1 is the player who takes the first turn (R-51), slot 2 the other"
     bench = BenchSpec(
         "2 greedy bots, preset mushroomwalk",
         {"bots": "greedy"},
