@@ -133,7 +133,9 @@ def reproduce_command(results: Any, out_dir: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
+def _run_facts(
+    doc: Document, results: Any, prefix: str, out_dir: Path, command: str | None = None
+) -> None:
     m = results.manifest
     races = races_per_cell(results)
     title, _ = scenario_text(results)
@@ -183,6 +185,15 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     if len(params.columns):
         params.insert(0, "cell", results.cells["cell"])
         doc.add(Table(params, f"{prefix}parameters.csv", "Variant parameters of every cell."))
+    if command is not None:  # a run another command made (a tuning's confirmation)
+        doc.add(
+            Paragraph(
+                "This run was made by the command below, which plays it again, this report "
+                "included (the resolved scenario is stored in the run's manifest.json):"
+            ),
+            Code(command),
+        )
+        return
     doc.add(
         Paragraph(
             "To reproduce this report from scratch, into new folders (the same seed gives "
@@ -762,7 +773,12 @@ def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str, tolerance
 
 
 def build(
-    results_or_dir: Any, out_dir: str | Path, *, tolerance: float = 0.02, title: str | None = None
+    results_or_dir: Any,
+    out_dir: str | Path,
+    *,
+    tolerance: float = 0.02,
+    title: str | None = None,
+    command: str | None = None,
 ) -> Path:
     """Write the balance report of one run into ``out_dir``; return its ``index.html``.
 
@@ -771,6 +787,8 @@ def build(
         out_dir: folder for index.html, report.md, the PNGs and CSVs (created).
         tolerance: the fairness tolerance on win rates (0.02 = 2 percentage points).
         title: report title (default: the scenario's title, else game and scenario name).
+        command: the command that made the run, when no scenario file alone makes it (a
+            tuning's confirmation): the settings name it instead of ``simkit run``.
     """
     results = _results(results_or_dir)
     out = Path(out_dir)
@@ -809,7 +827,7 @@ def build(
     _comparison_section(doc, results, out, tolerance, compared, compared_across)
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
-    _run_facts(doc, results, "", out)
+    _run_facts(doc, results, "", out, command)
     add_glossary(doc)
     index = write(doc, out)
     write_summary(out, doc.title, description, lines)

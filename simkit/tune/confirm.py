@@ -26,10 +26,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.stats import percentile_interval
+from simkit.analysis import deviation
 from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
-from simkit.tune import objective
 from simkit.tune.common import RESAMPLES, separated
 from simkit.tune.space import describe
 from simkit.tune.study import Settings, book_values, references
@@ -97,35 +96,6 @@ def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> 
     return folder
 
 
-def _per_race(results: Any, terms: tuple[objective.Term, ...]) -> tuple[np.ndarray, list]:
-    """One row per race index, columns for every cell: decided, wins by slot, term columns.
-
-    Returns the matrix and, per cell, (players, decided column, win columns, term columns).
-    """
-    races = results.races
-    blocks, layout, col = [], [], 0
-    for cell, part in races.groupby("cell", sort=True):
-        players = int(results.cells.set_index("cell").at[cell, "players"])
-        by_race = part.groupby("race", sort=True)
-        frame = pd.DataFrame({"decided": by_race["decided"].first().astype(np.float64)})
-        wins = part[part["win"]].groupby(["race", "slot"]).size().unstack(fill_value=0)
-        slots = sorted(part["slot"].unique())
-        for sl in slots:
-            frame[f"w{sl}"] = wins.get(sl, 0)
-        frame = frame.fillna(0.0)
-        seat = _seat_columns(results)
-        for t in terms:
-            if t.target is not None:  # a seat column is summed over the race's seats
-                per_race = by_race[t.name]
-                frame[t.name] = per_race.sum() if t.name in seat else per_race.first()
-        width = frame.shape[1]
-        wcols = list(range(col + 1, col + 1 + len(slots)))
-        layout.append((players, col, wcols, col + 1 + len(slots)))
-        blocks.append(frame.to_numpy(np.float64))
-        col += width
-    return np.hstack(blocks), layout
-
-
 def _seat_columns(results: Any) -> set[str]:
     from simkit.games import get
 
@@ -133,51 +103,28 @@ def _seat_columns(results: Any) -> set[str]:
     return set(game.seat_columns)
 
 
-def _values(sums: np.ndarray, n: np.ndarray, layout: list, terms, groups: list[list[int]]):
-    """Objective of each candidate (its worst cell) from column sums over ``n`` races."""
-    per_cell = []
-    for players, dcol, wcols, tcol in layout:
-        dec = np.maximum(sums[..., dcol], 1e-12)
-        dev = 100 * np.max(np.abs(sums[..., wcols] / dec[..., None] - 1 / players), axis=-1)
-        total = np.zeros_like(dev)
-        k = tcol
-        for t in terms:
-            if t.target is None:
-                total += t.weight * dev
-            else:
-                total += t.weight * np.abs(sums[..., k] / n - t.target)
-                k += 1
-        per_cell.append(total)
-    cells = np.stack(per_cell, axis=0)
-    return np.stack([cells[g].max(axis=0) for g in groups], axis=0)
-
-
 def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
     """One row per candidate of the confirmation, in its order (``role``: the book, the
     references, then those the search found): objective with its interval, paired
     difference from the book's and, for found candidates, from the best reference."""
     terms = s.terms()
-    x, layout = _per_race(results, terms)
+    x, blocks = deviation.race_matrix(
+        results, list(results.cells["cell"]), terms, _seat_columns(results)
+    )
     n = x.shape[0]
     bundles = _bundles(results)
     per = len(results.cells) // len(bundles)
     groups = [list(range(i * per, (i + 1) * per)) for i in range(len(bundles))]
     n_refs = len(s.search_space().references)
     book = book_values(s.base(), s.search_space().keys)
-
-    def values(idx: np.ndarray) -> np.ndarray:
-        counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
-        return _values(counts @ x, float(n), layout, terms, groups)
-
-    point = values(np.arange(n)[None, :])[:, 0]
+    point = deviation.values(x.sum(axis=0)[None, :], float(n), blocks, groups, terms)[:, 0]
     ref = 1 + int(np.argmin(point[1 : 1 + n_refs])) if n_refs else 0
 
-    def stat(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        v = values(np.atleast_2d(idx).astype(np.int64))
+    def stat(sums: np.ndarray, n: float) -> np.ndarray:
+        v = deviation.values(sums, n, blocks, groups, terms)
         return np.concatenate([v, v - v[:1], v - v[ref : ref + 1]], axis=0)
 
-    est = stat(np.arange(n)[None, :])[:, 0]
-    ci = percentile_interval((np.arange(n),), stat, seed, resamples=RESAMPLES, batch=50)
+    est, ci = deviation.bootstrap(x, stat, seed, RESAMPLES)
     k = len(groups)
     rows = []
     for i, bundle in enumerate(bundles):

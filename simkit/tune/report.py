@@ -140,7 +140,7 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
 
     out = Path(report)
     prepare(out)
-    build_balance(results, out / CONFIRMATION)
+    build_balance(results, out / CONFIRMATION, command=s.command())
     per = len(results.cells) // len(v)
     fair = fairness(results).assign(candidate=lambda f: f["cell"] // per)
     fair = fair.groupby("candidate").agg(verdict=("verdict", _worst)).reset_index()

@@ -146,7 +146,10 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert f"simkit report synthetic-again -o {out}-again" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
     assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair: slot 1 wins" in md
-    assert "Fairest of the 2 cells with 4 players: no bonus $x^$ 100% (cell 1)" in md
+    assert (
+        "None of the 2 settings with 4 players is fair at ±2 pp; the fairest, no bonus $x^$ "
+        "100%, is still inconclusive"
+    ) in md
 
 
 def test_aggregates_only_run_compares_unpaired_and_says_so(tmp_path):

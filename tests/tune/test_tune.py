@@ -72,6 +72,10 @@ def test_tune_finds_the_fair_table_within_its_budget(tmp_path):
     for name in ("history.png", "history.csv", "confirmation.csv", "summary.json"):
         assert (done.report.parent / name).is_file()
     assert (done.report.parent / "confirmation" / "index.html").is_file()
+    # Issue 35: the confirmation's report printed `simkit run SCENARIO`, which plays the
+    # scenario without the candidates; it names the tuning that made it.
+    confirmed = (done.report.parent / "confirmation" / "report.md").read_text()
+    assert f"```\n{s.command()}\n```" in confirmed and "simkit run " not in confirmed
     line = json.loads((done.report.parent / "summary.json").read_text())["cells"][0]
     assert line["verdict"] == "fair"
 
