@@ -17,6 +17,7 @@ from typing import Any
 
 import pandas as pd
 
+from simkit.analysis import side_effects
 from simkit.analysis.fairness import (
     FAIR,
     FEW_DECIDED,
@@ -290,8 +291,15 @@ def add_answer(
     across: pd.DataFrame | None = None,
     compared_across: pd.DataFrame | None = None,
     out: Path | None = None,
+    measures: pd.DataFrame | None = None,
+    side: pd.DataFrame | None = None,
 ) -> list[dict[str, Any]]:
     """The verdict of every cell, what to try next, and what the comparison found.
+
+    ``measures`` (:func:`simkit.analysis.side_effects.cell_measures`) puts each cell's race
+    length, crashes, dents, eliminations, drama and lead change beside its verdict;
+    ``side`` (:func:`simkit.analysis.side_effects.differences`) says, right after the
+    verdicts, which of them a compared cell moves beyond its tolerance.
 
     On a skill axis (``across``: :func:`simkit.analysis.skill.fairness_across`) the answer
     opens with whether each verdict is robust, and every cell's verdict says it too;
@@ -312,12 +320,10 @@ def add_answer(
         labels = across.set_index("combination")["label"]
     counts = Counter(SHORT[v] for v in summary["verdict"])
     tally = ", ".join(f"{n} {v}" for v, n in counts.most_common())
-    doc.add(
-        Paragraph(
-            (f"{len(summary)} cells: {tally}. " if len(summary) > 1 else "")
-            + "Win rates are of decided races (a winner who finished), with 95% intervals; "
-            "a slot's verdict compares its interval with the fair rate ± the tolerance."
-        )
+    lead = Paragraph(
+        (f"{len(summary)} cells: {tally}. " if len(summary) > 1 else "")
+        + "Win rates are of decided races (a winner who finished), with 95% intervals; "
+        "a slot's verdict compares its interval with the fair rate ± the tolerance."
     )
     bots = results.cells.set_index("cell")["bots"]
     several = bots.nunique() > 1
@@ -343,6 +349,11 @@ def add_answer(
             # The sentence stands once above, per combination; each cell names its label.
             word = line["across_skill"].split(":")[0]
             detail += f" · across skill levels: {word} (above: {labels[combo[r.cell]]})"
+        if measures is not None and not measures.empty:
+            said = side_effects.cell_text(measures, r.cell)
+            line["side_effects"] = said
+            if said and len(summary) <= MAX_SIDE_DETAILS:  # a longer list stays one line each
+                detail += f" · {said}"
         rows.append((r.verdict, sentence, detail))
         lines.append(line)
     if progress is not None:  # cells with no race yet: said, not left out
@@ -358,7 +369,11 @@ def add_answer(
                     "sentence": sentence,
                 }
             )
-    doc.add(Verdicts(tuple(rows)))
+    if not skill:
+        doc.add(lead, Verdicts(tuple(rows)))
+    _side_effects(doc, side)
+    if skill:  # the per-level verdicts follow what the combinations do to the races
+        doc.add(lead, Verdicts(tuple(rows)))
     for line in try_next(results, summary, tolerance, out):
         doc.add(Paragraph("Try next: " + line))
     if compared_across is not None:
@@ -386,6 +401,17 @@ def _unfinished(results: Any, progress: pd.DataFrame) -> str:
         text += f"; cell{'s' * many} {shown} {'have' if many else 'has'} none yet"
     resume = shlex.join(["simkit", "run", "--resume", str(results.dir)])
     return text + f". `{resume}` finishes it; then report it again."
+
+
+MAX_SIDE_DETAILS = 4  # verdicts that carry their cell's side effects in their detail
+
+
+def _side_effects(doc: Document, side: pd.DataFrame | None) -> None:
+    """On the first screen: what each compared cell does to the races beyond tolerance."""
+    if side is None or side.empty:
+        return
+    for line in side_effects.beyond_sentences(side)[:MAX_COMPARED]:
+        doc.add(Paragraph("Side effects: " + line))
 
 
 def write_summary(out: Path, title: str, description: str, lines: list[dict[str, Any]]) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from simkit.analysis import side_effects
 from simkit.report.document import (
     Document,
     Figure,
@@ -146,7 +147,15 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     fair = fair.groupby("candidate").agg(verdict=("verdict", _worst)).reset_index()
     doc = Document(title if title.lower().startswith("tuning") else f"Tuning: {title}")
     verdict, sentence, detail = _answer(v, fair, s)
+    side = candidates_side_effects(results, per, len(v), s.seed)
     doc.add(Heading("Answer"), Verdicts(((verdict, sentence, detail),)))
+    best_row = _answer_row(v)
+    if best_row is not None and not side.empty:
+        mine = side[side["candidate"] == best_row]
+        for line in side_effects.beyond_sentences(mine, name_pairs=per > 1):
+            doc.add(
+                Paragraph(f"Side effects of {v.loc[best_row, 'label']} against the book's: {line}")
+            )
     h = history(study, book_values(s.base(), s.search_space().keys))
     played = h[h["same_as"].isna() & (h["state"] != "fail")]
     searched, confirmed = int(played["races"].sum()), _races(results)
@@ -171,6 +180,18 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     )
     shown = v.merge(fair, on="candidate")
     doc.add(Heading("Confirmation"))
+    if not side.empty:
+        doc.add(
+            Table(
+                side,
+                "side_effects.csv",
+                "What each confirmed candidate does to the races against the book's values, on "
+                "the same races: race length (median and 90th percentile), crashes, dents and "
+                "eliminations per race, drama and lead change, with 95% intervals; beyond = the "
+                'whole interval beyond the tolerance (docs/statistics.md "Side effects").',
+                True,
+            )
+        )
     doc.add(
         Paragraph(
             "The book's values, the space's references and the search's best candidates on "
@@ -210,6 +231,29 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     line = {"cell": 0, "label": "best found", "verdict": verdict, "sentence": sentence}
     write_summary(out, doc.title, str(s.scenario.get("description", "")), [line])
     return index
+
+
+def _answer_row(v: pd.DataFrame) -> int | None:
+    """The row of ``v`` the answer leads with: the best found, or a reference that beat it."""
+    k = best_candidate(v)
+    if k is None:
+        return None
+    refs = v[v["role"] == "reference"].sort_values("objective")
+    best = v[v["candidate"] == k].iloc[0]
+    if len(refs) and refs["objective"].iloc[0] < best["objective"]:
+        return int(refs["candidate"].iloc[0])
+    return k
+
+
+def candidates_side_effects(results: Any, per: int, n: int, seed: int) -> pd.DataFrame:
+    """Each confirmed candidate's side effects against the book's values, cell by cell
+    (:func:`simkit.analysis.side_effects.differences`, paired on the confirmation's races)."""
+    pairs = [(i, k * per + i) for k in range(1, n) for i in range(per)]
+    side = side_effects.differences(results, pairs, seed=seed)
+    if side.empty:
+        return side
+    side.insert(0, "candidate", side["cell"] // per)
+    return side
 
 
 def _worst(verdicts: pd.Series) -> str:

@@ -260,3 +260,29 @@ def test_the_answer_says_what_a_slot_is_where_it_is_no_place(game, says):
     assert lines == ([] if says is None else [lines[0]])
     if says is not None:
         assert lines[0].startswith(says)
+
+
+def test_the_answer_names_side_effects_beyond_their_tolerance(report):
+    """Issue 35: the bonus sweep's answer said nothing of its races running 1.4 to 1.6 rounds
+    longer. A compared cell's changes beyond tolerance follow the verdicts, before "Try
+    next"; each verdict's detail gives its cell's race length and roughness."""
+    out, _, _ = report
+    answer = (out / "report.md").read_text(encoding="utf-8").split("## Answer", 1)[1]
+    answer = answer.split("\n## ", 1)[0]
+    (side,) = [x for x in answer.splitlines() if x.startswith("Side effects: ")]
+    assert "median race length +1 rounds [+1, +1] (from 14 to 15; beyond ±0.5)" in side
+    assert answer.index("Side effects: ") < answer.index("Try next: ")
+    assert "races 14 rounds [14, 14] (90%: " in answer
+    side_csv = pd.read_csv(out / "side_effects.csv")
+    assert set(side_csv["measure"]) >= {"rounds_median", "rounds_p90", "crashes", "dents"}
+
+
+def test_a_comparison_of_two_runs_names_its_side_effects(run, tmp_path):
+    other = synthetic_run(
+        [CELLS[0], {**CELLS[1], "extra_rounds": 3}, CELLS[2]], races=400, seed=3, directory="b"
+    )
+    build_comparison(run, other, tmp_path)
+    answer = (tmp_path / "report.md").read_text(encoding="utf-8").split("## Differences")[0]
+    lines = [x for x in answer.splitlines() if x.startswith("Side effects: ")]
+    assert any("median race length +2 rounds" in x for x in lines), lines
+    assert (tmp_path / "side_effects.csv").is_file()

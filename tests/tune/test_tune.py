@@ -197,6 +197,14 @@ def test_references_are_played_first_and_confirmed_beside_the_book(tmp_path):
     assert found["label"] == "course 11 (book 8)" and found["against"] == "better"
     assert abs(found["vs_reference"] - (-2.0)) < 0.1  # |10 - 12| = 2 for course 9, 0 for 11
     assert "Against the best reference, course 9 (book 8)" in done.report.read_text()
+    # Issue 35: the answer names what the change does to the races (course 8 to 11: three
+    # rounds longer), beyond the tolerance of half a round.
+    md = (done.report.parent / "report.md").read_text()
+    assert (
+        "Side effects of course 11 (book 8) against the book's: median race length +3 rounds"
+        in md.split("## Confirmation")[0]
+    )
+    assert (done.report.parent / "side_effects.csv").is_file()
 
 
 def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
