@@ -7,18 +7,20 @@ are robust (:mod:`simkit.report.summary`); this section shows the verdicts level
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from simkit.analysis.fairness import fairness_by_slot
+from simkit.analysis.skill import DEPENDENT, LABELS, ROBUST, skill_curve, with_combinations
 from simkit.analysis.skill import combinations as skill_combinations
 from simkit.analysis.skill import levels as skill_levels
-from simkit.analysis.skill import skill_curve, with_combinations
 from simkit.report import plots
-from simkit.report.document import Document, Figure, Heading, Paragraph, Table
+from simkit.report.document import Document, Figure, Heading, Paragraph, Table, Verdicts
 
+MAX_COMPARED = 8  # comparison lines across levels in the answer; the CSV holds every one
 MAX_SKILL_LINES = 8  # combinations per skill plot; fairness_across_skill.csv holds all
 
 
@@ -168,3 +170,91 @@ def _measured_order(doc: Document, results: Any) -> None:
             "intervals.",
         )
     )
+
+
+def label_tally(across: pd.DataFrame) -> str:
+    """``2 robust, 1 skill-dependent, 1 undetermined`` from an ``across`` column's labels."""
+    counts = Counter(across["across"])
+    return ", ".join(f"{counts.get(k, 0)} {k}" for k in LABELS)
+
+
+def skill_facts(results: Any, across: pd.DataFrame | None) -> str:
+    """The header's word on skill: the levels, and how the verdicts fare across them."""
+    if across is None or across.empty:
+        return "skill levels: one per cell (robustness across skill levels not measured)"
+    levels = skill_levels(results.cells)
+    return f"skill levels: {', '.join(levels)}: {len(across)} fairness verdicts, " + (
+        label_tally(across)
+    )
+
+
+def _per_level(r: Any) -> str:
+    """A difference at each level and its tested change between levels."""
+    parts = []
+    for level, diff, low, high, sig in zip(
+        r.levels, r.diff, r.low, r.high, r.significant, strict=True
+    ):
+        mark = "" if sig else ", not significant"
+        if r.metric == "win":
+            parts.append(
+                f"{100 * diff:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}] with {level}{mark}"
+            )
+        else:
+            parts.append(f"{diff:+.3g} [{low:+.3g}, {high:+.3g}] with {level}{mark}")
+    what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
+    if r.metric == "win":
+        what = f"slot {int(r.slot)} wins"
+    text = f"{what} {', '.join(parts)} ({r.across}"
+    if r.across == DEPENDENT:
+        scale = 100 if r.metric == "win" else 1
+        unit = " pp" if r.metric == "win" else ""
+        text += (
+            f": {r.change_levels} {scale * r.change:+.3g}{unit} "
+            f"[{scale * r.change_low:+.3g}, {scale * r.change_high:+.3g}]"
+        )
+    return text + ")"
+
+
+def across_sentences(table: pd.DataFrame) -> list[str]:
+    """Per compared combination: how many differences are robust, skill-dependent, undetermined."""
+    lines = []
+    if table.empty:
+        return lines
+    for (_, _), part in table.groupby(["baseline_label", "label"], sort=False):
+        robust, dependent = part[part["across"] == ROBUST], part[part["across"] == DEPENDENT]
+        first = part.iloc[0]
+        head = (
+            f"{first['label']} vs {first['baseline_label']}, {len(part)} differences: "
+            f"{label_tally(part)}"
+        )
+        top = [
+            *robust.sort_values("p_adjusted").head(3).itertuples(),
+            *dependent.sort_values("change_p_adjusted").head(3).itertuples(),
+        ]
+        lines.append(head + (": " + "; ".join(map(_per_level, top)) if top else "") + ".")
+    if len(lines) > MAX_COMPARED:
+        lines = [
+            *lines[:MAX_COMPARED],
+            f"... and {len(lines) - MAX_COMPARED} more (comparison_across_skill.csv).",
+        ]
+    return lines
+
+
+def across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
+    """Answer first on a skill axis: per combination, does its verdict hold at every level?"""
+    levels = skill_levels(results.cells)
+    doc.add(
+        Paragraph(
+            f"Across the {len(levels)} skill levels ({', '.join(levels)}), {len(across)} "
+            f"fairness verdicts: {label_tally(across)}. Robust: decided and the same at every "
+            "level, no difference between levels significantly beyond the tolerance; "
+            "skill-dependent: a slot's win rate differs between levels by significantly more "
+            "than the tolerance (tested, Holm-corrected over the study); undetermined: no "
+            "such difference, but some level cannot decide."
+        )
+    )
+    rows = tuple(
+        (r.across, f"{r.label}: {r.across_skill}.", f"{r.players} players")
+        for r in across.itertuples()
+    )
+    doc.add(Verdicts(rows))
