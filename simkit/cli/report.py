@@ -11,7 +11,7 @@ import click
 from simkit.cli.common import force_option, out_option
 
 _RUN = click.Path(exists=True, file_okay=False, path_type=Path)
-_TOLERANCE = click.option(
+TOLERANCE = click.option(
     "--tolerance",
     type=click.FloatRange(0.0, 1.0, min_open=True),
     default=0.02,
@@ -84,7 +84,7 @@ def answer_lines(index: Path) -> list[str]:
 @click.command()
 @click.argument("run_dir", type=_RUN)
 @out_option("Folder for the report (default: RUN_DIR/report).")
-@_TOLERANCE
+@TOLERANCE
 @_TITLE
 @_FORCE
 def report(
@@ -124,7 +124,7 @@ def report(
     help="Insist on a paired (same seeds, per-race rows) or an unpaired comparison. "
     "Default: paired when the runs allow it.",
 )
-@_TOLERANCE
+@TOLERANCE
 @_TITLE
 @_FORCE
 def compare(

@@ -135,6 +135,10 @@ class RuleElement:
     # Whether the rule acts in a cell at all beyond its parameter (trees on a track
     # without trees do not); None: wherever the parameter differs from ``off``.
     acts: Callable[[Cell], bool] | None = None
+    # The track part it switches off wholesale ("trees", "safety", "buildings"): each tree,
+    # safety speed or building is an element of its own, which a diagnosis names first
+    # when the rule as a whole explains no more than it.
+    covers: str | None = None
 
     def value(self, variant: Variant) -> Any:
         """The parameter's value with the rule switched off, for ``variant``."""
@@ -291,6 +295,15 @@ class Game:
         without traces (``SimkitError``).
         """
         raise SimkitError(f"{self.name} cannot replay a race (it has no trace)", key="game")
+
+    def seat_events(
+        self, cell: Cell, keys: np.ndarray, race_indices: np.ndarray | None = None
+    ) -> tuple[Any, Any]:
+        """Replay the races of ``keys`` and say, seat by seat, where each gained or lost:
+        (events, seats) as pandas DataFrames, the game's own module documenting their shape
+        (``simkit.analysis.diagnose`` adds them up by slot, place and round). Default: a
+        game without such a breakdown (``SimkitError``)."""
+        raise SimkitError(f"{self.name} has no breakdown by place (no seat events)", key="game")
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from the position ``state`` (parsed JSON) and its exact outcome.

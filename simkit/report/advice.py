@@ -629,4 +629,13 @@ def try_next(
             )
         lines.append(rules)
     lines += _tune_lines(files, spaces, swept)
+    if (summary["verdict"] == UNFAIR).any():
+        cmd = shlex.join(["simkit", "why", files.scenario])
+        lines.append(
+            f"Why, and what to change: `{cmd}` replays the unfair settings' races to show where "
+            "the worst and best slots gain or lose, ranks the rules and parts of the track by "
+            "switching each off on the same races, and tests the smallest change among the "
+            "top causes on fresh races, with its side effects (docs/diagnosis.md; a few "
+            "minutes for greedy levels, a search level costs more)."
+        )
     return lines

@@ -684,3 +684,25 @@ def skill_curve(
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
     return save_figure(draw, path, (7.5, 3.8))
+
+
+def effects(path: Path, rows: pd.DataFrame, title: str, xlabel: str, top: int = 30):
+    """Estimates with 95% intervals as horizontal bars, one row per ``name`` (``diff``,
+    ``low``, ``high``), largest first, a line at 0: what a cause or a place is worth."""
+    rows = rows.head(top)
+
+    def draw(fig):
+        ax = fig.subplots()
+        y = np.arange(len(rows))[::-1]
+        d = rows["diff"].to_numpy(dtype=float)
+        lo, hi = rows["low"].to_numpy(dtype=float), rows["high"].to_numpy(dtype=float)
+        colours = np.where(lo > 0, "#2f855a", np.where(hi < 0, "#c53030", "#718096"))
+        ax.barh(y, d, color=colours, alpha=0.75)
+        ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="none", ecolor="#1a202c", capsize=2, lw=1)
+        ax.axvline(0, color="#1a202c", lw=0.8)
+        ax.set_yticks(y)
+        ax.set_yticklabels([_wrapped(str(n), 50) for n in rows["name"]], fontsize=7)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title)
+
+    save_figure(draw, path, (8.0, max(2.5, 0.28 * len(rows) + 1.2)))

@@ -111,7 +111,8 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
         "Its worst slot is closer to fair than the next, head_start=[0,0,0,0,0,0]'s: " in (tried[0])
     )
     assert tried[1].startswith(f"Try next: `simkit tune {out / 'try-next-tune.toml'} --space ")
-    assert len(tried) == 2
+    assert tried[2].startswith("Try next: Why, and what to change: `simkit why ")
+    assert len(tried) == 3
     # Next to each cell's own verdict: the label, and which combination's sentence above.
     assert answer.count("across skill levels: skill-dependent (above: head_start=[0,0,") == 2
     assert answer.count("across skill levels: skill-dependent (above: head_start=[0,2,") == 2
@@ -183,7 +184,8 @@ def test_try_next_names_the_slot_the_table_and_the_races_that_would_decide(tmp_p
     beside the report (issue 35: a pasted ``--resume runs/...`` fails where the run is not
     shipped)."""
     both = _try_next(tmp_path / "a", '["steady", "bold"]')
-    assert len(both) == 3
+    assert len(both) == 4
+    assert both[3].startswith("Why, and what to change: `simkit why ")
     for line, level in zip(both, ["steady", "bold"], strict=False):
         assert line.startswith(f"skill={level}: slot 2 wins ")
         assert "give it more `head_start` (now 0); slot 1 wins " in line

@@ -61,9 +61,13 @@ RULE_ELEMENTS = (
         "the tie-break between level sleds (R-03)",
     ),
     RuleElement("tight_corner_order", False, "inside lane first on tight corners (R-29)"),
-    RuleElement("safety_speeds", False, "dents for entering corners too fast (R-15)"),
-    RuleElement("trees", False, "the trees (R-21)", _has_trees),
-    RuleElement("buildings", "none", "the buildings (ST2 F, R-27)", _has_buildings),
+    RuleElement(
+        "safety_speeds", False, "dents for entering corners too fast (R-15)", covers="safety"
+    ),
+    RuleElement("trees", False, "the trees (R-21)", _has_trees, covers="trees"),
+    RuleElement(
+        "buildings", "none", "the buildings (ST2 F, R-27)", _has_buildings, covers="buildings"
+    ),
     RuleElement("wall_dents", 0, "dents for hitting the side of the track (R-17)"),
     RuleElement("sled_collision_die", 0, "bonus dice lost for hitting a sled (R-24)"),
 )
@@ -196,6 +200,14 @@ class SnowTailsGame(Game):
         return trace_race(
             unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), key, self.title
         )
+
+    def seat_events(
+        self, cell: Cell, keys: np.ndarray, race_indices: np.ndarray | None = None
+    ) -> tuple[Any, Any]:
+        """Where each seat gained or lost, race by race (``events.seat_events``)."""
+        from simkit.games.snowtails.events import seat_events
+
+        return seat_events(cell, keys, race_indices)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from a position and its exact outcome (docs/state.md)."""
