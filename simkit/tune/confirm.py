@@ -43,6 +43,8 @@ def best_trials(study: Any, s: Settings) -> list[Any]:
 
     sp = s.search_space()
     named = [book_values(s.base(), sp.keys), *references(s)]
+    if s.goal().pareto:
+        return front_points(study, {json.dumps(v, sort_keys=True) for v in named}, s.top)
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     out, seen = [], {json.dumps(v, sort_keys=True) for v in named}
     for t in sorted(done, key=lambda t: (t.value, t.number)):
@@ -51,6 +53,22 @@ def best_trials(study: Any, s: Settings) -> list[Any]:
             seen.add(key)
             out.append(t)
     return out[: s.top]
+
+
+def front_points(study: Any, named: set[str], top: int) -> list[Any]:
+    """Up to ``top`` candidates of the Pareto front, spread along it: the fairest, the one
+    nearest the book in the traded measure, and evenly between (one per candidate, none of
+    them the book's values or a reference)."""
+    front, seen = [], set(named)
+    for t in sorted(study.best_trials, key=lambda t: (t.values[0], t.values[1], t.number)):
+        key = t.user_attrs["key"]
+        if key not in seen and "same_as" not in t.user_attrs:
+            seen.add(key)
+            front.append(t)
+    if len(front) <= top:
+        return front
+    picks = np.unique(np.round(np.linspace(0, len(front) - 1, top)).astype(int))
+    return [front[i] for i in picks]
 
 
 def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
@@ -146,7 +164,37 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
                 vs_reference=d, vs_reference_low=lo, vs_reference_high=hi, against=_paired(lo, hi)
             )
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    goal = s.goal()
+    if goal.bounds or goal.pareto:
+        out = _with_measures(out, results, goal, per, seed)
+    return out
+
+
+def _with_measures(v: pd.DataFrame, results: Any, goal: Any, per: int, seed: int) -> pd.DataFrame:
+    """Each candidate's change of every bounded (or traded) measure against the book's on
+    the confirmation's races, its worst cell's, with its interval; ``within_bounds`` when
+    every bounded change is within its tolerance (the point estimate)."""
+    from simkit.analysis import side_effects
+
+    pairs = [(i, k * per + i) for k in range(1, len(v)) for i in range(per)]
+    side = side_effects.differences(results, pairs, seed=seed)
+    side["candidate"] = side["cell"] // per
+    out = v.copy()
+    for name in goal.measures():
+        part = side[side["measure"] == name]
+        worst = part.loc[part.groupby("candidate")["diff"].apply(lambda d: d.abs().idxmax())]
+        worst = worst.set_index("candidate")
+        out[f"{name}_change"] = out["candidate"].map(worst["diff"])
+        out[f"{name}_low"] = out["candidate"].map(worst["low"])
+        out[f"{name}_high"] = out["candidate"].map(worst["high"])
+        out.loc[out["candidate"] == 0, [f"{name}_change", f"{name}_low", f"{name}_high"]] = 0.0
+    if goal.bounds:
+        ok = pd.Series(True, index=out.index)
+        for name, tol in goal.bounds:
+            ok &= out[f"{name}_change"].abs() <= tol
+        out["within_bounds"] = ok
+    return out
 
 
 def _paired(lo: float, hi: float) -> str:

@@ -383,3 +383,67 @@ def test_candidates_read_in_words_beside_the_book():
         "corner 1 safety 8 (book 4), corner 2 safety 4 (as the book), "
         "extra_cards [0,2,2] (book [0,0,1])"
     )
+
+
+BOUNDED = """
+[comp]
+elements = [2, 3]
+low = 0
+high = 10
+order = "non-decreasing"
+
+[course]
+low = 4
+high = 24
+"""
+
+
+def test_a_bound_keeps_the_race_length_of_the_book(tmp_path):
+    """Issue 35: tuned for fairness alone, a longer course is as good as a compensation (it
+    dilutes the start's edge) and makes races longer; bounded to the book's race length
+    within half a round, only the compensation is left."""
+    s = tune.settings(
+        *_files(tmp_path, space=BOUNDED),
+        objective="fairness; rounds_median<=0.5",
+        budget=60_000,
+        min_races=500,
+        max_races=4_500,
+        confirm=6_000,
+        top=2,
+    )
+    assert s.goal().bounds == (("rounds_median", 0.5),)
+    done = tune.start(s, tmp_path / "out")
+    assert done.best["course"] == 8 and done.best["comp"][1] > 0
+    v = done.confirmation
+    best = v[v["role"] == "found"].sort_values("objective").iloc[0]
+    assert bool(best["within_bounds"]) and best["rounds_median_change"] == 0
+    md = (done.report.parent / "report.md").read_text().split("## Confirmation")[0]
+    assert "Within its bounds against the book's: median race length +0 [" in md
+
+
+def test_a_front_names_the_trade_of_fairness_for_race_length(tmp_path):
+    """Issue 35: the front of fairness against the race length's distance from the book's,
+    over the course alone: a longer course is fairer and longer, and the report says what
+    each pp costs."""
+    s = tune.settings(
+        *_files(tmp_path, space="[course]\nlow = 8\nhigh = 24\n"),
+        objective="fairness vs rounds_median",
+        budget=40_000,
+        max_races=2_000,
+        confirm=4_000,
+        top=3,
+    )
+    done = tune.start(s, tmp_path / "out")
+    v = done.confirmation
+    found = v[v["role"] == "found"]
+    assert 2 <= len(found) <= 3
+    # Along the front, the fairer the point the longer its races.
+    order = found.sort_values("objective")["rounds_median_change"].tolist()
+    assert order == sorted(order, reverse=True)
+    md = (done.report.parent / "report.md").read_text()
+    assert "The front trades the objective against the median race length" in md
+    assert "costs about" in md and (done.report.parent / "front.png").is_file()
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError, match=r"bounds .* or a front"):
+        tune.settings(*_files(tmp_path), objective="fairness vs rounds_median; dents<=1")
