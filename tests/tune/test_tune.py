@@ -360,7 +360,10 @@ def test_a_reference_that_beats_the_search_on_confirmation_leads_the_answer():
         ]
     )  # fmt: skip
     fair = pd.DataFrame({"candidate": [0, 1, 2], "verdict": ["unfair"] * 3})
-    verdict, sentence, _ = _answer(v, fair, SimpleNamespace(objective="fairness", confirm=50000))
+    from simkit.tune.objective import Goal
+
+    unbounded = SimpleNamespace(objective="fairness", confirm=50000, goal=lambda: Goal(()))
+    verdict, sentence, _ = _answer(v, fair, unbounded)
     assert sentence.startswith(
         "Best confirmed: the reference extra_cards=[0,1,1,2,2]: objective 6.30 [6.00, 6.60] pp "
         "on the fresh races, against 7.14 [6.84, 7.42] for the book's values. The search's "
