@@ -100,15 +100,6 @@ def _unfair_settings(results: Any, tolerance: float, cells: list[int] | None) ->
     return [c for _, c in sorted(out)][:MAX_SETTINGS]
 
 
-def _label(results: Any, cell: int) -> str:
-    """The setting's name: the cell's label without its skill level."""
-    from simkit.analysis.skill import combinations
-
-    if "skill" in results.cells and results.cells["skill"].notna().any():
-        return str(combinations(results.cells).set_index("cell").at[cell, "label"])
-    return str(results.cells.set_index("cell").at[cell, "label"])
-
-
 def _decode(results: Any) -> set[str]:
     from simkit.analysis.tables import json_params
     from simkit.games import get
@@ -237,6 +228,7 @@ def diagnose(
     """Diagnose the unfair settings of the study ``target`` (a run folder or a scenario
     file) into the folder ``out``; see the module's docstring."""
     from simkit.analysis import ablation
+    from simkit.report.advice import setting_name
     from simkit.runner import expand
     from simkit.runner.scenario import parse
 
@@ -277,7 +269,7 @@ def diagnose(
         )
         found.append(
             Setting(
-                _label(study, group[0]),
+                setting_name(study, group[0]),
                 group,
                 pinned,
                 elements,

@@ -538,6 +538,15 @@ def _search_line(files: Files, best: Any) -> str | None:
 # --- the lines ----------------------------------------------------------------------------
 
 
+def setting_name(results: Any, cell: int) -> str:
+    """A cell's setting: its label without its skill level (on a skill axis)."""
+    if "skill" in results.cells and results.cells["skill"].notna().any():
+        from simkit.analysis.skill import combinations
+
+        return str(combinations(results.cells).set_index("cell").at[cell, "label"])
+    return str(results.cells.set_index("cell").at[cell, "label"])
+
+
 def _own_races(results: Any, cell: int) -> int | None:
     """The races a cell's skill level plays by its own count (``{bot, races}``), if any."""
     specs = results.manifest.get("cells", [])
@@ -607,8 +616,8 @@ def try_next(
                 said = _unfair_advice(results, pd.Series(r), by_slot, tolerance, spaces)
                 if said:
                     lines.append(f"{label}: {said}.")
-                else:
-                    unexplained.append((int(r["cell"]), label))
+                else:  # named by its setting: the rules' sweep plays every level of it
+                    unexplained.append((int(r["cell"]), setting_name(results, int(r["cell"]))))
             else:
                 lines.append(
                     f"{label}: nothing to fix at ±{100 * tolerance:g} pp; a smaller "
