@@ -175,12 +175,24 @@ def scenario(
     """The study (pinned on one setting) with ``bundles`` in turn, the first the study's own
     (``{}``), on common random numbers, per-race rows kept, no level check."""
     out = with_bundles(data, bundles)
-    if "skill" in out:  # every level plays the same races
-        out["skill"] = [e["bot"] if isinstance(e, dict) else e for e in out["skill"]]
+    if "skill" in out:  # every level plays the same races; the study checked its levels
+        out["skill"] = [every_race(e) for e in out["skill"]]
         out["check_levels"] = False
+        out.pop("reference", None)
+        out.pop("reference_races", None)
     out.pop("precision", None)
     out.update(races=races, seed=seed, crn=True, keep="races", title=title)
     return out
+
+
+def every_race(level: Any) -> Any:
+    """A skill level as a scenario file writes it, without a race count of its own (a bot's
+    name, or a field's table), so that it plays every race of the cell."""
+    if not isinstance(level, dict):
+        return level
+    if "bot" in level:
+        return level["bot"]
+    return {k: v for k, v in level.items() if k != "races"}  # a field
 
 
 # --- reading the run ----------------------------------------------------------------------

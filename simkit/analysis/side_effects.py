@@ -303,6 +303,8 @@ def differences(
     measures = [m for m in _available(a) if m in _available(b)]
     rows = []
     for x, y in pairs:
+        if not len(_hist(a, x)[1]) or not len(_hist(b, y)[1]):
+            continue  # a cell with no race yet (a run that is not complete)
         for m in measures:
             try:
                 va, vb, d, lo, hi = _difference(m, a, x, b, y, paired, seed)

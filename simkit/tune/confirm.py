@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.analysis import deviation
+from simkit.analysis.ablation import every_race
 from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune.common import RESAMPLES, separated
@@ -83,8 +84,12 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     data["grid"] = {"set": [book, *refs, *candidates], **data.get("grid", {})}
     data.pop("precision", None)
     if "skill" in data:  # every cell plays the same races: no level keeps its own count
-        data["skill"] = [e["bot"] if isinstance(e, dict) else e for e in data["skill"]]
-        data["check_levels"] = False  # the study checks its levels; candidates need not
+        data["skill"] = [every_race(e) for e in data["skill"]]
+        # The study checks its levels (and its top level against the reference); the
+        # candidates need not.
+        data["check_levels"] = False
+        data.pop("reference", None)
+        data.pop("reference_races", None)
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
     return parse(data, s.scenario_path)

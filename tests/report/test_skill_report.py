@@ -90,11 +90,11 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     head, answer = md.split("## Answer", 1)
     assert (
         "skill levels: steady, bold: 2 fairness verdicts, 0 robust, 2 skill-dependent, "
-        "0 undetermined" in head
+        "0 style-dependent, 0 undetermined" in head
     )
     assert (
         "Across the 2 skill levels (steady, bold), 2 fairness verdicts: 0 robust, 2 "
-        "skill-dependent, 0 undetermined." in answer
+        "skill-dependent, 0 style-dependent, 0 undetermined." in answer
     )
     assert f"- **head_start=[0,0,0,0,0,0]: {GROWS}.** 2 players" in answer
     assert f"- **head_start=[0,2,0,0,0,0]: {SHRINKS}.** 2 players" in answer
@@ -132,7 +132,7 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     assert study_line(json.loads((out / "summary.json").read_text())) == (
         "unfair",
         "4 cells: 3 unfair, 1 fair; across skill levels, 2 verdicts: 0 robust, "
-        "2 skill-dependent, 0 undetermined.",
+        "2 skill-dependent, 0 style-dependent, 0 undetermined.",
     )
     assert (out / "skill_2.png").is_file() and (out / "fairness_across_skill.csv").is_file()
     assert (out / "fairness_across_skill_tests.csv").is_file()
