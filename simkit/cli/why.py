@@ -9,20 +9,23 @@ import click
 
 from simkit.cli.common import force_option, out_option, races_option, seed_option, threads_option
 from simkit.cli.report import TOLERANCE
+from simkit.runner.scenario import MAX_RACES
+
+_RACES = click.IntRange(1, MAX_RACES)  # a scenario's bound on races per cell
 
 
 @click.command()
 @click.argument("target", type=click.Path(exists=True, path_type=Path))
 @out_option("Folder for the diagnosis: its runs and report/ (default: runs/why-<name>).")
-@races_option("Races per cell of the ablation and of each change tried [4000].")
+@races_option("Races per cell of the ablation and of each change tried [4000].", type=_RACES)
 @click.option(
     "--fix-races",
-    type=click.IntRange(1),
+    type=_RACES,
     help="Races per cell of each change tried on fresh races (default: --races).",
 )
 @click.option(
     "--replays",
-    type=click.IntRange(1),
+    type=_RACES,
     default=500,
     show_default=True,
     help="Races replayed with the trace for the breakdown by place and round.",
