@@ -49,6 +49,7 @@ from simkit.games.snowtails.records import (
     FINISHED,
     FL_DONE,
     ONE,
+    OUT,
     PLAY_W,
     RACING,
     ZERO,
@@ -80,6 +81,22 @@ STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3,
 
 
 @njit(no_cpython_wrapper=True)
+def _last(pos, seat):
+    """Whether seat ``seat``, still in the race, is the only sled in it: every other one
+    has finished or is out. Its place is then settled, the next one (``pos.next_rank``),
+    however it ends: finishing (R-05), out (R-05: the last one out ranks first among
+    them, after every finisher), or still running at the round limit (ranked after the
+    finishers). R-25's fifth dent in a 2-sled race places the other sled 1st and this one
+    2nd, the same place; it sends no sled out, so the other has finished."""
+    if pos.status[seat] == OUT:
+        return False
+    for q in range(pos.n_seats):
+        if q != seat and pos.status[q] != FINISHED and pos.status[q] != OUT:
+            return False
+    return True
+
+
+@njit(no_cpython_wrapper=True)
 def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
@@ -87,23 +104,27 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
 
     A sled's place is settled when it finishes (R-05: at the end of the round it crossed
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
-    other sleds' play after it cannot change the result. A rollout cut short at round
-    ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04; out of
-    the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the position
-    for the seat (``value.value``: the board and hand sizes, ``f`` its scratch), with
-    ``valued`` 2 (``search:NhHw``) the second value (``value.value2``)."""
+    other sleds' play after it cannot change the result; and as soon as it is the last
+    sled in the race (``_last``: the next place is its own), which 8% of search:64's
+    rollout decisions at 2 sleds came after (1.6% at 4; measured). A rollout cut short at
+    round ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04;
+    out of the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the
+    position for the seat (``value.value``: the board and hand sizes, ``f`` its scratch),
+    with ``valued`` 2 (``search:NhHw``) the second value (``value.value2``). Only a rollout
+    without a horizon stops at ``_last``: one with a horizon may still reach it running."""
     pos = pool[1]
+    n = pos.n_seats
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
             if valued == 2:
                 return value2(cfg, pos, seat, f)
             if valued == 1:
                 return value(cfg, pos, seat, f)
-            n = pos.n_seats
             return (n - race_position(cfg, pos, seat)) / (n - 1)
+        if stop == NO_STOP and _last(pos, seat):
+            return (n - pos.next_rank) / (n - 1)
         decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
         apply(cfg, pos, swk)
-    n = pos.n_seats
     if pos.flow != FL_DONE and pos.race == race:
         return (n - pos.finish[seat]) / (n - 1)
     return (n - pos.race_fin[seat, race]) / (n - 1)
