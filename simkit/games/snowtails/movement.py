@@ -83,6 +83,22 @@ def enter(cfg, pos, target, td, room):
 
 
 @njit(no_cpython_wrapper=True)
+def note(wk, t):
+    """While ``wk.reading`` is 1, keep space ``t`` among the spaces the search read
+    (``wk.reads``, each once: ``wk.seen[t]`` holds the search's ``wk.stamp``; past their
+    room they are only counted): the sleds and trees there are all a greedy card play
+    depends on besides the seat's own state (``search._recall``). A space off the track
+    (-1) reads nothing."""
+    if wk.reading != 1 or t < 0 or wk.seen[t] == wk.stamp:
+        return
+    wk.seen[t] = wk.stamp
+    n = wk.n_reads
+    if 0 <= n < wk.reads.shape[0]:
+        wk.reads[n] = t
+    wk.n_reads = n + 1
+
+
+@njit(no_cpython_wrapper=True)
 def overspeed(cfg, start, end, speed):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
@@ -162,6 +178,7 @@ def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     cur = nodes[i, N_SPACE]
     td = nodes[i, N_TD]
     t = cfg.tab[cur, col]
+    note(wk, t)
     c, td2 = enter(cfg, pos, t, td, room)
     if c == C_FIFTH:
         n_outs = _add_outcome(cfg, wk, n_outs, lo, start, t, c, ZERO, i, kind, speed, td2)
@@ -208,6 +225,7 @@ def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, r
     td = wk.nodes[i, N_TD]
     for j in range(1, bonus + 1):
         t = cfg.tab[cur, S_NEXT]
+        note(wk, t)
         c, td2 = enter(cfg, pos, t, td, room)
         stop = cur
         if c == C_FIFTH:
@@ -218,6 +236,7 @@ def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, r
             stop = t
         emit = c != C_NONE or partial != 0 or j == bonus
         if partial == 2 and c == C_NONE and j < bonus:
+            note(wk, cfg.tab[t, S_NEXT])
             emit = not _skip_distance(cfg, pos, t, td, start, room)
         if emit:
             dist = j if partial else bonus

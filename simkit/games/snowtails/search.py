@@ -48,10 +48,14 @@ from simkit.games.snowtails.records import (
     BOT_GREEDY,
     FINISHED,
     FL_DONE,
+    N_VALUES,
     ONE,
     OUT,
+    PH_PLAY,
     PLAY_W,
     RACING,
+    RECALL,
+    S_TREE,
     ZERO,
 )
 from simkit.games.snowtails.rules import race_position
@@ -78,6 +82,116 @@ STOP_SHIFT = np.int64(40)  # above the horizon: stop once the leader is this far
 STOP_MASK = np.int64(255)
 NO_STOP = np.int64(1 << 50)
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
+
+
+@njit(no_cpython_wrapper=True)
+def _recall_key(pos, p, wr):
+    """Everything of the position a greedy card play of seat ``p`` (weights row ``wr``)
+    reads besides the sleds and trees on the spaces it searches: its space, race, round
+    (only whether it is the first, R-14, R-23), race position (its bonus, R-14), dents,
+    dice, 5s set aside, hand and dogs; as two words."""
+    hand = 0
+    for v in range(N_VALUES):
+        hand |= pos.hand[p, v] << (8 * v)  # at most 60 cards of a value (MAX_DECK)
+    k0 = (pos.space[p] + 1) | (pos.race << 13) | (p << 17) | (wr << 21)
+    k0 |= (min(pos.rnd, 2) << 25) | (pos.t_pos << 27) | (pos.dents[p] << 32)
+    k0 |= (pos.die[p] << 40) | (pos.fives[p] << 48)
+    k1 = hand | (pos.left[p] << 48) | (pos.right[p] << 52) | (pos.brake[p] << 56)
+    return k0, k1
+
+
+@njit(no_cpython_wrapper=True)
+def _blockers(cfg, pos, out):
+    """The spaces sleds block (``rules.sled_at``), into ``out``; their count."""
+    m = 0
+    for q in range(pos.n_seats):
+        st = pos.status[q]
+        if pos.space[q] >= 0 and st != OUT and (st != FINISHED or cfg.lift_finished == 0):
+            out[m] = pos.space[q]
+            m += 1
+    return m
+
+
+@njit(no_cpython_wrapper=True)
+def _read(cfg, pos, t, occ, m):
+    """What a greedy search reads at space ``t`` (``movement.enter``): a sled there (1,
+    one of the ``m`` spaces ``occ``), a standing tree (2)."""
+    r = 0
+    for j in range(m):
+        if occ[j] == t:
+            r = 1
+    tree = cfg.tab[t, S_TREE]
+    if tree >= 0 and pos.trees[tree] != 0:
+        r |= 2
+    return r
+
+
+@njit(no_cpython_wrapper=True)
+def _recall(cfg, reach, pos, wk, wr):
+    """Greedy's decision (``policy.decide``, weights row ``wr``) for the seat to move, into
+    ``wk.play``: a card play recalled when this seat's own state (``_recall_key``) and
+    every space the play's search read (``movement.note``: a sled or a tree there, or
+    none) are as they were when it was searched, else searched and remembered.
+
+    A card play is a pure function of those: so the recalled play is the one the search
+    would find, and the rollouts play the same races. Plays repeat often within a search
+    (one sample's rollouts share the other sleds' hands and decks: 38% of greedy's card
+    plays in search:64's rollouts were recalled, 4 sleds, measured); a search from the
+    start row (ST2 B), whose own space moves while it searches, is not remembered. A row
+    of ``wk.recall``: the key's two words, the reads' count, the play, then the reads two
+    to a word (``t << 2 | what``, ``_read``)."""
+    p = pos.to_move
+    if pos.phase != PH_PLAY or pos.space[p] < 0:
+        decide(cfg, reach, pos, wk, BOT_GREEDY, wr)
+        return
+    k0, k1 = _recall_key(pos, p, wr)
+    slot = ((k0 * -7046029254386353131) ^ (k1 * -4658895280553007687)) >> 40 & (RECALL - 1)
+    row = wk.recall[slot]
+    occ = wk.order  # free between turns (race order scratch)
+    if row[0] == k0 and row[1] == k1:
+        m = _blockers(cfg, pos, occ)
+        same = True
+        for j in range(row[2]):
+            r = (row[10 + j // 2] >> (32 * (j % 2))) & 0xFFFFFFFF
+            if _read(cfg, pos, r >> 2, occ, m) != r & 3:
+                same = False
+                break
+        if same:
+            for col in range(PLAY_W):
+                wk.play[col] = row[3 + col]
+            return
+    wk.reading = 1
+    wk.n_reads = 0
+    wk.stamp += 1
+    decide(cfg, reach, pos, wk, BOT_GREEDY, wr)
+    wk.reading = 0
+    n = wk.n_reads
+    if n > wk.reads.shape[0] or wk.n_top == 0:
+        return  # read too much to remember (or found no play)
+    m = _blockers(cfg, pos, occ)
+    row[0] = k0
+    row[1] = k1
+    row[2] = n
+    for col in range(PLAY_W):
+        row[3 + col] = wk.play[col]
+    for j in range(0, n, 2):
+        t = wk.reads[j]
+        w = (t << 2) | _read(cfg, pos, t, occ, m)
+        if j + 1 < n:
+            t = wk.reads[j + 1]
+            w |= ((t << 2) | _read(cfg, pos, t, occ, m)) << 32
+        row[10 + j // 2] = w
+
+
+@njit(no_cpython_wrapper=True)
+def _forget(wk):
+    """No card play remembered (``_recall``), no space noted (``movement.note``)."""
+    wk.reading = 0
+    wk.stamp = 1
+    for slot in range(RECALL):
+        wk.recall[slot, 0] = -1
+    for s in range(wk.seen.shape[0]):
+        wk.seen[s] = 0
 
 
 @njit(no_cpython_wrapper=True)
@@ -123,7 +237,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
             return (n - race_position(cfg, pos, seat)) / (n - 1)
         if stop == NO_STOP and _last(pos, seat):
             return (n - pos.next_rank) / (n - 1)
-        decide(cfg, reach, pos, swk, BOT_GREEDY, wr)
+        _recall(cfg, reach, pos, swk, wr)
         apply(cfg, pos, swk)
     if pos.flow != FL_DONE and pos.race == race:
         return (n - pos.finish[seat]) / (n - 1)
@@ -268,6 +382,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
+        _forget(swk)
         prior = np.zeros(m)
         if lam > 0.0:  # each play's policy score below the best's, L/100 a logit
             for c in range(m):
