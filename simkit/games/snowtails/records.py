@@ -279,9 +279,9 @@ POSITION = record_dtype(
 )
 
 # Search scratch: node rows (moves made, drifts made, space, parent node, move kind, tree
-# dents so far) and outcome rows of ``movement.outcomes``.
-N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD = (np.int64(c) for c in range(6))
-N_COLS = 6
+# dents so far, drift bits of the moves to it) and outcome rows of ``movement.outcomes``.
+N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD, N_BITS = (np.int64(c) for c in range(7))
+N_COLS = 7
 (
     O_END,  # space where the sled stops
     O_COLL,  # C_*
