@@ -301,7 +301,7 @@ ROUND_CAP = 64  # rounds recorded in Batch.round_position (a race on the library
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 RECALL = 2048  # greedy card plays a search's rollouts remember (search.py; a power of two)
 RECALL_READS = 44  # spaces one of them may have read (more: it is not remembered)
-RECALL_W = 10 + RECALL_READS // 2  # a remembered play's row: key, reads' count, play, reads
+RECALL_W = 8 + RECALL_READS // 2  # a remembered play's row: reads' count, play, reads
 
 WORK = record_dtype(
     [
@@ -331,6 +331,7 @@ WORK = record_dtype(
         ("tries", np.int64, (MAX_TOP,)),
         ("alive", np.int64, (MAX_TOP,)),
         # search._recall: greedy's card plays in the rollouts, one row each (search.py)
+        ("recall_key", np.int64, (RECALL, 2)),  # apart from the rows: cheap to clear
         ("recall", np.int64, (RECALL, RECALL_W)),
         ("reading", np.int64),  # 1: movement.note keeps the spaces a search reads
         ("n_reads", np.int64),

@@ -138,8 +138,9 @@ def _recall(cfg, reach, pos, wk, wr):
     (one sample's rollouts share the other sleds' hands and decks: 38% of greedy's card
     plays in search:64's rollouts were recalled, 4 sleds, measured); a search from the
     start row (ST2 B), whose own space moves while it searches, is not remembered. A row
-    of ``wk.recall``: the key's two words, the reads' count, the play, then the reads two
-    to a word (``t << 2 | what``, ``_read``)."""
+    of ``wk.recall``: the reads' count, the play, then the reads two to a word (``t << 2
+    | what``, ``_read``); its key's two words apart, in ``wk.recall_key``, so that
+    forgetting costs little (``_forget``, once a search)."""
     p = pos.to_move
     if pos.phase != PH_PLAY or pos.space[p] < 0:
         decide(cfg, reach, pos, wk, BOT_GREEDY, wr)
@@ -148,17 +149,17 @@ def _recall(cfg, reach, pos, wk, wr):
     slot = ((k0 * -7046029254386353131) ^ (k1 * -4658895280553007687)) >> 40 & (RECALL - 1)
     row = wk.recall[slot]
     occ = wk.order  # free between turns (race order scratch)
-    if row[0] == k0 and row[1] == k1:
+    if wk.recall_key[slot, 0] == k0 and wk.recall_key[slot, 1] == k1:
         m = _blockers(cfg, pos, occ)
         same = True
-        for j in range(row[2]):
-            r = (row[10 + j // 2] >> (32 * (j % 2))) & 0xFFFFFFFF
+        for j in range(row[0]):
+            r = (row[8 + j // 2] >> (32 * (j % 2))) & 0xFFFFFFFF
             if _read(cfg, pos, r >> 2, occ, m) != r & 3:
                 same = False
                 break
         if same:
             for col in range(PLAY_W):
-                wk.play[col] = row[3 + col]
+                wk.play[col] = row[1 + col]
             return
     wk.reading = 1
     wk.n_reads = 0
@@ -169,28 +170,28 @@ def _recall(cfg, reach, pos, wk, wr):
     if n > wk.reads.shape[0] or wk.n_top == 0:
         return  # read too much to remember (or found no play)
     m = _blockers(cfg, pos, occ)
-    row[0] = k0
-    row[1] = k1
-    row[2] = n
+    wk.recall_key[slot, 0] = k0
+    wk.recall_key[slot, 1] = k1
+    row[0] = n
     for col in range(PLAY_W):
-        row[3 + col] = wk.play[col]
+        row[1 + col] = wk.play[col]
     for j in range(0, n, 2):
         t = wk.reads[j]
         w = (t << 2) | _read(cfg, pos, t, occ, m)
         if j + 1 < n:
             t = wk.reads[j + 1]
             w |= ((t << 2) | _read(cfg, pos, t, occ, m)) << 32
-        row[10 + j // 2] = w
+        row[8 + j // 2] = w
 
 
 @njit(no_cpython_wrapper=True)
-def _forget(wk):
+def _forget(wk, n_spaces):
     """No card play remembered (``_recall``), no space noted (``movement.note``)."""
     wk.reading = 0
     wk.stamp = 1
     for slot in range(RECALL):
-        wk.recall[slot, 0] = -1
-    for s in range(wk.seen.shape[0]):
+        wk.recall_key[slot, 0] = -1
+    for s in range(n_spaces):  # the only spaces noted
         wk.seen[s] = 0
 
 
@@ -382,7 +383,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
-        _forget(swk)
+        _forget(swk, cfg.n_spaces)
         prior = np.zeros(m)
         if lam > 0.0:  # each play's policy score below the best's, L/100 a logit
             for c in range(m):
