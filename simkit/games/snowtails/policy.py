@@ -306,7 +306,7 @@ def _distinct_after(pos, p, v, mask, held):
     return held - 1 if pos.hand[p, v] == popcount3(mask) else held
 
 
-@njit(no_cpython_wrapper=True)
+@njit(inline="always")
 def _slowest_next(pos, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
@@ -341,7 +341,7 @@ def _dice_kept(cfg, wk, o, coll, trig, die):
     return kept
 
 
-@njit(no_cpython_wrapper=True)
+@njit(inline="always")
 def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
@@ -486,7 +486,7 @@ def _lines_bound(drifts, at, wu, wd, over1, over2, over3, room, past):
     return max(max(b0, b1), max(b2, b3))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(inline="always")
 def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held):
     """``_play_bound`` for every card play, from the drift table (``reach_table``): the
     play's exact straight moves and drifts, into ``wk.bounds``. For weight ``W_PROGRESS`` >
@@ -557,7 +557,7 @@ def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, 
     return bi > bq or (bi == bq and i < q)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(inline="always")
 def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     """The outcomes of card play ``i``: searched, or found among those of an earlier play
     that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
