@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all fuzz lint format bench profile reports clean golden
+.PHONY: setup demo test test-all fuzz attacks lint format bench profile reports clean golden
 
 setup: $(STAMP)
 
@@ -33,6 +33,9 @@ test-all: setup  ## every test, slow ones included
 
 fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a few minutes)
 	SIMKIT_HYPOTHESIS=thorough $(BIN)/python -m pytest tests/fuzz tests/runner/test_integrity.py
+
+attacks: setup  ## the whole attack table (bench/attacks.toml), its outcomes written into docs/reliability.md (about 15 minutes here); `make test` plays its fast cases
+	$(BIN)/python -m bench.attacks --docs docs/reliability.md
 
 lint: setup
 	$(BIN)/ruff check .

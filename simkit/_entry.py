@@ -9,9 +9,20 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 
 
 def main() -> None:
+    """The command; Ctrl-C while it starts (importing numpy, pandas, numba takes a second)
+    ends in one line, not a traceback through the imports (issue 37)."""
+    try:
+        _main()
+    except KeyboardInterrupt:
+        sys.stderr.write("Error: interrupted while starting; nothing was done\n")
+        sys.exit(130)
+
+
+def _main() -> None:
     # simkit plays on its own threads, one per core; OpenBLAS's worker threads, started at
     # import, spin on those same cores (1.2% of a run's CPU samples), and no simkit
     # command makes a BLAS call large enough to need them. An explicit setting wins.

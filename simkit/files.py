@@ -13,6 +13,12 @@ Every file read here can be recorded and replayed by content (:mod:`simkit.runne
 inside :func:`recording`, each file read is remembered with its bytes; inside
 :func:`replaying`, a file that was recorded is read from the recording, not from the disk,
 so a resumed run reads the inputs its start read, whatever happened to them since.
+
+Where simkit writes (below "where simkit writes"), no write, truncation or deletion follows
+a symbolic link: a folder it writes into is refused if it holds one (:func:`refuse_links`),
+a file it is asked to write is refused if it is one (:func:`claim_file`), and every file is
+written under a new temporary name (:func:`create_new`: ``O_EXCL | O_NOFOLLOW``), then
+renamed, which replaces a name and never what a link points to.
 """
 
 from __future__ import annotations
@@ -108,12 +114,15 @@ def _read_regular(p: Path, error: ErrorFactory, max_bytes: int) -> bytes:
         raise error("is a folder, not a file") from None
     except OSError as exc:
         raise error(f"cannot read it ({exc.strerror or exc})") from None
-    with open(fd, "rb") as fh:
-        mode = os.fstat(fd).st_mode
+    # Checked before the descriptor is wrapped: Python's file object refuses a folder
+    # itself, with an error naming the descriptor's number ("cannot use '3'").
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
         if stat.S_ISDIR(mode):
             raise error("is a folder, not a file")
-        if not stat.S_ISREG(mode):
-            raise error(f"is not a regular file (a {_kind(mode)}); give a file")
+        raise error(f"is not a regular file (a {_kind(mode)}); give a file")
+    with open(fd, "rb") as fh:
         try:
             return fh.read(max_bytes + 1)
         except OSError as exc:
@@ -176,15 +185,34 @@ def _finite(text: str) -> float:
     return value
 
 
+class _Repeated(ValueError):
+    """A JSON object names a key twice."""
+
+
+def _no_repeats(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused when it names a key twice (json keeps the last silently)."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise _Repeated(f"key {shown(twice)} appears twice in one object; keep one")
+    return out
+
+
 def read_json(path: str | Path, error: ErrorFactory, max_bytes: int = MAX_BYTES) -> Any:
-    """The file parsed as JSON; NaN, Infinity and out-of-range numbers are refused."""
+    """The file parsed as JSON; NaN, Infinity, out-of-range numbers and an object naming a
+    key twice are refused."""
     text = read_text(path, error, max_bytes)
     try:
-        data = json.loads(text, parse_constant=_no_constant, parse_float=_finite)
+        data = json.loads(
+            text, parse_constant=_no_constant, parse_float=_finite, object_pairs_hook=_no_repeats
+        )
     except json.JSONDecodeError as exc:
         raise error(f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
     except RecursionError:
         raise error(f"nested deeper than {MAX_DEPTH} levels") from None
+    except _Repeated as exc:
+        raise error(f"not valid JSON here: {exc}") from None
     except ValueError as exc:
         raise error(f"not valid JSON ({one_line(str(exc))[:SHOWN_CHARS]})") from None
     _check_depth(data, error)
@@ -272,14 +300,38 @@ def named(path: str | Path) -> Iterator[None]:
         raise
 
 
+_NO_LINK = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NO_LINK
+
+
+def create_new(path: str | Path) -> int:
+    """A descriptor on a new, empty regular file at ``path``: a temporary name simkit writes
+    and then renames. Never a file the name already held, nor one a link there points to
+    (``O_EXCL``, ``O_NOFOLLOW``): a leftover of the same name (a killed writer's, or a link
+    someone put there) is removed first, the name itself and not what a link points to."""
+    try:
+        return os.open(path, _NEW_FILE, 0o666)
+    except FileExistsError:
+        os.unlink(path)
+        return os.open(path, _NEW_FILE, 0o666)
+
+
+def _temporary(p: Path) -> Path:
+    """A temporary name beside ``p`` that keeps its suffix (writers such as matplotlib read
+    the format from it); hidden, and ending ``.tmp`` before the suffix."""
+    return p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+
+
 def write_replacing(path: str | Path, write: Callable[[Path], Any]) -> None:
     """Write ``path`` by ``write(temporary path)``, then rename it over ``path``: a failed
     write (a full disk) leaves ``path`` as it was (absent, or the file ``--force`` would
-    have replaced), and its error names ``path``. The temporary name keeps the suffix,
-    which writers such as matplotlib read the format from."""
+    have replaced), and its error names ``path``. The temporary file is made new by
+    :func:`create_new` before ``write`` fills it, so no write lands where a link points;
+    the rename replaces a name, never what it points to."""
     p = Path(path)
-    tmp = p.with_name(f".{p.stem}.{os.getpid()}.tmp{p.suffix}")
+    tmp = _temporary(p)
     try:
+        os.close(create_new(tmp))
         write(tmp)
         os.replace(tmp, p)
     except OSError as exc:
@@ -292,6 +344,53 @@ def write_replacing(path: str | Path, write: Callable[[Path], Any]) -> None:
         with contextlib.suppress(OSError):
             tmp.unlink(missing_ok=True)
         raise
+
+
+def replace_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` as ``path`` through a new temporary file (:func:`write_replacing`)."""
+
+    def write(tmp: Path) -> None:
+        fd = os.open(tmp, os.O_WRONLY | _NO_LINK)
+        with open(fd, "wb") as fh:
+            fh.write(data)
+
+    write_replacing(path, write)
+
+
+def refuse_links(folder: str | Path, remedy: str) -> None:
+    """Refuse, in one line ending with ``remedy``, a folder simkit is about to write into
+    (a run, a report, a tuning) that holds a symbolic link anywhere inside, or anything
+    else that is neither a regular file nor a folder (a named pipe, a device, a socket).
+
+    simkit writes, truncates and deletes by name in its folders (a lock, chunk files,
+    unlisted chunks removed on resume, a report's pages); through a link, any of those
+    would land on the file or folder it points to, outside; into a named pipe it would wait
+    forever, into a device write to it. The folder itself may be a link (the user named
+    it); nothing inside it may. Links are not followed while looking.
+    """
+    top = Path(folder)
+    stack = [top]
+    while stack:
+        try:
+            entries = os.scandir(stack.pop())
+        except OSError:  # gone, or not a folder: the caller's own checks say so
+            continue
+        with entries:
+            for entry in entries:
+                if entry.is_symlink():
+                    raise SimkitError(
+                        f"'{entry.path}' is a symbolic link, and simkit writes through no link "
+                        f"in a folder it writes (it could overwrite or delete what the link "
+                        f"points to); {remedy}"
+                    )
+                if entry.is_dir(follow_symlinks=False):
+                    stack.append(Path(entry.path))
+                elif not entry.is_file(follow_symlinks=False):
+                    kind = _kind(entry.stat(follow_symlinks=False).st_mode)
+                    raise SimkitError(
+                        f"'{entry.path}' is not a regular file (a {kind}), and simkit writes "
+                        f"only regular files in a folder it writes; {remedy}"
+                    )
 
 
 def _kind_of(folder: Path) -> str | None:
@@ -321,6 +420,8 @@ def claim_folder(
     if p.exists() or p.is_symlink():
         if not p.is_dir():
             raise SimkitError(f"'{p}' exists and is not a folder; choose another {option}")
+        # Before anything inside is read: ``ours`` may read a file through a link.
+        refuse_links(p, f"remove it, or choose another {option}")
         try:
             empty = not any(p.iterdir())
         except OSError as exc:
@@ -335,7 +436,7 @@ def claim_folder(
     try:
         p.mkdir(parents=True, exist_ok=True)
         if _kind_of(p) != kind:
-            (p / MARKER).write_text(kind + "\n", encoding="utf-8")
+            replace_bytes(p / MARKER, f"{kind}\n".encode())
     except OSError as exc:
         raise SimkitError(
             f"cannot write into '{p}' ({exc.strerror or exc}); choose another {option}"
@@ -347,14 +448,20 @@ def claim_file(path: str | Path, *, suffix: str, force: bool = False, option: st
     """The file ``path`` (:func:`resolved`) that a command is about to write.
 
     Refused with one line unless it ends in ``suffix`` (the format written), and, when it
-    already exists, unless ``force``: simkit never replaces a file it was not asked to.
+    already exists, unless ``force``: simkit never replaces a file it was not asked to. A
+    symbolic link is refused even with ``force``.
     """
     p = resolved(path)
     if p.suffix.lower() != suffix:
         raise SimkitError(f"{option} '{p}': give a file name ending in {suffix}")
+    if p.is_symlink():
+        raise SimkitError(
+            f"{option} '{p}' is a symbolic link, and simkit writes through no link (not "
+            "even with --force); remove it, or choose another name"
+        )
     if p.is_dir():
         raise SimkitError(f"{option} '{p}' is a folder; give a file name ending in {suffix}")
-    if (p.exists() or p.is_symlink()) and not force:
+    if p.exists() and not force:
         raise SimkitError(
             f"{option} '{p}' exists; choose another name, or add --force to replace it"
         )

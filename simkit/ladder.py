@@ -10,9 +10,14 @@ explains the design.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
+import pyarrow as pa
 
 from simkit.errors import SimkitError
 from simkit.games import get
@@ -113,6 +118,50 @@ def recorded_bootstrap(manifest: dict[str, Any]) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
+def reference_of(sc: Scenario, reference: str | None) -> str | None:
+    """The ladder's reference: ``--reference BOT``, the game's (``Game.reference_bot``) when
+    not given, None for ``none``; checked in the ladder's setting like its bots."""
+    g = get(sc.game)
+    if reference is None:
+        reference = g.reference_bot
+    if reference is None or reference == "none":
+        return None
+    build_cell(
+        sc.game,
+        preset=sc.axes.get("preset"),
+        overrides=sc.overrides or None,
+        track=sc.axes.get("track"),
+        players=sc.axes.get("players"),
+        bots=reference,
+    )
+    return reference
+
+
+def uncertified_text(game: str) -> str:
+    """What the ladder says of its top rung without a reference."""
+    if get(game).reference_bot is None:
+        return (
+            f"top rung not certified: {game} names no reference player (--reference BOT "
+            "certifies against one)."
+        )
+    return "top rung not certified (--reference none)."
+
+
+def recorded_reference(
+    manifest: dict[str, Any], reference: str | None, races: int | None
+) -> tuple[str | None, int]:
+    """The reference and its races a resumed ladder certifies with: those given, else those
+    it was started with (a ladder of an older simkit recorded none: the game's, at the
+    ladder's races per lineup)."""
+    options = manifest.get("options") or {}
+    sc = manifest["scenario"]
+    if reference is None:
+        reference = options.get("reference", get(sc["game"]).reference_bot)
+    if reference == "none":
+        reference = None
+    return reference, races or int(options.get("reference_races") or sc["races"])
+
+
 def resume(
     out: str | Path, *, threads: int | None = None, dask: str | None = None, progress: bool = False
 ) -> RunSummary:
@@ -121,3 +170,121 @@ def resume(
 
     design_of(RunDir(out).read_manifest())
     return _resume(out, threads=threads, dask=dask, progress=progress)
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The ladder's top rung against the model-free reference where the ladder played
+    (issue 34; :mod:`simkit.runner.levels`: as strong when the head-to-head share's 95% low
+    end is at least 45%)."""
+
+    bot: str
+    reference: str
+    certified: str  # as strong, weaker, not shown, reference
+    share: float
+    low: float
+    high: float
+    races: int  # races the pair played (0: measured within the ladder, or the bot itself)
+    sentence: str
+
+
+def certify(
+    lad: Any,
+    reference: str | None,
+    *,
+    races: int,
+    threads: int | None = None,
+    progress: bool = False,
+) -> Certificate | None:
+    """Certify the top rung of the analysed ladder ``lad`` against ``reference`` (None: no
+    certificate): from the ladder's own races when the reference is on it, else from a pair
+    of the two played in the ladder's setting (the level check's design and keys, ``races``
+    per lineup), stored in the run folder (``levels.parquet``, ``level_pairs.parquet``) and
+    read back on a later call instead of played again."""
+    from simkit.ratings import pair_share
+    from simkit.runner.levels import (
+        CERT_SELF,
+        LEVEL_PAIRS,
+        TABLE,
+        certificate,
+        certificate_text,
+        check_cell,
+        pair_table,
+        setting_text,
+        table,
+    )
+    from simkit.runner.storage import RunDir
+    from simkit.runner.tables import parquet_bytes
+
+    if reference is None:
+        return None
+    top = str(lad.table["bot"].iloc[0])
+    sc = lad.results.manifest["scenario"]
+    cell = build_cell(
+        sc["game"],
+        preset=sc.get("preset"),
+        overrides=sc.get("set") or None,
+        track=sc.get("track"),
+        players=sc["players"],
+        bots=reference,
+    )
+    where = setting_text(cell)
+    if top == reference:
+        said = certificate_text(top, reference, CERT_SELF, (), where)
+        return Certificate(top, reference, CERT_SELF, np.nan, np.nan, np.nan, 0, said)
+    o = lad.outcomes
+    if reference in o.bots:
+        seed = int(lad.results.manifest["seed"])
+        share = pair_share(
+            o,
+            o.bots.index(top),
+            o.bots.index(reference),
+            seed=seed,
+            replicates=max(len(lad.ratings.replicates), 2),
+        )
+        cert = certificate(share)
+        said = certificate_text(top, reference, cert, share, where)
+        return Certificate(top, reference, cert, *share, 0, said)
+    played = races * len(lineups([reference, top], cell.players))
+    levels = getattr(lad.results, "levels", None)
+    stored = levels is not None and len(levels) == 1
+    if not stored or (
+        str(levels["skill"].iloc[0]),
+        str(levels["reference"].iloc[0]),
+        int(levels["ref_races"].iloc[0]),
+    ) != (top, reference, played):
+        if progress:
+            print(
+                f"certifying the top rung, {top}, against {reference}: {races:,} races per lineup",
+                file=sys.stderr,
+                flush=True,
+            )
+        found = check_cell(
+            cell,
+            [top],
+            races=races,
+            seed=int(lad.results.manifest["seed"]),
+            threads=threads,
+            reference=reference,
+            replicates=len(lad.ratings.replicates),
+        )
+        levels = table(found.table.assign(cell=0, setting=0))
+        pairs = pair_table(found.pairs.assign(setting=0, lower_cell=-1, upper_cell=0))
+        run = RunDir(lad.results.dir)
+        with run.lock():
+            manifest = run.read_manifest()
+            for name, frame in ((TABLE, levels), (LEVEL_PAIRS, pairs)):
+                data = parquet_bytes(pa.Table.from_pandas(frame, preserve_index=False))
+                run.write(name, data, manifest)
+            run.write_manifest(manifest)
+    r = levels.iloc[0]
+    return Certificate(
+        top,
+        reference,
+        str(r["certified"]),
+        float(r["ref_share"]),
+        float(r["ref_share_low"]),
+        float(r["ref_share_high"]),
+        int(r["ref_races"]),
+        str(r["ref_sentence"]),
+    )

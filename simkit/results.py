@@ -13,7 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit.errors import RunError
-from simkit.runner.manifest import CELLS, LEVELS
+from simkit.runner.manifest import CELLS, LEVEL_PAIRS, LEVELS
 from simkit.runner.storage import RunDir
 from simkit.runner.tables import (
     AGG_KEYS,
@@ -59,6 +59,9 @@ class Results:
     # it did, a table made in memory): simkit.analysis.tables.cell_variants then goes by
     # the game's parameters.
     json_columns: tuple[str, ...] | None = None
+    # Every pair of bots the level check measured in each setting (docs/tables.md
+    # "level_pairs"), None where ``levels`` is, or for a run checked before pairs were kept.
+    level_pairs: pd.DataFrame | None = None
 
 
 def _concat(paths: list[Path]) -> pa.Table | None:
@@ -146,9 +149,11 @@ def load(path: str | Path) -> Results:
         seat_rounds = canonical(SEAT_TABLE, part.groupby(list(SEAT_KEYS)).sum().reset_index())
     if races is not None:
         agg["slot_finish"] = _cross_check(run, races, agg["slot_finish"])
-    levels = None
+    levels = level_pairs = None
     if LEVELS in manifest["files"]:
         levels = pq.read_table(run.path / LEVELS).to_pandas()
+    if LEVEL_PAIRS in manifest["files"]:
+        level_pairs = pq.read_table(run.path / LEVEL_PAIRS).to_pandas()
     return Results(
         run.path,
         manifest,
@@ -161,6 +166,7 @@ def load(path: str | Path) -> Results:
         measures,
         seat_rounds,
         json_columns=json_columns(cells_table.schema),
+        level_pairs=level_pairs,
     )
 
 

@@ -7,6 +7,7 @@ The numbers come from :mod:`simkit.analysis.ratings` (through ``simkit.report.la
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 COLUMNS = ["rung", "bot", "rating", "95% interval", "wins/seat"]
@@ -14,14 +15,17 @@ COLUMNS = ["rung", "bot", "rating", "95% interval", "wins/seat"]
 
 def ratings_rows(table: pd.DataFrame) -> list[dict[str, object]]:
     """The ratings table's rows, formatted: signed ratings and interval ends to three
-    decimals, the wins per seat to three."""
+    decimals (a bot never ahead of another seat is rated -inf, with no interval), the wins
+    per seat as a percentage to one decimal, as the report and its sentences write it."""
     return [
         {
             "rung": r.rung,
             "bot": r.bot,
-            "rating": f"{r.rating:+.3f}",
-            "95% interval": f"[{r.low:+.3f}, {r.high:+.3f}]",
-            "wins/seat": f"{r.win_rate:.3f}",
+            "rating": f"{r.rating:+.3f}" if np.isfinite(r.rating) else "-inf",
+            "95% interval": (
+                f"[{r.low:+.3f}, {r.high:+.3f}]" if np.isfinite(r.rating) else "never ahead"
+            ),
+            "wins/seat": f"{100 * r.win_rate:.1f}%",
         }
         for r in table.itertuples()
     ]

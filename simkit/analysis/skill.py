@@ -15,10 +15,15 @@ combination then gets one label (GLOSSARY, docs/statistics.md "Across skill leve
 
 - **robust**: every level decided (fair or unfair), the same verdict, and no difference
   between levels significantly beyond the tolerance;
-- **skill-dependent**: a difference between levels significantly beyond the tolerance,
-  stated with its size and direction;
-- **undetermined**: no such difference, but some level too imprecise to decide (or the
-  verdicts differ by less than the data can tell); it says which level and how many
+- **skill-dependent**: a difference significantly beyond the tolerance between two levels
+  the level check separates (:mod:`simkit.runner.levels`: one is measured stronger than the
+  other where the study plays), stated with its size and direction;
+- **style-dependent**: no such difference, but one between players the level check finds
+  of equal strength (not separated: two bots of a strong field, or adjacent levels that are
+  level here), stated as the range of the slot's win rate among them;
+- **undetermined**: neither, but some level too imprecise to decide (or the verdicts
+  differ by less than the data can tell; or a difference between levels whose strength was
+  not measured, which cannot be told skill from style); it says which level and how many
   races it needs.
 
 A significant shift smaller than the tolerance is named in the sentence, not hidden. A
@@ -49,8 +54,11 @@ from simkit.analysis.stats import (
 
 ROBUST = "robust"
 DEPENDENT = "skill-dependent"
+STYLE = "style-dependent"
 UNDETERMINED = "undetermined"
-LABELS = (ROBUST, DEPENDENT, UNDETERMINED)
+LABELS = (ROBUST, DEPENDENT, STYLE, UNDETERMINED)
+# What the level check says of two players in one setting (``strength`` of a test row).
+SEPARATED, EQUAL, UNMEASURED = "separated", "equal", "unmeasured"
 # Cells columns that are not the combination: its id, its random numbers, its name, its bots.
 _NOT_COMBINATION = ("cell", "cell_key", "label", "bots", "skill")
 PAIRED = "paired on shared races"
@@ -152,7 +160,12 @@ def _pairing(results: Any) -> Callable[[list[int]], Callable[[int], pd.DataFrame
     return lambda cells: wins if cells and keys[cells].nunique() == 1 else None
 
 
-def slot_differences(results: Any, slots: pd.DataFrame, tolerance: float = 0.0) -> pd.DataFrame:
+def slot_differences(
+    results: Any,
+    slots: pd.DataFrame,
+    tolerance: float = 0.0,
+    strength: dict[int, dict[frozenset, str]] | None = None,
+) -> pd.DataFrame:
     """For every combination, start slot and pair of skill levels: the tested difference.
 
     Args:
@@ -172,6 +185,9 @@ def slot_differences(results: Any, slots: pd.DataFrame, tolerance: float = 0.0) 
         ``±tolerance`` (:func:`simkit.analysis.stats.beyond_margin`), on which the label
         rests. Under no difference between levels ``beyond`` is rarer than ``significant``,
         so the chance that such a study calls anything skill-dependent stays under 5%.
+        ``strength`` (:func:`strength_between`) gives each row's ``strength``: whether the
+        level check separated the two levels in that setting (``separated``), found them of
+        one strength (``equal``), or did not measure them (``unmeasured``).
     """
     order = _level_order(results, slots)
     pairing = _pairing(results)
@@ -216,6 +232,9 @@ def slot_differences(results: Any, slots: pd.DataFrame, tolerance: float = 0.0) 
                         "p": test.pvalue,
                         "pairing": PAIRED if wins is not None else UNPAIRED,
                         "shared": int(shared) if np.isfinite(shared) else 0,
+                        "strength": (strength or {})
+                        .get(int(combo), {})
+                        .get(frozenset((la, lb)), UNMEASURED),
                     }
                 )
     out = pd.DataFrame(rows)
@@ -225,6 +244,7 @@ def slot_differences(results: Any, slots: pd.DataFrame, tolerance: float = 0.0) 
     out["tolerance"] = float(tolerance)
     out["p_beyond"] = beyond_margin(out["diff"], out["low"], out["high"], tolerance)
     out["beyond"], out["p_beyond_adjusted"] = adjust(out["p_beyond"])
+    out["holm_over"] = len(out)  # the differences Holm's correction runs over
     return out
 
 
@@ -239,13 +259,25 @@ def _binomial_difference(a: dict, b: dict) -> Difference:
     return difference_of_means(*stats(a), *stats(b))
 
 
+def _beyond(tests: pd.DataFrame, strength: str) -> pd.DataFrame:
+    """The rows significantly beyond the tolerance between players of that ``strength``."""
+    if not len(tests):
+        return tests
+    kind = tests["strength"] if "strength" in tests else pd.Series(UNMEASURED, tests.index)
+    return tests[tests["beyond"].astype(bool) & (kind == strength)]
+
+
 def label_of(verdicts: dict[str, str], tests: pd.DataFrame) -> str:
-    """The label of one combination from its verdict per level and its tested differences
-    (skill-dependent only on a difference significantly beyond the tolerance)."""
-    if len(tests) and tests["beyond"].any():
+    """The label of one combination from its verdict per level and its tested differences:
+    skill-dependent only on a difference significantly beyond the tolerance between levels
+    the level check separates, style-dependent on one between players it finds of equal
+    strength (a difference between unmeasured levels leaves it undetermined)."""
+    if len(_beyond(tests, SEPARATED)):
         return DEPENDENT
+    if len(_beyond(tests, EQUAL)):
+        return STYLE
     decided = all(v in (FAIR, UNFAIR) for v in verdicts.values())
-    if decided and len(set(verdicts.values())) == 1:
+    if decided and len(set(verdicts.values())) == 1 and not len(_beyond(tests, UNMEASURED)):
         return ROBUST
     return UNDETERMINED
 
@@ -277,8 +309,10 @@ def _no_difference(tol: float) -> str:
 def _small_shift(tests: pd.DataFrame, tol: float) -> str:
     """The most significant shift that is real (against 0) but not shown beyond the
     tolerance, if any: ``; slot 1 shifts +1.5 pp [+0.7, +2.2] (greedy:tuned - greedy),
-    significant but within ±2 pp``; a shift whose estimate passes the tolerance without
-    the test showing it beyond is said so (``significant, not shown beyond ±2 pp``)."""
+    significant but within ±2 pp``. Its interval is that difference's own 95% interval,
+    while the label rests on Holm's correction over the study: a shift whose own interval
+    lies beyond the tolerance but whose corrected test does not show it says exactly that,
+    with the number of differences corrected over and the adjusted p."""
     if not tol > 0 or "beyond" not in tests:
         return ""
     small = tests[tests["significant"] & ~tests["beyond"]]
@@ -286,11 +320,64 @@ def _small_shift(tests: pd.DataFrame, tol: float) -> str:
         return ""
     r = small.sort_values(["p_adjusted", "p"], kind="stable").iloc[0]
     more = f" (and {len(small) - 1} more)" if len(small) > 1 else ""
-    where = "significant but within" if abs(r["diff"]) <= tol else "significant, not shown beyond"
+    head = f"; slot {int(r['slot'])} shifts {_interval(r)} ({r['level_b']} - {r['level_a']}"
+    if r["p_beyond"] < 0.05:
+        over = int(r["holm_over"]) if "holm_over" in r else len(tests)
+        return (
+            f"{head}; its own 95% interval), beyond {_pm(tol)} on its own but not after "
+            f"Holm's correction over the study's {over} differences (adjusted p "
+            f"{r['p_beyond_adjusted']:.2g}){more}"
+        )
+    if abs(r["diff"]) <= tol:
+        return f"{head}), significant but within {_pm(tol)}{more}"
     return (
-        f"; slot {int(r['slot'])} shifts {_interval(r)} ({r['level_b']} - {r['level_a']}), "
-        f"{where} {_pm(tol)}{more}"
+        f"{head}), significant; its estimate passes {_pm(tol)} but its interval reaches "
+        f"within it, so it is not shown beyond it{more}"
     )
+
+
+def _group(tests: pd.DataFrame, level: str) -> list[str]:
+    """The players the level check found of one strength with ``level``, itself included,
+    through chains of such pairs (in the order the tests list them)."""
+    equal = tests[tests["strength"] == EQUAL] if "strength" in tests else tests.iloc[:0]
+    found, todo = [level], [level]
+    while todo:
+        lv = todo.pop()
+        for r in equal.itertuples():
+            other = r.level_b if r.level_a == lv else r.level_a if r.level_b == lv else None
+            if other is not None and other not in found:
+                found.append(other)
+                todo.append(other)
+    order = list(dict.fromkeys([*tests["level_a"], *tests["level_b"]]))
+    return sorted(found, key=order.index)
+
+
+def style_text(tests: pd.DataFrame, fields: dict[str, str] | None = None) -> str:
+    """The most significant difference among players of one strength, as a range of the
+    slot's win rate among them: ``slot 4 wins 7.8-14.2% among the strong field
+    (search:64 and X); X - search:64 +6.4 pp [+4.5, +8.3]``."""
+    rows = _beyond(tests, EQUAL).sort_values(["p_beyond_adjusted", "p"], kind="stable")
+    top = rows.iloc[0]
+    slot, group = int(top["slot"]), _group(tests, str(top["level_a"]))
+    mine = tests[(tests["slot"] == slot)]
+    rate = {
+        **dict(zip(mine["level_a"], mine["rate_a"], strict=True)),
+        **dict(zip(mine["level_b"], mine["rate_b"], strict=True)),
+    }
+    rates = [rate[lv] for lv in group if lv in rate]
+    named = {(fields or {}).get(lv) for lv in group}
+    who = (
+        f"the {named.pop()} ({_and(group)})"
+        if len(named) == 1 and None not in named and len(group) > 1
+        else f"players of equal strength here ({_and(group)})"
+    )
+    text = (
+        f"slot {slot} wins {100 * min(rates):.1f}-{100 * max(rates):.1f}% among {who}; "
+        f"{top['level_b']} - {top['level_a']} {_interval(top)}"
+    )
+    if len(rows) > 1:
+        text += f" (and {len(rows) - 1} more difference{'s' * (len(rows) > 2)} beyond it)"
+    return text
 
 
 def sentence(
@@ -298,6 +385,7 @@ def sentence(
     tests: pd.DataFrame,
     needs: dict[str, str] | None = None,
     distinct: dict[tuple[str, str], str] | None = None,
+    fields: dict[str, str] | None = None,
 ) -> str:
     """What a combination's verdict does across levels, in one sentence with its label.
 
@@ -307,18 +395,23 @@ def sentence(
         needs: per undecided level, what it would take (``~12,000 races would decide``).
         distinct: per pair of adjacent levels measured not to differ in strength here, why
             (:mod:`simkit.ladder`'s level check): their difference is then no skill effect.
+        fields: bot -> the name of its field (``strong field``), to name a group of equal
+            players by it.
     """
     label = label_of(by_level, tests)
     tol = _tolerance(tests)
     none = _no_difference(tol)
+    beyond = f", beyond {_pm(tol)}" if tol > 0 else ""
     if label == DEPENDENT:
-        sig = tests[tests["beyond"]].sort_values(["p_beyond_adjusted", "p"], kind="stable")
+        sig = _beyond(tests, SEPARATED).sort_values(["p_beyond_adjusted", "p"], kind="stable")
         top = sig.iloc[0]
-        text = f"{DEPENDENT}: {shift_text(top)}"
-        if tol > 0:
-            text += f", beyond {_pm(tol)}"
+        text = f"{DEPENDENT}: {shift_text(top)}{beyond}"
         if len(sig) > 1:
             text += f" (and {len(sig) - 1} more difference{'s' * (len(sig) > 2)} beyond it)"
+        if len(_beyond(tests, EQUAL)):
+            text += f"; also {STYLE}: {style_text(tests, fields)}{beyond}"
+    elif label == STYLE:
+        text = f"{STYLE}: {style_text(tests, fields)}{beyond}"
     elif label == ROBUST:
         verdict = next(iter(by_level.values()))
         text = (
@@ -327,7 +420,16 @@ def sentence(
         )
     else:
         undecided = [lv for lv, v in by_level.items() if v not in (FAIR, UNFAIR)]
-        if undecided:
+        unmeasured = _beyond(tests, UNMEASURED).sort_values(["p_beyond_adjusted", "p"])
+        if len(unmeasured):
+            top = unmeasured.iloc[0]
+            text = (
+                f"{UNDETERMINED}: {shift_text(top)}{beyond}, but the level check did not "
+                f"measure whether {top['level_a']} and {top['level_b']} differ in strength "
+                "here (check_levels = false, or a run from before it), so skill cannot be "
+                "told from style"
+            )
+        elif undecided:
             what = "; ".join(
                 f"{by_level[lv]} with {lv}" + (f" ({needs[lv]})" if needs and lv in needs else "")
                 for lv in undecided
@@ -336,7 +438,7 @@ def sentence(
         else:
             text = f"{UNDETERMINED}: {_grouped(by_level)}, but {none} after the correction"
         text += _small_shift(tests, tol)
-        if len(tests):
+        if len(tests) and not len(unmeasured):
             widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
             # The interval is per comparison; the label rests on Holm's adjusted p of the
             # test against the tolerance, so an interval that excludes 0 (or reaches past
@@ -354,6 +456,94 @@ def sentence(
     return text
 
 
+def strength_between(
+    levels: pd.DataFrame | None, pairs: pd.DataFrame | None, cells: pd.DataFrame
+) -> dict[int, dict[frozenset, str]]:
+    """Per combination, per pair of its bots: ``separated`` or ``equal`` as the level check
+    measured them in that setting (:mod:`simkit.runner.levels`): from its pairs table
+    (every pair of the setting), else from its per-cell table's comparison with the level
+    below (a run checked before pairs were kept). A pair not in them is unmeasured."""
+    combo = combinations(cells).set_index("cell")["combination"]
+    out: dict[int, dict[frozenset, str]] = {}
+    if pairs is not None and len(pairs):
+        for r in pairs.itertuples():
+            cell = max(r.lower_cell, r.upper_cell)  # the reference plays no cell (-1)
+            where = out.setdefault(int(combo[cell]), {})
+            where[frozenset((r.lower, r.upper))] = SEPARATED if r.separated else EQUAL
+        return out
+    if levels is not None and len(levels):
+        for r in levels.itertuples():
+            if isinstance(r.below, str) and r.below:
+                v = SEPARATED if r.verdict in ("stronger", "weaker") else EQUAL
+                out.setdefault(int(combo[r.cell]), {})[frozenset((r.below, str(r.skill)))] = v
+    return out
+
+
+def pooled_strength(
+    strength: dict[int, dict[frozenset, str]], cells: pd.DataFrame, by: str = "players"
+) -> dict[Any, dict[frozenset, str]]:
+    """:func:`strength_between` for verdicts pooled over the combinations sharing ``by``
+    (a report's per-players table): a pair is separated (or equal) where it is so in every
+    combination pooled, else unmeasured."""
+    combo = combinations(cells).assign(key=cells[by].to_numpy())
+    out: dict[Any, dict[frozenset, str]] = {}
+    for key, part in combo.groupby("key", sort=True):
+        found: dict[frozenset, set[str]] = {}
+        for c in part["combination"].unique():
+            for pair, kind in strength.get(int(c), {}).items():
+                found.setdefault(pair, set()).add(kind)
+        out[key] = {p: k.pop() if len(k) == 1 else UNMEASURED for p, k in found.items()}
+    return out
+
+
+def fields_of(results: Any) -> dict[str, str]:
+    """Bot -> the name of the field it plays in (``{field = [...]}`` levels of the run's
+    scenario), for the bots of a field only."""
+    skill = (getattr(results, "manifest", None) or {}).get("scenario", {}).get("skill", [])
+    out = {}
+    for entry in skill if isinstance(skill, list) else []:
+        if isinstance(entry, dict) and "field" in entry:
+            out.update((b, str(entry.get("name", "strong field"))) for b in entry["field"])
+    return out
+
+
+# Certificates of the top level, worst first (simkit.runner.levels: certified).
+_CERT_ORDER = ("weaker", "not shown", "as strong", "reference")
+
+
+def certified(levels: pd.DataFrame | None, cells: pd.DataFrame) -> pd.DataFrame:
+    """Per combination: the top level's standing against the reference where it played.
+
+    One row per combination that the level check certified: ``top_level`` (the worst of
+    its top bots' certificates: weaker, not shown, as strong, reference), ``reference``,
+    ``top_sentence`` (the certificates of the top bots not as strong, or else the one
+    that is, in words) and ``top_bots`` (the top level's bots, comma-separated). Empty
+    for a run without the check or without a reference.
+    """
+    cols = ["combination", "reference", "top_level", "top_sentence", "top_bots"]
+    if levels is None or "certified" not in levels:
+        return pd.DataFrame(columns=cols)
+    top = levels[levels["certified"].astype(str) != ""]
+    combo = combinations(cells).set_index("cell")["combination"]
+    rows = []
+    for c, part in top.groupby(top["cell"].map(combo), sort=True):
+        rank = part["certified"].map(_CERT_ORDER.index)
+        worst = part.loc[rank.idxmin()]
+        said = part[rank < _CERT_ORDER.index("as strong")]["ref_sentence"].tolist()
+        if not said:
+            said = part[part["certified"] == "as strong"]["ref_sentence"].tolist()
+        rows.append(
+            {
+                "combination": int(c),
+                "reference": str(worst["reference"]),
+                "top_level": str(worst["certified"]),
+                "top_sentence": " ".join(said) or str(worst["ref_sentence"]),
+                "top_bots": ", ".join(map(str, part["skill"])),
+            }
+        )
+    return pd.DataFrame(rows, columns=cols)
+
+
 def fairness_across(
     results: Any,
     summary: pd.DataFrame,
@@ -361,11 +551,13 @@ def fairness_across(
     short: dict,
     tolerance: float,
     distinct: dict[int, dict[tuple[str, str], str]] | None = None,
+    strength: dict[int, dict[frozenset, str]] | None = None,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """One row per combination: each level's verdict, the label and its sentence.
 
     Args:
-        results: the run (its per-race rows pair the levels).
+        results: the run (its per-race rows pair the levels; its level check says which
+            levels differ in strength and certifies the top level).
         summary: :func:`simkit.analysis.fairness.fairness` rows with ``combination``,
             ``label`` (the combination's) and ``skill``: one per cell, or pooled (then
             unpaired).
@@ -373,19 +565,24 @@ def fairness_across(
             with ``combination`` and ``skill``.
         short: verdict -> the word the report states (``fair``, ``unfair``, ...).
         tolerance: the fairness tolerance: a difference between levels must lie
-            significantly beyond it to make the label skill-dependent; also the
-            races-needed wording.
+            significantly beyond it to count; also the races-needed wording.
         distinct: per combination, the adjacent level pairs measured not to differ in
             strength in its setting (:func:`not_distinct`).
+        strength: :func:`strength_between` (default: from the run's level check).
 
     Returns:
         (across, differences): ``across`` has ``combination``, ``label``, ``players``, one
         ``verdict <level>`` column per level, ``across`` (robust / skill-dependent /
-        undetermined) and ``across_skill`` (the sentence); ``differences`` is
-        :func:`slot_differences`.
+        style-dependent / undetermined), ``across_skill`` (the sentence) and, where the
+        level check certified the top level, ``top_level`` and ``top_sentence``
+        (:func:`certified`); ``differences`` is :func:`slot_differences`.
     """
-    tests = slot_differences(results, slots, tolerance)
+    levels = getattr(results, "levels", None)
+    if strength is None:
+        strength = strength_between(levels, getattr(results, "level_pairs", None), results.cells)
+    tests = slot_differences(results, slots, tolerance, strength)
     order = _level_order(results, summary)
+    fields = fields_of(results)
     rows = []
     for combo, part in summary.groupby("combination", sort=True):
         part = part.sort_values("skill", key=lambda s: s.map(order), kind="stable")
@@ -396,6 +593,7 @@ def fairness_across(
             if not np.isnan(r.races_needed)
         }
         mine = tests[tests["combination"] == combo] if len(tests) else tests
+        said = sentence(by_level, mine, needs, (distinct or {}).get(combo), fields)
         rows.append(
             {
                 "combination": int(combo),
@@ -403,10 +601,14 @@ def fairness_across(
                 "players": int(part["players"].iloc[0]),
                 **{f"verdict {k}": v for k, v in by_level.items()},
                 "across": label_of(by_level, mine),
-                "across_skill": sentence(by_level, mine, needs, (distinct or {}).get(combo)),
+                "across_skill": said,
             }
         )
-    return pd.DataFrame(rows), tests
+    across = pd.DataFrame(rows)
+    cert = certified(levels, results.cells)
+    if len(cert) and len(across):
+        across = across.merge(cert, on="combination", how="left")
+    return across, tests
 
 
 def with_combinations(frame: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
@@ -431,7 +633,11 @@ def _race_values(rows: pd.DataFrame, metric: str, slot: Any) -> pd.Series:
 
 
 def comparisons_across(
-    table: pd.DataFrame, cells: pd.DataFrame, results: Any = None, tolerance: float = 0.0
+    table: pd.DataFrame,
+    cells: pd.DataFrame,
+    results: Any = None,
+    tolerance: float = 0.0,
+    strength: dict[int, dict[frozenset, str]] | None = None,
 ) -> pd.DataFrame:
     """Whether each difference of a comparison holds across levels, tested.
 
@@ -451,8 +657,16 @@ def comparisons_across(
     ``low``, ``high`` and ``significant`` as lists in level order, and the most significant
     between-level change (``change``, ``change_low``, ``change_high``, ``change_levels``,
     ``change_margin`` and ``change_p_adjusted``, Holm's p of the test against the margin).
+    A change between levels the run's level check separates makes the row skill-dependent,
+    one between players of equal measured strength style-dependent, one between unmeasured
+    levels undetermined (as for fairness verdicts, :func:`label_of`); ``strength``
+    (:func:`strength_between`) defaults to the run's level check.
     """
     combo = combinations(cells).set_index("cell")
+    if strength is None:
+        strength = strength_between(
+            getattr(results, "levels", None), getattr(results, "level_pairs", None), cells
+        )
     rank = {level: i for i, level in enumerate(levels(cells))}
     t = table.assign(
         skill=table["cell"].map(combo["skill"]),
@@ -470,8 +684,10 @@ def comparisons_across(
         sig = part["significant"].astype(bool)
         first = part.iloc[0]
         margin = float(tolerance) if first["metric"] == "win" else 0.0
+        known = strength.get(int(first["combination"]), {})
         for (_, x), (_, y) in pairs_of(part.iterrows(), 2):
-            tests.append((len(rows), x["skill"], y["skill"], margin, _change(x, y, races)))
+            kind = known.get(frozenset((x["skill"], y["skill"])), UNMEASURED)
+            tests.append((len(rows), x["skill"], y["skill"], margin, kind, _change(x, y, races)))
         signs = set(part.loc[sig, "diff"].gt(0))
         rows.append(
             {
@@ -492,9 +708,9 @@ def comparisons_across(
     if out.empty:
         return out
     frame = pd.DataFrame(
-        [(i, a, b, m, d.diff, d.low, d.high, d.pvalue) for i, a, b, m, d in tests],
+        [(i, a, b, m, k, d.diff, d.low, d.high, d.pvalue) for i, a, b, m, k, d in tests],
         columns=[
-            "row", "level_a", "level_b", "change_margin", "change", "change_low",
+            "row", "level_a", "level_b", "change_margin", "strength", "change", "change_low",
             "change_high", "p",
         ],
     )  # fmt: skip
@@ -506,11 +722,17 @@ def comparisons_across(
             frame["change"], frame["change_low"], frame["change_high"], frame["change_margin"]
         )
         frame["significant"], frame["change_p_adjusted"] = adjust(frame["p_beyond"])
-    best = frame.sort_values(["change_p_adjusted", "p"], kind="stable").drop_duplicates("row")
-    best = best.set_index("row").reindex(range(len(out)))
-    dependent = best["significant"].fillna(False).astype(bool).to_numpy()
+    # The label's row first: a separated pair's change before an equal pair's before an
+    # unmeasured one's, each by its adjusted p.
+    first = {SEPARATED: 0, EQUAL: 1, UNMEASURED: 2}
+    ranked = frame.assign(
+        rank=np.where(frame["significant"].astype(bool), frame["strength"].map(first), 3)
+    )
+    best = ranked.sort_values(["rank", "change_p_adjusted", "p"], kind="stable")
+    best = best.drop_duplicates("row").set_index("row").reindex(range(len(out)))
+    label = best["rank"].map({0: DEPENDENT, 1: STYLE, 2: UNDETERMINED})
     out["across"] = np.where(
-        dependent, DEPENDENT, np.where(out["same_everywhere"], ROBUST, UNDETERMINED)
+        label.notna(), label, np.where(out["same_everywhere"], ROBUST, UNDETERMINED)
     )
     out["change_levels"] = [
         f"{b} - {a}" if isinstance(a, str) else ""

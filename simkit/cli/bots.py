@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from simkit.cli.common import (
+    MAX_PLAYERS,
     ExamplesCommand,
     SimkitGroup,
     budget_option,
@@ -24,6 +25,7 @@ from simkit.cli.common import (
     threads_option,
     track_option,
 )
+from simkit.tune.bots import MAX_BUDGET, MAX_CONFIRM, MAX_RACES
 
 
 def _counts(ctx, param, value: str | None) -> list[int] | None:
@@ -34,8 +36,8 @@ def _counts(ctx, param, value: str | None) -> list[int] | None:
         counts = [int(n) for n in names]
     except ValueError:
         raise click.BadParameter(f"'{value}' is not a number or a list such as 2,4") from None
-    if not counts or min(counts) < 2:
-        raise click.BadParameter(f"'{value}': every count must be at least 2")
+    if not counts or min(counts) < 2 or max(counts) > MAX_PLAYERS:
+        raise click.BadParameter(f"'{value}': every count must be 2 to {MAX_PLAYERS}")
     return counts
 
 
@@ -61,9 +63,18 @@ def bots() -> None:
     callback=_counts,
     metavar="N[,N...]",
 )
-@races_option("Races per evaluation of one candidate, over all its seats [default: 2,000].")
-@budget_option("Evaluations in all, rounded up to whole generations [default: 300].")
-@confirm_option("Confirmation races per lineup, fitted against default [default: 10,000].")
+@races_option(
+    "Races per evaluation of one candidate, over all its seats [default: 2,000; at most 200,000].",
+    type=click.IntRange(1, MAX_RACES),
+)
+@budget_option(
+    "Evaluations in all, rounded up to whole generations [default: 300; at most 100,000].",
+    type=click.IntRange(1, MAX_BUDGET),
+)
+@confirm_option(
+    "Confirmation races per lineup, fitted against default [default: 10,000; at most 100,000].",
+    type=click.IntRange(1, MAX_CONFIRM),
+)
 @seed_option("Seed [default: 0].")
 @preset_option()
 @set_option()
@@ -75,10 +86,13 @@ def bots() -> None:
 )
 @click.option(
     "--name",
-    help="Preset name: the fitted bot is then played as BOT:NAME [default: tuned].",
+    help="Preset name: OUT/bots.toml then plays the fit as BOT:NAME [default: fitted].",
 )
-@out_option("Tuning directory (default: runs/tune-GAME-BOT); the report goes to OUT/report.")
-@force_option("Replace a tuning already in the output directory.")
+@out_option(
+    "Tuning directory (default: runs/tune-GAME-BOT): the fit goes to OUT/bots.toml, the "
+    "report to OUT/report."
+)
+@force_option("Start a tuning again, or write into a folder that is not a tuning's.")
 @threads_option()
 @resume_option(
     "Continue the tuning in DIR from its last generation (a finished one: record the "
@@ -114,8 +128,9 @@ def tune(
       each generation plays new ones, so no weight is fitted to one set of races.
     - After --budget evaluations, the fitted weights (CMA-ES's mean) play the default
       weights head to head on fresh races (--confirm), with a 95% interval.
-    - The weights go into the game's presets file as [BOT.NAME] with the command, seed,
-      field, budget, date and confirmation; OUT/report has the report.
+    - The weights go into OUT/bots.toml as [BOT.NAME] with the command, seed, field,
+      budget, date and confirmation; OUT/report has the report. A scenario with
+      bots_file = "OUT/bots.toml" (or --bots-file OUT/bots.toml) plays them as BOT:NAME.
 
     Progress goes to stderr. Stopped at any moment (Ctrl-C, kill), `--resume OUT` goes
     on from the last finished generation and ends as an uninterrupted tuning would.
@@ -184,5 +199,8 @@ def tune(
     t = done.settings.tunable
     click.echo(f"{done.preset}: {t.spec(done.weights)}")
     click.echo(done.confirmation.sentence(f"{done.preset} (fitted)", f"{t.base} (default)"))
-    click.echo(f"recorded as [{t.base}.{done.settings.name}] in {done.presets_file}")
+    click.echo(
+        f"recorded as [{t.base}.{done.settings.name}] in {done.presets_file}; play it as "
+        f"{done.preset} with --bots-file {done.presets_file}"
+    )
     click.echo(done.report)

@@ -40,8 +40,12 @@ def disk_message(exc: OSError, then: str = "run the command again") -> str:
     path = failed_file(exc)
     where = f"'{path}'" if path else "a file"
     why = exc.strerror or str(exc)
-    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"cannot write {where} ({why}); free some space, then {then}"
+    if exc.errno == errno.EFBIG:
+        from simkit.runner.storage import FILE_LIMIT
+
+        return f"cannot write {where} ({why}); {FILE_LIMIT}, then {then}"
     return f"cannot use {where} ({why})"
 
 
@@ -138,6 +142,9 @@ class ExamplesCommand(click.Command):
 SEED = click.IntRange(0, 2**63 - 1)
 _OUT = click.Path(file_okay=False, path_type=Path)
 _COUNT = click.IntRange(1)
+# Bounds of counts every command shares (tests/test_cli_bounds.py: every number has one).
+MAX_PLAYERS = 64  # a scenario's (simkit.runner.scenario.MAX_PLAYERS); games allow fewer
+MAX_THREADS = 1_024  # beyond any machine's cores; a run also checks numba's own limit
 
 
 def comma_list(ctx: click.Context | None, param: Any, value: str | None) -> list[str] | None:
@@ -159,13 +166,35 @@ def races_option(help: str, type: click.ParamType = _COUNT, **kw: Any) -> Callab
 
 def players_option(help: str, **kw: Any) -> Callable:
     """``--players/-p``: seats (a command may take a list, with its own callback)."""
-    kw.setdefault("type", click.IntRange(2))
+    kw.setdefault("type", click.IntRange(2, MAX_PLAYERS))
     return click.option("--players", "-p", help=help, **kw)
 
 
 def bots_option(help: str, **kw: Any) -> Callable:
     """``--bots/-b``: bots by name, comma-separated."""
     return click.option("--bots", "-b", help=help, **kw)
+
+
+def bots_file_option() -> Callable:
+    """``--bots-file FILE``: a bots file (``simkit bots tune``'s ``DIR/bots.toml``) whose
+    fitted presets ``--bots`` may then name (:func:`fitted_bots`)."""
+    return click.option(
+        "--bots-file",
+        type=click.Path(dir_okay=False, path_type=Path),
+        metavar="FILE",
+        help="A bots file (simkit bots tune writes DIR/bots.toml): --bots may then name its "
+        "fits, e.g. greedy:fitted.",
+    )
+
+
+def fitted_bots(bots: Any, bots_file: Path | None, game: str) -> Any:
+    """``bots`` (a name, or a list) with the fits of ``bots_file`` played by their weights
+    (:func:`simkit.tune.bots.presets.played_as`); unchanged without a file."""
+    if bots_file is None or bots is None:
+        return bots
+    from simkit.tune.bots.presets import aliases, played_as
+
+    return played_as(bots, aliases(bots_file, game))
 
 
 def preset_option(help: str = "Rules preset (default: the game's).") -> Callable:
@@ -185,19 +214,26 @@ def track_option(help: str, **kw: Any) -> Callable:
     return click.option("--track", help=help, **kw)
 
 
-def budget_option(help: str) -> Callable:
-    """``--budget``: how much a search may spend (no short flag: -b is --bots)."""
-    return click.option("--budget", type=_COUNT, help=help)
+def budget_option(help: str, type: click.ParamType) -> Callable:
+    """``--budget``: how much a search may spend, within the command's bound ``type`` (no
+    short flag: -b is --bots)."""
+    return click.option("--budget", type=type, help=help)
 
 
-def confirm_option(help: str) -> Callable:
-    """``--confirm``: fresh races that confirm a search's result."""
-    return click.option("--confirm", type=_COUNT, help=help)
+def confirm_option(help: str, type: click.ParamType) -> Callable:
+    """``--confirm``: fresh races that confirm a search's result, within the command's
+    bound ``type``."""
+    return click.option("--confirm", type=type, help=help)
 
 
 def threads_option() -> Callable:
     """``--threads/-t``: kernel threads."""
-    return click.option("--threads", "-t", type=_COUNT, help="Kernel threads (default: all cores).")
+    return click.option(
+        "--threads",
+        "-t",
+        type=click.IntRange(1, MAX_THREADS),
+        help="Kernel threads (default: all cores).",
+    )
 
 
 def dask_option(

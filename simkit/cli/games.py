@@ -9,9 +9,12 @@ from pathlib import Path
 import click
 
 from simkit.cli.common import (
+    MAX_PLAYERS,
     ExamplesCommand,
     LazyChoice,
+    bots_file_option,
     bots_option,
+    fitted_bots,
     force_option,
     game_names,
     parse_overrides,
@@ -23,6 +26,7 @@ from simkit.cli.common import (
 )
 from simkit.errors import StateError
 from simkit.files import claim_file, read_json, write_replacing
+from simkit.runner.scenario import MAX_CELLS
 
 
 @click.command()
@@ -77,8 +81,9 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 @preset_option("Variant preset (default: the game's own).")
 @set_option()
 @track_option("Track name or TOML path (default: the game's starter).")
-@players_option("Number of seats (default: the game's).", type=int)
+@players_option("Number of seats (default: the game's).", type=click.IntRange(1, MAX_PLAYERS))
 @bots_option("One bot for all seats, or a comma list, one per seat.")
+@bots_file_option()
 @seed_option("Run seed; the same seed always gives the same race.", default=0, show_default=True)
 @click.option(
     "--race",
@@ -99,7 +104,11 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
     type=click.Path(exists=True, file_okay=False, path_type=Path),
     help="Replay race --race of cell --cell of this run directory (its game, cell and seed).",
 )
-@click.option("--cell", type=click.IntRange(0), help="The run's cell to replay (with --replay).")
+@click.option(
+    "--cell",
+    type=click.IntRange(0, MAX_CELLS - 1),
+    help="The run's cell to replay (with --replay).",
+)
 @force_option("Replace the --png file if it exists.")
 def race(
     game,
@@ -108,6 +117,7 @@ def race(
     track,
     players,
     bots,
+    bots_file,
     seed,
     race_index,
     as_json,
@@ -147,9 +157,12 @@ def race(
     else:
         if cell is not None:
             raise click.UsageError("--cell needs --replay RUN_DIR")
+        if bots_file is not None and bots is None:
+            raise click.UsageError("--bots-file names fits for --bots; give --bots too")
         if game is None:
             raise click.UsageError("give --game GAME (`simkit games` lists them), or --replay")
         bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
+        bot_arg = fitted_bots(bot_arg, bots_file, game)
         built = build_cell(
             game,
             preset=preset,

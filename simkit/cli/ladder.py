@@ -8,9 +8,11 @@ import click
 
 from simkit.cli.common import (
     ExamplesCommand,
+    bots_file_option,
     bots_option,
     comma_list,
     dask_option,
+    fitted_bots,
     force_option,
     out_option,
     players_option,
@@ -23,6 +25,10 @@ from simkit.cli.common import (
     threads_option,
     track_option,
 )
+from simkit.runner.scenario import MAX_RACES
+
+# Each replicate refits the ratings: fifty times the default is the most a command takes.
+MAX_BOOTSTRAP = 10_000
 
 
 @click.command(cls=ExamplesCommand)
@@ -33,8 +39,9 @@ from simkit.cli.common import (
     callback=comma_list,
     metavar="A,B,...",
 )
+@bots_file_option()
 @players_option("Seats (default: the game's).")
-@races_option("Races per lineup [default: 2,000].")
+@races_option("Races per lineup [default: 2,000].", type=click.IntRange(1, MAX_RACES))
 @seed_option("Run seed [default: 0].")
 @preset_option()
 @set_option()
@@ -46,13 +53,26 @@ from simkit.cli.common import (
 @resume_option("Finish the interrupted ladder in DIR (or rebuild a finished one's report).")
 @click.option(
     "--bootstrap",
-    type=click.IntRange(20),
-    help="Bootstrap replicates behind each 95% interval [default: 200]; --resume reuses the "
-    "ladder's own.",
+    type=click.IntRange(20, MAX_BOOTSTRAP),
+    help="Bootstrap replicates behind each 95% interval [default: 200] (at most 10,000); "
+    "--resume reuses the ladder's own.",
+)
+@click.option(
+    "--reference",
+    metavar="BOT",
+    help="The model-free player the top rung is certified against where the ladder plays "
+    "[default: the game's, search:64 in Snow Tails]; 'none' for no certificate.",
+)
+@click.option(
+    "--reference-races",
+    type=click.IntRange(1, 1_000_000),
+    help="Races per lineup of the top rung against the reference, when it is not on the "
+    "ladder [default: --races].",
 )
 def ladder(
     game,
     bots,
+    bots_file,
     players,
     races,
     seed,
@@ -65,6 +85,8 @@ def ladder(
     force,
     resume,
     bootstrap,
+    reference,
+    reference_races,
 ) -> None:
     """Rate bots against each other: GAME played by every lineup of --bots, then ranked.
 
@@ -73,11 +95,15 @@ def ladder(
     ratings are Plackett-Luce (Bradley-Terry for two players) fitted by choix on the finish
     orders of decided races, with 95% bootstrap intervals. The run directory holds the
     tables; OUT/report holds the report (ratings, head-to-head matrix, skill depth). The
-    ratings are printed, best first, with one line per pair of adjacent rungs.
+    ratings are printed, best first, with one line per pair of adjacent rungs, then the top
+    rung's certificate: is it as strong as the game's model-free reference (search:64 in
+    Snow Tails) here, measured on this ladder's races or on a pair of the two played in its
+    setting (head to head's 95% low end at least 45%).
 
     \b
     Examples:
       simkit ladder GAME --bots A,B,C --races 5000
+      simkit ladder GAME --bots A,B --reference none
       simkit ladder --resume runs/ladder-GAME
     """
     from simkit import ladder as lib
@@ -95,6 +121,7 @@ def ladder(
             [
                 ("GAME", game),
                 ("--bots", bots),
+                ("--bots-file", bots_file),
                 ("--players", players),
                 ("--races", races),
                 ("--seed", seed),
@@ -112,12 +139,15 @@ def ladder(
     try:
         if resume is not None:
             summary = lib.resume(run_dir, threads=threads, dask=dask, progress=True)
-            recorded = lib.recorded_bootstrap(RunDir(run_dir).read_manifest())
-            bootstrap = bootstrap or recorded
+            manifest = RunDir(run_dir).read_manifest()
+            bootstrap = bootstrap or lib.recorded_bootstrap(manifest)
+            reference, reference_races = lib.recorded_reference(
+                manifest, reference, reference_races
+            )
         else:
             sc = lib.scenario(
                 game,
-                bots,
+                fitted_bots(bots, bots_file, game),
                 players=players,
                 races=races or lib.DEFAULT_RACES,
                 seed=seed or 0,
@@ -126,6 +156,8 @@ def ladder(
                 overrides=parse_overrides(overrides),
             )
             bootstrap = bootstrap or REPLICATES
+            reference = lib.reference_of(sc, reference)
+            reference_races = reference_races or sc.races
             summary = runner.start(
                 sc,
                 run_dir,
@@ -133,7 +165,11 @@ def ladder(
                 threads=threads,
                 dask=dask,
                 progress=True,
-                options={"bootstrap": bootstrap},
+                options={
+                    "bootstrap": bootstrap,
+                    "reference": reference,
+                    "reference_races": reference_races,
+                },
             )
     except KeyboardInterrupt:
         raise click.ClickException(
@@ -145,10 +181,18 @@ def ladder(
         err=True,
     )
     lad = analyse(run_dir, replicates=bootstrap or REPLICATES)
+    try:
+        cert = lib.certify(lad, reference, races=reference_races, threads=threads, progress=True)
+    except KeyboardInterrupt:
+        raise click.ClickException(
+            f"interrupted; certify the top rung with `simkit ladder --resume {run_dir}`"
+        ) from None
     from simkit.analysis.ratings_text import COLUMNS, ratings_rows
     from simkit.report.text import table
 
     click.echo(table(ratings_rows(lad.table), COLUMNS))
     for sentence in lad.rungs:
         click.echo(sentence)
-    click.echo(report.build(lad, run_dir / "report"))
+    game_name = lad.results.manifest["scenario"]["game"]
+    click.echo(cert.sentence if cert else lib.uncertified_text(game_name))
+    click.echo(report.build(lad, run_dir / "report", certificate=cert))

@@ -11,9 +11,19 @@ import click
 from simkit.cli.common import force_option, out_option
 
 _RUN = click.Path(exists=True, file_okay=False, path_type=Path)
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """Refuse NaN, which every range check lets through (no comparison with it is true)."""
+    if value != value:
+        raise click.BadParameter("nan is not in the range 0.0<x<=1.0.")
+    return value
+
+
 _TOLERANCE = click.option(
     "--tolerance",
     type=click.FloatRange(0.0, 1.0, min_open=True),
+    callback=_finite,
     default=0.02,
     show_default=True,
     help="Fairness tolerance on win rates (0.02 = 2 percentage points of 1/players).",

@@ -49,6 +49,24 @@ def default_out(target: Path, prefix: str = "") -> Path:
     return Path("runs") / stem
 
 
+def refuse_folder(target: Path) -> None:
+    """A folder given where a scenario file is expected, refused in one line saying what it
+    is and what to type: a run folder is resumed or reported on, not run."""
+    if not target.is_dir():
+        return
+    from simkit.runner.storage import MANIFEST
+
+    if (target / MANIFEST).is_file():
+        raise click.ClickException(
+            f"'{target}' is a run folder, not a scenario file: to finish or extend that run, "
+            f"`simkit run --resume {target}`; to report on it, `simkit report {target}`"
+        )
+    raise click.ClickException(
+        f"'{target}' is a folder, not a scenario file; give a scenario file "
+        "(`simkit run FILE.toml`), or a run folder to finish with `simkit run --resume DIR`"
+    )
+
+
 @click.group()
 def scenario() -> None:
     """Inspect scenario files before running them (see docs/scenarios.md)."""
@@ -77,7 +95,8 @@ def check(file: Path) -> None:
 @click.command()
 @click.argument("target", type=click.Path(path_type=Path), required=False)
 @races_option(
-    "Races per cell (overrides the file); with --resume, raise every cell to at least N.",
+    "Races per cell (overrides the file); with --resume, raise every cell to at least N "
+    "(a skill level with its own races per cell keeps them; see --level).",
     type=click.IntRange(1, MAX_RACES),
 )
 @seed_option("Run seed (overrides the file).")
@@ -89,9 +108,15 @@ def check(file: Path) -> None:
     help="Races per chunk (overrides the file).",
 )
 @resume_option("Finish the run in DIR where it stopped; with --races N, extend it.")
+@click.option(
+    "--level",
+    metavar="LEVEL",
+    help="With --resume and --races N: raise only this skill level (a bot or a field of "
+    "the scenario's skill list) to N races per cell.",
+)
 @force_option("Replace a run already in the output directory.")
 @dask_option()
-def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> None:
+def run(target, races, seed, threads, out, chunk_size, resume, force, dask, level) -> None:
     """Run the scenario file TARGET into parquet tables, or finish a run with --resume DIR.
 
     Results are the same for any --threads, --chunk-size or --dask: every race's random
@@ -105,6 +130,7 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
       simkit run scenarios/demo.toml --races 200000 --seed 7 --out runs/big
       simkit run --resume runs/big
       simkit run --resume runs/big --races 400000
+      simkit run --resume runs/fairness --races 4000 --level search:64
       simkit run scenarios/demo.toml --dask tcp://10.0.0.5:8786
     """
     from simkit import runner
@@ -121,13 +147,18 @@ def run(target, races, seed, threads, out, chunk_size, resume, force, dask) -> N
                 ("--force", force),
             ],
         )
+    elif level is not None:
+        raise click.UsageError("--level raises a level of a run: give it with --resume DIR")
     elif target is None:
         raise click.UsageError("give a scenario file TARGET (or --resume DIR)")
     else:
+        refuse_folder(target)
         run_dir = out or default_out(target)
     try:
         if resume is not None:
-            summary = runner.resume(run_dir, races=races, threads=threads, dask=dask, progress=True)
+            summary = runner.resume(
+                run_dir, races=races, threads=threads, dask=dask, progress=True, level=level
+            )
         else:
             sc = runner.load_scenario(target)
             sc = sc.with_overrides(races=races, seed=seed, chunk_size=chunk_size)

@@ -17,7 +17,14 @@ from simkit.cli.common import (
     seed_option,
     threads_option,
 )
+from simkit.runner.scenario import MAX_RACES
 from simkit.tune.study import DEFAULTS, SAMPLERS
+
+# Bounds of the counts (docs/tuning.md): races per cell as a scenario's; the budget a
+# thousand times that; rungs and confirmed candidates far beyond any useful study.
+MAX_BUDGET = 1_000 * MAX_RACES
+MAX_HALVING = 100
+MAX_TOP = 100
 
 
 @click.command()
@@ -32,20 +39,23 @@ from simkit.tune.study import DEFAULTS, SAMPLERS
     help="What to minimise: fairness (default), COLUMN=TARGET, or a weighted sum such as "
     "'fairness + 0.5*rounds=12'.",
 )
-@budget_option(f"Races the search may play in all [{DEFAULTS['budget']:,}].")
+@budget_option(
+    f"Races the search may play in all [{DEFAULTS['budget']:,}].",
+    type=click.IntRange(1, MAX_BUDGET),
+)
 @click.option(
     "--min-races",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_RACES),
     help=f"Races per cell of a candidate's first rung [{DEFAULTS['min_races']:,}].",
 )
 @click.option(
     "--max-races",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_RACES),
     help=f"Races per cell of a full candidate [{DEFAULTS['max_races']:,}].",
 )
 @click.option(
     "--halving",
-    type=click.IntRange(2),
+    type=click.IntRange(2, MAX_HALVING),
     help=f"Keep the best 1/H of each rung, playing H times the races [{DEFAULTS['halving']}].",
 )
 @click.option(
@@ -53,10 +63,13 @@ from simkit.tune.study import DEFAULTS, SAMPLERS
 )
 @click.option(
     "--top",
-    type=click.IntRange(1),
+    type=click.IntRange(1, MAX_TOP),
     help=f"Best candidates to confirm beside the book's values [{DEFAULTS['top']}].",
 )
-@confirm_option(f"Fresh races per cell of the confirmation [{DEFAULTS['confirm']:,}].")
+@confirm_option(
+    f"Fresh races per cell of the confirmation [{DEFAULTS['confirm']:,}].",
+    type=click.IntRange(1, MAX_RACES),
+)
 @seed_option("Seed (default: the scenario's).")
 @out_option("Tuning folder (default: runs/tune-<scenario name>).")
 @click.option(

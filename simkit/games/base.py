@@ -216,6 +216,18 @@ class Game:
     # fitted presets are kept in (``[base.preset]`` tables), or None.
     tunable: Mapping[str, TunableBot] = MappingProxyType({})
     bot_presets_file: Path | None = None
+    # The model-free reference strong player (issue 34): a study's top skill level and a
+    # ladder's top bot are checked against it where they play ("as strong as search:64
+    # here"), or None for a game without one.
+    reference_bot: str | None = None
+
+    def construction(self, bot: str) -> str:
+        """What ``bot`` is built on, for a strong field's independence (GLOSSARY: strong
+        field): two players of one construction (two searches on one policy) are one style
+        of play, not two. Default: the bot's kind, its name before ``:``, ``@`` or ``[``."""
+        for sep in ":@[":
+            bot = bot.partition(sep)[0]
+        return bot
 
     def check_cell(self, cell: Cell) -> None:
         """Raise ``SimkitError`` if the cell cannot be played (default: every cell

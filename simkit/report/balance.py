@@ -46,6 +46,8 @@ from simkit.analysis.skill import (
     comparisons_across,
     fairness_across,
     not_distinct,
+    pooled_strength,
+    strength_between,
     with_combinations,
 )
 from simkit.analysis.skill import levels as skill_levels
@@ -252,8 +254,18 @@ def _fairness_section(
         if levels:  # the same test across levels, on the pooled counts (unpaired)
             slots = fairness_by_slot(results, by=pool)
             name = {"combination": lambda f: f["players"], "label": lambda f: f["players"]}
+            strength = strength_between(
+                getattr(results, "levels", None),
+                getattr(results, "level_pairs", None),
+                results.cells,
+            )
             across, _ = fairness_across(
-                results, pooled.assign(**name), slots.assign(**name), SHORT, tolerance
+                results,
+                pooled.assign(**name),
+                slots.assign(**name),
+                SHORT,
+                tolerance,
+                strength=pooled_strength(strength, results.cells),
             )
             pooled["across_skill"] = pooled["players"].map(
                 across.set_index("combination")["across_skill"]
@@ -713,8 +725,10 @@ def _comparison_section(
                 f"significantly more than ±{100 * tolerance:g} pp, other metrics by anything). "
                 "A difference is robust when it is significant after the correction, in the "
                 "same direction, at every level, and no level changes it that much; "
-                "skill-dependent when the change between two levels is (change, its interval, "
-                "levels and margin); undetermined otherwise (docs/statistics.md)."
+                "skill-dependent when the change between two levels the level check separates "
+                "is (change, its interval, levels and margin); style-dependent when it is only "
+                "between players of equal measured strength; undetermined otherwise "
+                "(docs/statistics.md)."
             ),
             Table(
                 across,

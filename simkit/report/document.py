@@ -172,6 +172,7 @@ ul.verdicts li.v-fair{border-color:#38a169}ul.verdicts li.v-unfair{border-color:
 ul.verdicts li.v-inconclusive{border-color:#d69e2e}ul.verdicts li.v-no{border-color:#718096}
 ul.verdicts li.v-robust{border-color:#3182ce}ul.verdicts li.v-skill-dependent{border-color:#d69e2e}
 ul.verdicts li.v-undetermined{border-color:#718096}
+ul.verdicts li.v-style-dependent{border-color:#805ad5}
 .detail{font-size:.8rem;color:#4a5568}
 details{margin:.4rem 0}summary{cursor:pointer;font-size:.86rem;color:#2b4a70}
 p code{background:#edf2f7;padding:0 .25rem;border-radius:3px;overflow-wrap:anywhere}

@@ -29,10 +29,25 @@ WORDS = (
     ),
     (
         "skill-dependent",
-        "a slot's win rate differs between two skill levels by significantly more than the "
-        "tolerance",
+        "a slot's win rate differs by significantly more than the tolerance between two "
+        "skill levels the level check separates (one measured stronger here)",
     ),
-    ("undetermined", "no such difference between levels, but some level cannot decide"),
+    (
+        "style-dependent",
+        "such a difference only between players the level check finds equally strong here: "
+        "stated as the range among them",
+    ),
+    (
+        "undetermined",
+        "no such difference, but some level cannot decide, or the levels' strength was not "
+        "measured",
+    ),
+    ("strong field", "two or more players of measured equal strength and independent build"),
+    (
+        "as strong as the reference",
+        "the top level's head-to-head share against the model-free reference search "
+        "(search:64 in Snow Tails) has its 95% low end at 45% or more, where the study plays",
+    ),
     ("chi2, p", "Pearson's chi-square test that all slots are equal, and its p-value"),
     ("Cramér's V", "how strongly slot and result are linked: 0 not at all, 1 completely"),
     ("paired", "compared race by race on the same deals and dice (common random numbers)"),

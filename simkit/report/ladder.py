@@ -18,6 +18,8 @@ import pandas as pd
 
 from simkit import __version__
 from simkit.analysis.ladder import Ladder
+from simkit.analysis.ratings_text import ratings_rows
+from simkit.ladder import Certificate
 from simkit.report.document import Code, Document, Figure, Heading, Paragraph, Table, prepare, write
 from simkit.report.plots import save_figure
 
@@ -92,13 +94,23 @@ def _ratings(doc: Document, lad: Ladder, out: Path) -> None:
     )
     for sentence in lad.rungs:
         doc.add(Paragraph(sentence))
+    shown = pd.DataFrame(ratings_rows(lad.table)).assign(
+        **{
+            "wins/seat 95%": [
+                f"[{100 * lo:.1f}, {100 * hi:.1f}]"
+                for lo, hi in zip(lad.table["win_low"], lad.table["win_high"], strict=True)
+            ]
+        }
+    )
     doc.add(
         Table(
-            lad.table,
-            "ratings.csv",
+            shown,
+            "ratings_shown.csv",
             "Ratings (95% bootstrap intervals) and wins per seat in decided races (Wilson "
-            f"95%); chance is 1/{lad.outcomes.players}.",
-        )
+            f"95%); chance is 1/{lad.outcomes.players} = {100 / lad.outcomes.players:.1f}%.",
+            collapsed=False,
+        ),
+        Table(lad.table, "ratings.csv", "The same, unrounded (rates as fractions)."),
     )
     save_figure(
         lambda fig: _rating_plot(fig, lad.table),
@@ -282,12 +294,44 @@ def _facts(doc: Document, lad: Ladder) -> None:
     doc.add(Paragraph("To reproduce this ladder and its report:"), Code(command(lad)))
 
 
-def build(lad: Ladder, out_dir: str | Path, *, title: str | None = None) -> Path:
-    """Write the ladder report into ``out_dir``; returns the path of ``index.html``."""
+def _certificate(doc: Document, cert: Certificate | None) -> None:
+    """Under the title: is the top rung as strong as the model-free reference here?"""
+    if cert is None:
+        doc.add(
+            Paragraph(
+                "The top rung was not certified against a model-free reference (none named): "
+                "how strong the ladder's best is in absolute terms is not measured."
+            )
+        )
+        return
+    how = (
+        f"measured on {cert.races:,} races of the two in the ladder's setting (mixed "
+        "lineups, seats rotated, keys of their own)"
+        if cert.races
+        else "measured on the ladder's own races"
+        if cert.certified != "reference"
+        else ""
+    )
+    rule = "as strong when the head-to-head share's 95% low end is at least 45%"
+    text = cert.sentence + (f" ({how}; {rule}.)" if how else "")
+    doc.add(Paragraph(text, "warning" if cert.certified in ("weaker", "not shown") else ""))
+
+
+def build(
+    lad: Ladder,
+    out_dir: str | Path,
+    *,
+    title: str | None = None,
+    certificate: Certificate | None = None,
+) -> Path:
+    """Write the ladder report into ``out_dir``; returns the path of ``index.html``.
+    ``certificate`` (:func:`simkit.ladder.certify`) opens it: the top rung against the
+    reference."""
     out = Path(out_dir)
     prepare(out)
     sc = lad.results.manifest["scenario"]
     doc = Document(title or f"Ladder: {sc['game']}, {lad.outcomes.players} players")
+    _certificate(doc, certificate)
     _ratings(doc, lad, out)
     _head_to_head(doc, lad, out)
     _depth(doc, lad, out)

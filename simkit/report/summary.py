@@ -26,11 +26,10 @@ from simkit.analysis.fairness import (
     UNFAIR,
     needed_text,
 )
-from simkit.analysis.skill import DEPENDENT, LABELS, ROBUST
 from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import levels as skill_levels
 from simkit.errors import SimkitError
 from simkit.report.document import Document, Heading, Paragraph, Verdicts
+from simkit.report.skill import across_block, across_sentences, skill_facts
 
 SUMMARY_JSON = "summary.json"
 SHORT = {FAIR: "fair", UNFAIR: "unfair", INCONCLUSIVE: "inconclusive", FEW_DECIDED: "no verdict"}
@@ -220,13 +219,14 @@ def try_next(
                 )
                 continue
             need = int(r["races_needed"])
-            extend = shlex.join(
-                ["simkit", "run", "--resume", str(results.dir), "--races", str(need)]
-            )
             own = _own_races(results, int(r["cell"]))
+            # A level with its own races per cell grows only when --level names it.
+            level = ["--level", str(r["skill"])] if own is not None and "skill" in r else []
+            extend = shlex.join(
+                ["simkit", "run", "--resume", str(results.dir), "--races", str(need), *level]
+            )
             also = (
-                f" (every cell with fewer races, of every level, plays up to {need:,}; "
-                f"this level plays {own:,} now)"
+                f" (this level alone, from the {own:,} races per cell it plays now)"
                 if own is not None
                 else ""
             )
@@ -355,74 +355,6 @@ def comparison_sentences(table: pd.DataFrame) -> list[str]:
     return lines
 
 
-def label_tally(across: pd.DataFrame) -> str:
-    """``2 robust, 1 skill-dependent, 1 undetermined`` from an ``across`` column's labels."""
-    counts = Counter(across["across"])
-    return ", ".join(f"{counts.get(k, 0)} {k}" for k in LABELS)
-
-
-def skill_facts(results: Any, across: pd.DataFrame | None) -> str:
-    """The header's word on skill: the levels, and how the verdicts fare across them."""
-    if across is None or across.empty:
-        return "skill levels: one per cell (robustness across skill levels not measured)"
-    levels = skill_levels(results.cells)
-    return f"skill levels: {', '.join(levels)}: {len(across)} fairness verdicts, " + (
-        label_tally(across)
-    )
-
-
-def _per_level(r: Any) -> str:
-    """A difference at each level and its tested change between levels."""
-    parts = []
-    for level, diff, low, high, sig in zip(
-        r.levels, r.diff, r.low, r.high, r.significant, strict=True
-    ):
-        mark = "" if sig else ", not significant"
-        if r.metric == "win":
-            parts.append(
-                f"{100 * diff:+.1f} pp [{100 * low:+.1f}, {100 * high:+.1f}] with {level}{mark}"
-            )
-        else:
-            parts.append(f"{diff:+.3g} [{low:+.3g}, {high:+.3g}] with {level}{mark}")
-    what = r.metric if pd.isna(r.slot) else f"{r.metric} of slot {int(r.slot)}"
-    if r.metric == "win":
-        what = f"slot {int(r.slot)} wins"
-    text = f"{what} {', '.join(parts)} ({r.across}"
-    if r.across == DEPENDENT:
-        scale = 100 if r.metric == "win" else 1
-        unit = " pp" if r.metric == "win" else ""
-        text += (
-            f": {r.change_levels} {scale * r.change:+.3g}{unit} "
-            f"[{scale * r.change_low:+.3g}, {scale * r.change_high:+.3g}]"
-        )
-    return text + ")"
-
-
-def across_sentences(table: pd.DataFrame) -> list[str]:
-    """Per compared combination: how many differences are robust, skill-dependent, undetermined."""
-    lines = []
-    if table.empty:
-        return lines
-    for (_, _), part in table.groupby(["baseline_label", "label"], sort=False):
-        robust, dependent = part[part["across"] == ROBUST], part[part["across"] == DEPENDENT]
-        first = part.iloc[0]
-        head = (
-            f"{first['label']} vs {first['baseline_label']}, {len(part)} differences: "
-            f"{label_tally(part)}"
-        )
-        top = [
-            *robust.sort_values("p_adjusted").head(3).itertuples(),
-            *dependent.sort_values("change_p_adjusted").head(3).itertuples(),
-        ]
-        lines.append(head + (": " + "; ".join(map(_per_level, top)) if top else "") + ".")
-    if len(lines) > MAX_COMPARED:
-        lines = [
-            *lines[:MAX_COMPARED],
-            f"... and {len(lines) - MAX_COMPARED} more (comparison_across_skill.csv).",
-        ]
-    return lines
-
-
 def add_header(
     doc: Document, results: Any, tolerance: float, across: pd.DataFrame | None = None
 ) -> None:
@@ -442,26 +374,6 @@ def add_header(
     facts.append(f"tolerance ±{100 * tolerance:g} pp")
     facts.append(skill_facts(results, across))
     doc.add(Paragraph(" · ".join(facts) + ".", "facts"))
-
-
-def _across_block(doc: Document, results: Any, across: pd.DataFrame) -> None:
-    """Answer first on a skill axis: per combination, does its verdict hold at every level?"""
-    levels = skill_levels(results.cells)
-    doc.add(
-        Paragraph(
-            f"Across the {len(levels)} skill levels ({', '.join(levels)}), {len(across)} "
-            f"fairness verdicts: {label_tally(across)}. Robust: decided and the same at every "
-            "level, no difference between levels significantly beyond the tolerance; "
-            "skill-dependent: a slot's win rate differs between levels by significantly more "
-            "than the tolerance (tested, Holm-corrected over the study); undetermined: no "
-            "such difference, but some level cannot decide."
-        )
-    )
-    rows = tuple(
-        (r.across, f"{r.label}: {r.across_skill}.", f"{r.players} players")
-        for r in across.itertuples()
-    )
-    doc.add(Verdicts(rows))
 
 
 def add_answer(
@@ -484,7 +396,7 @@ def add_answer(
     doc.add(Heading("Answer"))
     skill = across is not None and not across.empty
     if skill:
-        _across_block(doc, results, across)
+        across_block(doc, results, across)
         combo = skill_combinations(results.cells).set_index("cell")["combination"]
         says = across.set_index("combination")["across_skill"]
         labels = across.set_index("combination")["label"]

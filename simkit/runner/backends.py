@@ -8,17 +8,19 @@ in the order the chunks were asked for, so the driver writes identical files eit
 from __future__ import annotations
 
 import collections
+import threading
 import time
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numba
 import numpy as np
 import pandas as pd
 
 from simkit.errors import RunError
-from simkit.files import replayed_contents, replaying
+from simkit.files import one_line, replayed_contents, replaying
 from simkit.games.base import Batch, Game
 from simkit.rng import chunk_keys
 from simkit.runner.grid import PlannedCell
@@ -153,6 +155,50 @@ class LocalBackend:
         """Nothing to release."""
 
 
+CONNECT_SECONDS = 20.0  # to reach a scheduler and hear its handshake
+
+
+def _connect(client: type, address: str) -> Any:
+    """A ``Client`` of the scheduler at ``address``, or one ``RunError`` line.
+
+    Whatever listens there: nothing (refused), a server that closes, one that speaks first
+    in another protocol (distributed reads its first bytes as a frame length and asks for
+    exbibytes), or one that accepts and stays silent (distributed waits for the handshake
+    with no timeout). The client is made on a daemon thread and waited for
+    :data:`CONNECT_SECONDS`, so none of them hangs the command.
+    """
+    done: dict[str, Any] = {}
+
+    def make() -> None:
+        try:
+            done["client"] = client(address, timeout="10s")
+        except BaseException as exc:  # reported below, in the caller's thread
+            done["error"] = exc
+
+    maker = threading.Thread(target=make, name="simkit-dask-connect", daemon=True)
+    maker.start()
+    maker.join(CONNECT_SECONDS)
+    fix = "give the tcp://HOST:PORT of a Dask scheduler, or local"
+    if maker.is_alive():
+        raise RunError(
+            f"cannot use the Dask scheduler at {address}: the server there accepted the "
+            f"connection but did not answer as a Dask scheduler within {CONNECT_SECONDS:g} s; "
+            f"{fix}"
+        )
+    exc = done.get("error")
+    if isinstance(exc, MemoryError):
+        raise RunError(
+            f"cannot use the Dask scheduler at {address}: the server there does not speak "
+            f"Dask's protocol (its first bytes are no Dask message); {fix}"
+        )
+    if isinstance(exc, KeyboardInterrupt):
+        raise exc
+    if exc is not None:
+        why = one_line(f"{type(exc).__name__}: {exc}")[:200]
+        raise RunError(f"cannot reach the Dask scheduler at {address} ({why}); {fix}")
+    return done["client"]
+
+
 class DaskBackend:
     """Chunks as tasks on a dask.distributed cluster, results handed back in task order.
 
@@ -168,18 +214,16 @@ class DaskBackend:
         self.cluster = None
         if address == "local":
             self.cluster = LocalCluster(
-                n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+                n_workers=2,
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                host="127.0.0.1",  # a local cluster listens on this machine only
             )
             self.client = Client(self.cluster)
             threads = 1 if threads is None else threads
         else:
-            try:
-                self.client = Client(address, timeout="10s")
-            except (OSError, ValueError) as exc:
-                raise RunError(
-                    f"cannot reach the Dask scheduler at {address} ({exc}); give "
-                    "tcp://HOST:PORT or local"
-                ) from None
+            self.client = _connect(Client, address)
         self.name = f"dask {address}"
         self.threads = threads
         workers = len(self.client.scheduler_info().get("workers", {})) or 1

@@ -32,7 +32,7 @@ from simkit.games import get
 from simkit.runner import inputs
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.manifest import CELLS, LEVELS, chunk_races, part_name
+from simkit.runner.manifest import CELLS, LEVEL_PAIRS, LEVELS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import RunDir, command_of
@@ -105,6 +105,7 @@ def _manifest(scenario: Scenario, cells: list[PlannedCell]) -> dict[str, Any]:
     chunks = sum(chunks_per_cell(cap(scenario, pc), scenario.chunk_size) for pc in cells)
     return {
         "simkit_version": __version__,
+        "code": inputs.code_record(scenario.game),  # what decides its races (resume compares)
         "scenario": scenario.to_json(),
         "scenario_path": scenario.path,
         "game": scenario.game,
@@ -172,6 +173,7 @@ def resume(
     threads: int | None = None,
     dask: str | None = None,
     progress: bool = False,
+    level: str | None = None,
 ) -> RunSummary:
     """Finish the run in ``out`` where it stopped, after checking everything it wrote.
 
@@ -183,13 +185,16 @@ def resume(
     ``races`` extends the run (``simkit run --resume DIR --races N``): every cell is raised
     to max(its races, ``races``), same keys, so the tables are those of one uninterrupted
     run in which each cell had that many races (:func:`_extend`); a precision target is
-    dropped (every cell then plays N races; refused if one already has more).
+    dropped (every cell then plays N races; refused if one already has more). A skill level
+    with its own races per cell keeps them unless ``level`` names it (or its field): then
+    only that level's cells grow.
     """
     run = RunDir(out)
     run.read_manifest()  # a run (and the command that resumes it), before it is locked
+    run.refuse_links(f"remove it, then resume with {run.resume_hint}")
     with run.lock():
         manifest = run.read_manifest()  # as it is now that no one else writes it
-        return _resume_recorded(run, manifest, races, threads, dask, progress)
+        return _resume_recorded(run, manifest, races, threads, dask, progress, level)
 
 
 def _resume_recorded(
@@ -199,12 +204,15 @@ def _resume_recorded(
     threads: int | None,
     dask: str | None,
     progress: bool,
+    level: str | None = None,
 ) -> RunSummary:
+    if "code" not in manifest:  # else compared with the inputs, below
+        inputs.refuse_other_code(run.path, manifest, manifest["game"])
     with inputs.replayed(run.path, manifest) as notices:
         if progress:
             for line in notices:
                 print(line, file=sys.stderr, flush=True)
-        summary = _resume(run, manifest, races, threads, dask, progress)
+        summary = _resume(run, manifest, races, threads, dask, progress, level)
     summary.notices = notices
     return summary
 
@@ -216,6 +224,7 @@ def _resume(
     threads: int | None,
     dask: str | None,
     progress: bool,
+    level: str | None = None,
 ) -> RunSummary:
     scenario = parse(manifest["scenario"], manifest["scenario_path"])
     cells = expand(scenario)
@@ -227,8 +236,23 @@ def _resume(
     run.restore_folders()
     repaired = _repair(run, manifest, cells)
     extended = False
+    if level is not None and races is None:
+        raise RunError(f"--level {level} says which level --races N raises; give --races too")
     if races is not None:
-        scenario, cells, extended = _extend(run, manifest, scenario, cells, races)
+        scenario, cells, extended = _extend(run, manifest, scenario, cells, races, level)
+        kept = {
+            b: n
+            for b, n in scenario.skill_races.items()
+            if level is None or level not in (b, _field_of(scenario, b))
+        }
+        if progress and kept:
+            print(
+                "levels with their own races per cell keep them ("
+                + ", ".join(f"{b} {n:,}" for b, n in kept.items())
+                + "); --races N --level BOT raises one of them",
+                file=sys.stderr,
+                flush=True,
+            )
     if manifest["status"] == "complete" and not repaired and not extended:
         races = sum(manifest["races_done"])
         return RunSummary(run.path, len(cells), races, 0, 0.0, already_complete=True)
@@ -249,6 +273,7 @@ def _extend(
     scenario: Scenario,
     cells: list[PlannedCell],
     races: int,
+    level: str | None = None,
 ) -> tuple[Scenario, list[PlannedCell], bool]:
     """Raise every cell to max(its races, ``races``); True if any cell grew.
 
@@ -256,7 +281,7 @@ def _extend(
     only a cell's last chunk, when it was cut short by the old total (``races`` not a
     multiple of the chunk size), is dropped and played again at its full size, so that every
     chunk file is the one an uninterrupted run of the new total writes. A level with its
-    own races per cell keeps its own count when that is larger. The manifest is written
+    own races per cell keeps its own count (the resume says so). The manifest is written
     before the dropped chunk's files are removed (a crash in between leaves files that the
     next resume removes as unlisted).
     """
@@ -273,12 +298,12 @@ def _extend(
             )
         del data["precision"]
         data["races"] = races
-    data["races"] = total = max(data["races"], races)
-    levels = data.get("skill", [])
-    for k, level in enumerate(levels):
-        if isinstance(level, dict):
-            own = max(level["races"], races)
-            levels[k] = level["bot"] if own == total else {**level, "races": own}
+    if level is None:
+        # A level with its own races per cell (a costly bot capped on purpose) keeps them:
+        # --races raises the scenario's count, not a cost the file chose (the resume says so).
+        data["races"] = max(data["races"], races)
+    else:
+        data["skill"] = _raise_level(scenario, level, races, run.path)
     grown = parse(data, scenario.path)
     new_cells = [replace(pc, races=grown.level_races(pc.skill)) for pc in cells]
     size = scenario.chunk_size
@@ -311,6 +336,29 @@ def _extend(
     return grown, new_cells, True
 
 
+def _field_of(scenario: Scenario, bot: str) -> str | None:
+    return next((name for name, bots in scenario.fields.items() if bot in bots), None)
+
+
+def _raise_level(scenario: Scenario, level: str, races: int, where: Path) -> list[Any]:
+    """The scenario's ``skill`` list with ``level`` (a bot or a field) raised to at least
+    ``races`` per cell, the other levels as they were."""
+    names = [name for name, _ in scenario.levels]
+    level = _field_of(scenario, level) or level  # a bot of a field raises its whole field
+    if level not in names:
+        raise RunError(
+            f"'{where}': --level {level} is not a skill level of this run; its levels: "
+            + ", ".join(names)
+        )
+    out = scenario.to_json()["skill"]
+    for k, (name, bots) in enumerate(scenario.levels):
+        if name == level:
+            now = scenario.level_races(bots[0]) or scenario.max_races
+            entry = out[k] if isinstance(out[k], dict) else {"bot": out[k]}
+            out[k] = {**entry, "races": max(now, races)}
+    return out
+
+
 def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> list[str]:
     """Drop what cannot be trusted: unlisted files, and chunks with a damaged file.
 
@@ -325,8 +373,9 @@ def _repair(run: RunDir, manifest: dict[str, Any], cells: list[PlannedCell]) -> 
         if name == CELLS:
             run.write(CELLS, parquet_bytes(cells_table(cells)), manifest)
             lines.append(f"{run.path / name} was damaged or missing: rebuilt")
-        elif name == LEVELS:  # the level check runs again at the end
-            manifest["files"].pop(name)
+        elif name in (LEVELS, LEVEL_PAIRS):  # the level check runs again at the end
+            for table in (LEVELS, LEVEL_PAIRS):
+                manifest["files"].pop(table, None)
             lines.append(f"{run.path / name} was damaged or missing: checked again")
         else:
             bad.add(tuple(int(x) for x in Path(name).stem.split("-")[1:]))

@@ -145,9 +145,27 @@ def _track(game: str, track: str | None, params: dict[str, Any]) -> tuple[str | 
     return name, {k: v for k, v in params.items() if k not in changes}
 
 
+def _fits(scenario: Scenario) -> dict[str, str]:
+    """The fitted presets the scenario's ``bots_file`` plays by name (none without one)."""
+    if scenario.bots_file is None:
+        return {}
+    from simkit.tune.bots.presets import aliases
+
+    try:
+        return aliases(scenario.bots_file, scenario.game)
+    except SimkitError as exc:
+        raise ScenarioError(str(exc), path=scenario.path, key="bots_file") from None
+
+
 def expand(scenario: Scenario) -> list[PlannedCell]:
-    """The scenario's cells, each validated by the game (``ScenarioError`` naming the key)."""
+    """The scenario's cells, each validated by the game (``ScenarioError`` naming the key).
+
+    A fitted preset of the ``bots_file`` is played as the spec of its weights (its name stays
+    in labels and skill levels)."""
+    from simkit.tune.bots.presets import played_as
+
     cells = []
+    fits = _fits(scenario)
     for cell_id, swept in enumerate(_swept(scenario)):
         axes = {**scenario.axes, **{k: v for k, v in swept.items() if k in AXES}}
         skill = swept.pop("skill", None)
@@ -155,6 +173,8 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
             axes["bots"] = skill  # one bot for every seat (GLOSSARY: skill level)
         if "players" not in axes and isinstance(axes.get("bots"), list):
             axes["players"] = len(axes["bots"])  # one bot per seat says how many seats
+        if fits and axes.get("bots") is not None:
+            axes["bots"] = played_as(axes["bots"], fits)
         params = {
             **scenario.overrides,
             **swept.get(BUNDLE, {}),
@@ -190,4 +210,16 @@ def expand(scenario: Scenario) -> list[PlannedCell]:
                 races=scenario.level_races(skill),
             )
         )
+    if scenario.reference is not None and cells:
+        # The level check plays the reference in every setting: refused now, not after the run.
+        try:
+            build_cell(
+                scenario.game,
+                preset=cells[0].preset,
+                track=cells[0].cell.track,
+                players=cells[0].cell.players,
+                bots=scenario.reference,
+            )
+        except SimkitError as exc:
+            raise ScenarioError(str(exc), path=scenario.path, key="reference") from None
     return cells

@@ -1,22 +1,38 @@
-"""Skill levels checked where a study plays them (issue 23 item 3, docs/scenarios.md).
+"""Skill levels checked where a study plays them (issues 23 and 34, docs/scenarios.md).
 
 A study's skill levels (``skill = [...]``) are listed weakest first, but a level that is
 stronger on one track can be weaker on another (greedy:tuned, fitted on The Nutcracker,
-was below greedy on Hairpin Valley at 4 sleds). :func:`check` measures the order in the
-study's own setting (game, variant, track, players): each pair of adjacent levels plays the
-ladder's balanced design (:func:`simkit.lineups.lineups`: ``A,B,A,B`` and ``B,A,B,A`` at 4
-seats, so each level sits in every seat equally often), every lineup of every pair on the
-same race keys (common random numbers, so each level also starts from every slot equally
-often at every key), and the ladder's code rates them: one Plackett-Luce fit over all the
-pairs' races (:func:`simkit.ratings.fit`), bootstrap intervals over race keys, and
-each pair's head-to-head share (:func:`simkit.ratings.pair_share`). A level is
-``stronger`` than the one below it only when the rating difference and the head-to-head
-share both exclude parity (:func:`simkit.ratings.verdict`).
+was below greedy on Hairpin Valley at 4 sleds), and a strong bot fitted on some grounds can
+be a middle player on others. :func:`check_cell` measures, in the study's own setting (game,
+variant, track, players):
+
+- **adjacent levels**: every bot of a level against every bot of the level below;
+- **a field's bots** (a level played by several bots, ``{field = [...]}``; GLOSSARY:
+  strong field) against each other: players of one level must be of measured equal
+  strength, else the weaker one's verdicts are a weaker player's;
+- **the reference** (``reference``, by default the game's model-free search,
+  ``Game.reference_bot``: search:64 in Snow Tails) against every bot of the top level that
+  has not met it already: is the top level as strong as the reference *here*?
+
+Each pair plays the ladder's balanced design (:func:`simkit.lineups.lineups`: ``A,B,A,B``
+and ``B,A,B,A`` at 4 seats, so each bot sits in every seat equally often), every lineup of
+every pair on the same race keys (common random numbers, so each bot also starts from every
+slot equally often at every key), and the ladder's code rates them: one Plackett-Luce fit
+over all the pairs' races (:func:`simkit.ratings.fit`), bootstrap intervals over race keys,
+and each pair's head-to-head share (:func:`simkit.ratings.pair_share`). A bot is
+``stronger`` than another only when the rating difference and the head-to-head share both
+exclude parity (:func:`simkit.ratings.verdict`); pairs that did not meet are judged by the
+rating difference alone (kind ``rated``). The top level is **as strong as the reference
+here** when its head-to-head share's 95% low end is at least :data:`AS_STRONG` (45%);
+**weaker** when the share's interval lies below 50% and reaches under 45%; otherwise not
+shown either way (more races would tell).
 
 The races are played under a cell key of their own (:data:`LEVELS_KEY`), so they never
 replay the study's races. :func:`check_run` checks every setting of a run and returns the
-table ``simkit run`` stores as ``levels.parquet`` (:data:`COLUMNS`) and ``simkit.load``
-exposes as ``Results.levels``.
+two tables ``simkit run`` stores: ``levels.parquet`` (:data:`COLUMNS`, one row per cell:
+its rating, its comparison with the level below and, for the top level, its certificate)
+and ``level_pairs.parquet`` (:data:`PAIR_COLUMNS`, one row per pair of bots of a setting);
+``simkit.load`` exposes them as ``Results.levels`` and ``Results.level_pairs``.
 """
 
 from __future__ import annotations
@@ -39,61 +55,146 @@ from simkit.games.cells import build_cell
 from simkit.lineups import lineups
 from simkit.outcomes import decided as decided_races
 from simkit.rng import chunk_keys
+from simkit.runner.manifest import LEVEL_PAIRS
 from simkit.runner.manifest import LEVELS as TABLE
 from simkit.runner.tables import parquet_bytes
 
 LEVELS_KEY = np.uint64(0x6C65_7665_6C5F_6F6B)  # "level_ok": the check's own races
-DEFAULT_RACES = 1_000  # per lineup: 2,000 a pair of levels (2 lineups at 2 and 4 seats)
+DEFAULT_RACES = 1_000  # per lineup: 2,000 a pair of bots (2 lineups at 2 and 4 seats)
+# The head-to-head share's 95% low end at or above which a bot is as strong as the
+# reference where it was measured (issue 34: "not separated below search:64").
+AS_STRONG = 0.45
 
-# One row per cell of the skill axis (a level in a setting), in cell order.
+ADJACENT, FIELD, REFERENCE, RATED = "adjacent", "field", "reference", "rated"
+# Certificates of a top-level bot against the reference (``certified`` column).
+CERT_SAME, CERT_WEAKER, CERT_OPEN, CERT_SELF = "as strong", "weaker", "not shown", "reference"
+
+# One row per cell of the skill axis (a bot of a level in a setting), in cell order.
 COLUMNS = {
     "cell": "the cell id of this level in this setting (the cells table's ``cell``)",
     "setting": "0, 1, ...: the grid combination (the cells that differ only in level)",
-    "skill": "the level (bot name), as the scenario lists it",
-    "level": "its position in the scenario's list, 0 = first (meant to be the weakest)",
+    "skill": "the bot that plays every seat of the cell, as the scenario lists it",
+    "level": "the position of its level in the scenario's list, 0 = first (meant to be the "
+    "weakest)",
+    "field": "its level's name: the bot itself, or the field's name (``{field = [...]}``)",
     "rung": "its place in the measured order of this setting, 1 = strongest",
-    "rating": "Plackett-Luce rating from the check (0 = the mean level of the setting)",
+    "rating": "Plackett-Luce rating from the check (0 = the mean bot of the setting)",
     "low": "rating's 95% interval, low",
     "high": "rating's 95% interval, high",
-    "below": "the level listed before it (empty for the first)",
-    "diff": "rating difference: this level minus the one below",
+    "below": "the bot of the level below it that it compares worst with (empty for the first)",
+    "diff": "rating difference: this bot minus that one",
     "diff_low": "its 95% interval, low",
     "diff_high": "its 95% interval, high",
-    "share": "share of head-to-head comparisons this level won against the one below",
+    "share": "share of head-to-head comparisons this bot won against that one",
     "share_low": "its 95% interval, low",
     "share_high": "its 95% interval, high",
     "verdict": "stronger, weaker, level, or split (the rating and head to head disagree)",
-    "flag": "True when the level is not shown stronger than the one below it here",
-    "races": "races the pair with the level below played (every lineup)",
+    "flag": "True when the bot is not shown stronger than every bot of the level below here",
+    "races": "races its pairs with the level below played (every lineup)",
+    "sentence": "the finding in words",
+    "reference": "the bot the top level is checked against (empty: not checked)",
+    "certified": "top level only: as strong (head to head's low end >= 45%), weaker, not "
+    "shown, or reference (it is the reference); empty below the top",
+    "ref_share": "share of head-to-head comparisons won against the reference",
+    "ref_share_low": "its 95% interval, low",
+    "ref_share_high": "its 95% interval, high",
+    "ref_races": "races the pair with the reference played (every lineup)",
+    "ref_sentence": "the certificate in words",
+}
+# One row per pair of bots of a setting (the reference included).
+PAIR_COLUMNS = {
+    "setting": "0, 1, ...: the grid combination",
+    "kind": "adjacent (levels next to each other), field (two bots of one level), reference "
+    "(a top-level bot and the reference), rated (never met: rating difference only)",
+    "lower": "one bot: the lower-listed (the reference for kind reference)",
+    "upper": "the other bot",
+    "lower_cell": "the lower bot's cell in this setting (-1: the reference, which has none)",
+    "upper_cell": "the upper bot's cell in this setting",
+    "diff": "rating difference upper - lower",
+    "diff_low": "its 95% interval, low",
+    "diff_high": "its 95% interval, high",
+    "share": "share of head-to-head comparisons the upper bot won (NaN: they never met)",
+    "share_low": "its 95% interval, low",
+    "share_high": "its 95% interval, high",
+    "verdict": "above, below, level or split: where the upper bot stands",
+    "separated": "True when the verdict is above or below: the two are not of one strength",
+    "races": "races the pair played (every lineup; 0 for kind rated)",
     "sentence": "the finding in words",
 }
 STRONGER = {"above": "stronger", "below": "weaker", "level": "level", "split": "split"}
+_WORST_FIRST = {"below": 0, "split": 1, "level": 2, "above": 3}
 
 
 @dataclass(frozen=True)
 class LevelCheck:
-    """The measured order of a setting's levels: :data:`COLUMNS` without ``cell``/``setting``."""
+    """The measured order of a setting's levels: :data:`COLUMNS` and :data:`PAIR_COLUMNS`
+    without ``cell``/``setting`` columns of the run."""
 
-    levels: tuple[str, ...]
+    levels: tuple[tuple[str, tuple[str, ...]], ...]
     table: pd.DataFrame
+    pairs: pd.DataFrame
     ratings: ratings.Ratings
 
     @property
     def flagged(self) -> list[str]:
-        """Sentences of the levels not shown stronger than the one below them."""
+        """Sentences of the bots not shown stronger than the level below them."""
         return list(self.table.loc[self.table["flag"], "sentence"])
 
+    @property
+    def uncertified(self) -> list[str]:
+        """Sentences of the top-level bots not shown as strong as the reference."""
+        t = self.table
+        return list(t.loc[t["certified"].isin([CERT_WEAKER, CERT_OPEN]), "ref_sentence"])
 
-def _where(cell: Cell) -> str:
+
+def named(levels: Sequence[Any]) -> list[tuple[str, tuple[str, ...]]]:
+    """Levels as (name, bots): a bot name is a level of its own; (name, [bots]) a field."""
+    out = []
+    for level in levels:
+        if isinstance(level, str):
+            out.append((level, (level,)))
+        else:
+            name, bots = level
+            out.append((str(name), tuple(bots)))
+    return out
+
+
+def plan(
+    levels: Sequence[tuple[str, Sequence[str]]], reference: str | None
+) -> list[tuple[str, str, str]]:
+    """The pairs a setting plays, as (lower, upper, kind), in a fixed order."""
+    pairs = []
+    for (_, below), (_, above) in itertools.pairwise(levels):
+        pairs += [(a, b, ADJACENT) for b in above for a in below]
+    for _, bots in levels:
+        pairs += [(a, b, FIELD) for a, b in itertools.combinations(bots, 2)]
+    if reference is not None and levels:
+        met = {frozenset(p[:2]) for p in pairs}
+        pairs += [
+            (reference, b, REFERENCE)
+            for b in levels[-1][1]
+            if b != reference and frozenset((reference, b)) not in met
+        ]
+    return pairs
+
+
+def setting_text(cell: Cell) -> str:
     """The setting in words: track and players (what a sentence says a level was measured on)."""
     track = f"{cell.track}, " if cell.track else ""
     return f"{track}{cell.players} players"
 
 
+def _share_text(share) -> str:
+    return f"{100 * share[0]:.1f}% [{100 * share[1]:.1f}, {100 * share[2]:.1f}]"
+
+
 def _sentence(upper: str, lower: str, v: str, diff, share, where: str) -> str:
     est, lo, hi = diff
     d = f"{est:+.3f} [{lo:+.3f}, {hi:+.3f}]"
-    s = f"{100 * share[0]:.1f}% [{100 * share[1]:.1f}, {100 * share[2]:.1f}]"
+    if np.isnan(share[0]):
+        said = {"above": "stronger than", "below": "weaker than", "level": "level with"}[v]
+        return f"{upper} is rated {said} {lower} on {where} (they did not meet): {d}."
+    s = _share_text(share)
     if v == "above":
         return f"{upper} is stronger than {lower} on {where}: {d}; head to head {s}."
     if v == "below":
@@ -109,95 +210,215 @@ def _sentence(upper: str, lower: str, v: str, diff, share, where: str) -> str:
     )
 
 
+def certificate(share: tuple[float, float, float]) -> str:
+    """A bot's standing against the reference from its head-to-head share (module doc)."""
+    _, lo, hi = share
+    if lo >= AS_STRONG:
+        return CERT_SAME
+    if hi < 0.5:
+        return CERT_WEAKER
+    return CERT_OPEN
+
+
+def certificate_text(bot: str, reference: str, cert: str, share, where: str) -> str:
+    """The certificate in words, as a report's first screen states it."""
+    if cert == CERT_SELF:
+        return f"{bot} is the reference player itself."
+    s = _share_text(share)
+    if cert == CERT_SAME:
+        return f"{bot} is as strong as {reference} on {where}: head to head {s}."
+    if cert == CERT_WEAKER:
+        return (
+            f"{bot} is weaker than {reference} on {where}: head to head {s}; these are a "
+            "weaker player's verdicts."
+        )
+    return (
+        f"{bot} is not shown as strong as {reference} on {where}: head to head {s} reaches "
+        f"below {100 * AS_STRONG:g}%; more check races (reference_races) would tell."
+    )
+
+
+def _rated_verdict(diff) -> str:
+    _, lo, hi = diff
+    return ratings.ABOVE if lo > 0 else ratings.BELOW if hi < 0 else ratings.LEVEL
+
+
 def check_cell(
     cell: Cell,
-    levels: Sequence[str],
+    levels: Sequence[Any],
     *,
     races: int = DEFAULT_RACES,
     seed: int = 0,
     threads: int | None = None,
     replicates: int | None = None,
+    reference: str | None = None,
+    reference_races: int | None = None,
+    plays: dict[str, str] | None = None,
 ) -> LevelCheck:
     """Measure the order of ``levels`` (weakest first) in ``cell``'s setting.
 
     ``cell`` gives the game, variant, track, players and start slots (its bots are
-    replaced); ``races`` counts races per lineup, each pair of adjacent levels playing the
-    ladder's lineups of the two (2 at 2 and 4 seats). Same seed, same table, at any threads.
+    replaced); ``levels`` are bot names, or (name, bots) for a field. ``races`` counts races
+    per lineup of every pair but the reference's, which plays ``reference_races`` (default
+    ``races``). Same seed, same tables, at any threads. ``plays`` maps a bot to the bot its
+    cells play, where the two differ (a fit of the scenario's ``bots_file`` is played by its
+    weights).
     """
+    plays = plays or {}
     replicates = ratings.REPLICATES if replicates is None else replicates
-    levels = tuple(levels)
-    index = {b: i for i, b in enumerate(levels)}
+    levels = named(levels)
+    bots = [b for _, members in levels for b in members]
+    if reference is not None and reference not in bots:
+        bots.append(reference)
+    index = {b: i for i, b in enumerate(bots)}
     g = get(cell.game)
-    keys = chunk_keys(seed, LEVELS_KEY, 0, races)
-    bot, place, key, decided, pair_races = [], [], [], [], []
-    for lower, upper in itertools.pairwise(levels):
+    pairs = plan(levels, reference)
+    most = max([races] + ([reference_races] if reference_races else []))
+    keys = chunk_keys(seed, LEVELS_KEY, 0, most)
+    bot, place, key, decided, played = [], [], [], [], {}
+    for lower, upper, kind in pairs:
+        n = (reference_races or races) if kind == REFERENCE else races
         design = lineups([lower, upper], cell.players)
         for lineup in design:
-            c = dataclasses.replace(cell, bots=tuple(lineup))
-            batch = g.simulate(c, keys, threads, race_indices=np.arange(races))
+            c = dataclasses.replace(cell, bots=tuple(plays.get(b, b) for b in lineup))
+            batch = g.simulate(c, keys[:n], threads, race_indices=np.arange(n))
             finish, finished = batch.seats["finish"], batch.seats["finished"]
-            bot.append(np.tile([index[b] for b in lineup], (races, 1)))
+            bot.append(np.tile([index[b] for b in lineup], (n, 1)))
             place.append(np.where(finished, finish, 0))
-            key.append(np.arange(races))
+            key.append(np.arange(n))
             decided.append(decided_races(finish, finished)[0])
-        pair_races.append(races * len(design))
+        played[(lower, upper)] = (kind, n * len(design))
     o = ratings.Outcomes(
-        levels,
+        tuple(bots),
         np.concatenate(bot).astype(np.int64),
         np.concatenate(place).astype(np.int64),
         np.concatenate(key).astype(np.int64),
         np.concatenate(decided),
     )
     r = ratings.fit(o, seed=seed, replicates=replicates)
-    where = _where(cell)
-    order = {b: i + 1 for i, b in enumerate(r.table()["bot"])}
+    where = setting_text(cell)
     rows = []
-    for i, level in enumerate(levels):
-        est, lo, hi = r.interval(i)
-        row: dict[str, Any] = {
-            "skill": level,
-            "level": i,
-            "rung": order[level],
-            "rating": est,
-            "low": lo,
-            "high": hi,
-            "below": "",
-            "diff": np.nan,
-            "diff_low": np.nan,
-            "diff_high": np.nan,
-            "share": np.nan,
-            "share_low": np.nan,
-            "share_high": np.nan,
-            "verdict": "",
-            "flag": False,
-            "races": 0,
-            "sentence": "",
-        }
-        if i > 0:
-            lower = levels[i - 1]
-            diff = r.interval(i, i - 1)
-            share = ratings.pair_share(o, i, i - 1, seed=seed, replicates=replicates)
-            v = ratings.verdict(diff, share)
-            row.update(
-                below=lower,
-                diff=diff[0],
-                diff_low=diff[1],
-                diff_high=diff[2],
-                share=share[0],
-                share_low=share[1],
-                share_high=share[2],
-                verdict=STRONGER[v],
-                flag=v != ratings.ABOVE,
-                races=pair_races[i - 1],
-                sentence=_sentence(level, lower, v, diff, share, where),
+    for x, y in itertools.combinations(bots, 2):
+        lower, upper = (x, y) if (x, y) in played or (y, x) not in played else (y, x)
+        kind, n = played.get((lower, upper), (RATED, 0))
+        diff = r.interval(index[upper], index[lower])
+        if kind == RATED:
+            share = (np.nan, np.nan, np.nan)
+            v = _rated_verdict(diff)
+        else:
+            share = ratings.pair_share(
+                o, index[upper], index[lower], seed=seed, replicates=replicates
             )
-        rows.append(row)
-    return LevelCheck(levels, pd.DataFrame(rows), r)
+            v = ratings.verdict(diff, share)
+        rows.append(
+            {
+                "kind": kind,
+                "lower": lower,
+                "upper": upper,
+                "diff": diff[0],
+                "diff_low": diff[1],
+                "diff_high": diff[2],
+                "share": share[0],
+                "share_low": share[1],
+                "share_high": share[2],
+                "verdict": v,
+                "separated": v in (ratings.ABOVE, ratings.BELOW),
+                "races": n,
+                "sentence": _sentence(upper, lower, v, diff, share, where),
+            }
+        )
+    found = pd.DataFrame(rows, columns=[c for c in PAIR_COLUMNS if "cell" not in c][1:])
+    return LevelCheck(tuple(levels), _per_bot(levels, found, r, reference, where), found, r)
+
+
+def _per_bot(
+    levels: list[tuple[str, tuple[str, ...]]],
+    pairs: pd.DataFrame,
+    r: ratings.Ratings,
+    reference: str | None,
+    where: str,
+) -> pd.DataFrame:
+    """:data:`COLUMNS` (without cell and setting) from the pairs of one setting."""
+    order = {b: i + 1 for i, b in enumerate(r.table()["bot"])}
+    by = {(p.lower, p.upper): p for p in pairs.itertuples()}
+    met = {frozenset((p.lower, p.upper)): p for p in pairs.itertuples()}
+    rows = []
+    for k, (name, members) in enumerate(levels):
+        for bot in members:
+            est, lo, hi = r.interval(r.bots.index(bot))
+            row: dict[str, Any] = {
+                "skill": bot,
+                "level": k,
+                "field": name,
+                "rung": order[bot],
+                "rating": est,
+                "low": lo,
+                "high": hi,
+                "below": "",
+                "diff": np.nan,
+                "diff_low": np.nan,
+                "diff_high": np.nan,
+                "share": np.nan,
+                "share_low": np.nan,
+                "share_high": np.nan,
+                "verdict": "",
+                "flag": False,
+                "races": 0,
+                "sentence": "",
+                "reference": reference or "",
+                "certified": "",
+                "ref_share": np.nan,
+                "ref_share_low": np.nan,
+                "ref_share_high": np.nan,
+                "ref_races": 0,
+                "ref_sentence": "",
+            }
+            if k > 0:
+                mine = [by[(a, bot)] for a in levels[k - 1][1]]
+                worst = min(mine, key=lambda p: (_WORST_FIRST[p.verdict], p.share_low))
+                row.update(
+                    below=worst.lower,
+                    diff=worst.diff,
+                    diff_low=worst.diff_low,
+                    diff_high=worst.diff_high,
+                    share=worst.share,
+                    share_low=worst.share_low,
+                    share_high=worst.share_high,
+                    verdict=STRONGER[worst.verdict],
+                    flag=any(p.verdict != ratings.ABOVE for p in mine),
+                    races=sum(p.races for p in mine),
+                    sentence=worst.sentence,
+                )
+            if reference is not None and k == len(levels) - 1:
+                row.update(_certify(bot, reference, met, where))
+            rows.append(row)
+    return pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("cell", "setting")])
+
+
+def _certify(bot: str, reference: str, met: dict, where: str) -> dict[str, Any]:
+    """The certificate columns of a top-level bot against the reference."""
+    if bot == reference:
+        said = certificate_text(bot, bot, CERT_SELF, (), where)
+        return {"certified": CERT_SELF, "ref_sentence": said}
+    p = met[frozenset((bot, reference))]
+    # The share as the top-level bot's, whichever way round the pair was listed.
+    share = (p.share, p.share_low, p.share_high)
+    if p.upper != bot:
+        share = (1 - p.share, 1 - p.share_high, 1 - p.share_low)
+    cert = certificate(share)
+    return {
+        "certified": cert,
+        "ref_share": share[0],
+        "ref_share_low": share[1],
+        "ref_share_high": share[2],
+        "ref_races": int(p.races),
+        "ref_sentence": certificate_text(bot, reference, cert, share, where),
+    }
 
 
 def check(
     game: str,
-    levels: Sequence[str],
+    levels: Sequence[Any],
     *,
     preset: str | None = None,
     overrides: Mapping[str, Any] | None = None,
@@ -207,53 +428,97 @@ def check(
     seed: int = 0,
     threads: int | None = None,
     replicates: int | None = None,
+    reference: str | None = None,
+    reference_races: int | None = None,
 ) -> LevelCheck:
     """:func:`check_cell` for a setting given as ``simkit ladder`` takes it.
 
     Raises:
         SimkitError: a setting or a level the game rejects.
     """
-    for level in levels:
-        build_cell(
-            game, preset=preset, overrides=overrides, track=track, players=players, bots=level
-        )
+    for _, bots in named(levels):
+        for bot in (*bots, *([reference] if reference else [])):
+            build_cell(
+                game, preset=preset, overrides=overrides, track=track, players=players, bots=bot
+            )
     cell = build_cell(game, preset=preset, overrides=overrides, track=track, players=players)
-    return check_cell(cell, levels, races=races, seed=seed, threads=threads, replicates=replicates)
+    return check_cell(
+        cell,
+        levels,
+        races=races,
+        seed=seed,
+        threads=threads,
+        replicates=replicates,
+        reference=reference,
+        reference_races=reference_races,
+    )
 
 
 def check_run(
     cells: Sequence[Any],
-    levels: Sequence[str],
+    levels: Sequence[Any],
     *,
     races: int = DEFAULT_RACES,
     seed: int = 0,
     threads: int | None = None,
-) -> pd.DataFrame:
-    """Every setting of a run with a skill axis: the table of :data:`COLUMNS`, in cell order.
+    reference: str | None = None,
+    reference_races: int | None = None,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every setting of a run with a skill axis: the tables of :data:`COLUMNS` and
+    :data:`PAIR_COLUMNS`, in cell order.
 
     ``cells`` are the run's planned cells (:func:`simkit.runner.expand`); the skill axis
-    varies fastest, so each setting is a block of ``len(levels)`` neighbours, and its first
-    cell gives the setting.
+    varies fastest, so each setting is a block of one cell per bot of the levels, and its
+    first cell gives the setting.
     """
-    k = len(levels)
-    parts = []
+    levels = named(levels)
+    k = sum(len(bots) for _, bots in levels)
+    parts, pair_parts = [], []
     for setting, first in enumerate(range(0, len(cells), k)):
         block = cells[first : first + k]
-        found = check_cell(block[0].cell, levels, races=races, seed=seed, threads=threads)
+        found = check_cell(
+            block[0].cell,
+            levels,
+            races=races,
+            seed=seed,
+            threads=threads,
+            reference=reference,
+            reference_races=reference_races,
+            plays={pc.skill: pc.cell.bots[0] for pc in block},
+        )
+        cell_of = {pc.skill: pc.cell.cell_id for pc in block}
         t = found.table
         t.insert(0, "setting", setting)
-        t.insert(0, "cell", [pc.cell.cell_id for pc in block])
+        t.insert(0, "cell", [cell_of[b] for b in t["skill"]])
         parts.append(t)
-    return table(pd.concat(parts, ignore_index=True))
+        p = found.pairs
+        p.insert(0, "setting", setting)
+        p.insert(4, "lower_cell", [cell_of.get(b, -1) for b in p["lower"]])
+        p.insert(5, "upper_cell", [cell_of.get(b, -1) for b in p["upper"]])
+        pair_parts.append(p)
+    return table(pd.concat(parts, ignore_index=True)), pair_table(
+        pd.concat(pair_parts, ignore_index=True)
+    )
 
 
 def table(frame: pd.DataFrame) -> pd.DataFrame:
-    """The stored table's columns and dtypes (:data:`COLUMNS`)."""
+    """The stored per-cell table's columns and dtypes (:data:`COLUMNS`)."""
     out = frame[list(COLUMNS)].copy()
     for name in ("cell", "setting", "level", "rung"):
         out[name] = out[name].astype("int32")
-    out["races"] = out["races"].astype("int64")
+    for name in ("races", "ref_races"):
+        out[name] = out[name].astype("int64")
     out["flag"] = out["flag"].astype(bool)
+    return out.reset_index(drop=True)
+
+
+def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
+    """The stored pairs table's columns and dtypes (:data:`PAIR_COLUMNS`)."""
+    out = frame[list(PAIR_COLUMNS)].copy()
+    for name in ("setting", "lower_cell", "upper_cell"):
+        out[name] = out[name].astype("int32")
+    out["races"] = out["races"].astype("int64")
+    out["separated"] = out["separated"].astype(bool)
     return out.reset_index(drop=True)
 
 
@@ -266,25 +531,42 @@ def store(
     threads: int | None = None,
     progress: bool = False,
 ) -> None:
-    """Check the levels of a finished run with a skill axis into ``levels.parquet``.
+    """Check the levels of a finished run with a skill axis into ``levels.parquet`` and
+    ``level_pairs.parquet``.
 
     What ``simkit run`` calls once every chunk is written: nothing without a skill axis, with
-    ``check_levels = false``, or when the run already holds the table (a resumed run). The
-    file is listed in ``manifest`` with its sha256 like every table of the run.
+    ``check_levels = false``, or when the run already holds both tables (a resumed run).
+    The files are listed in ``manifest`` with their sha256 like every table of the run.
     """
-    if not scenario.skill or not scenario.check_levels or TABLE in manifest["files"]:
+    if not scenario.skill or not scenario.check_levels:
         return
+    if TABLE in manifest["files"] and LEVEL_PAIRS in manifest["files"]:
+        return
+    levels = scenario.levels
+    reference = scenario.reference
     if progress:
         settings = len(cells) // len(scenario.skill)
-        pairs = settings * (len(scenario.skill) - 1)
+        n = len(plan(levels, reference))
+        ref = f", against {reference} at the top" if reference else ""
         print(
-            f"checking the order of the skill levels in {settings} setting(s): {pairs} "
-            f"pair(s) of adjacent levels, {scenario.check_races:,} races per lineup",
+            f"checking the skill levels in {settings} setting(s): {n} pair(s) of bots each"
+            f"{ref}, {scenario.check_races:,} races per lineup"
+            + (
+                f" ({scenario.reference_races:,} with {reference})"
+                if reference and scenario.reference_races != scenario.check_races
+                else ""
+            ),
             file=sys.stderr,
             flush=True,
         )
-    found = check_run(
-        cells, scenario.skill, races=scenario.check_races, seed=scenario.seed, threads=threads
+    found, pairs = check_run(
+        cells,
+        levels,
+        races=scenario.check_races,
+        seed=scenario.seed,
+        threads=threads,
+        reference=reference,
+        reference_races=scenario.reference_races,
     )
-    data = parquet_bytes(pa.Table.from_pandas(found, preserve_index=False))
-    run.write(TABLE, data, manifest)
+    for name, frame in ((TABLE, found), (LEVEL_PAIRS, pairs)):
+        run.write(name, parquet_bytes(pa.Table.from_pandas(frame, preserve_index=False)), manifest)

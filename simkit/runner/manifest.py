@@ -24,8 +24,10 @@ STATUSES = ("running", "complete")
 TABLES = ("races", "heat", "agg")  # write order within a chunk; agg last
 CELLS = "cells.parquet"
 LEVELS = "levels.parquet"  # the skill levels' measured order (simkit.runner.levels)
+LEVEL_PAIRS = "level_pairs.parquet"  # ... and every pair of bots it measured
 _PART = re.compile(r"^(races|heat|agg)/part-(\d{5})-(\d{6})\.parquet$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
+_CODE_SHA = re.compile(r"^[0-9a-f]{16}$")  # simkit.runner.inputs.code_record
 # The run's inputs (simkit.runner.inputs), as the manifest lists them: path -> sha256, bytes,
 # copy, use. Uses: replayed; compared only; the scenario file (in the manifest); a tuning's
 # space file (in its tune.json).
@@ -108,6 +110,16 @@ def problem(inputs: Any) -> str | None:
     return None
 
 
+def code_problem(code: Any) -> str | None:
+    """What is wrong with a manifest's ``code`` (the sha256 of each file of simkit that
+    decides its races, :func:`simkit.runner.inputs.code_record`), or None."""
+    if not isinstance(code, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and _CODE_SHA.match(v) for k, v in code.items()
+    ):
+        return "code"
+    return None
+
+
 def cell_races(manifest: dict[str, Any], cell: int) -> int:
     """Races cell ``cell`` plays at most: its skill level's own count, or the run's."""
     return manifest["cells"][cell].get("races", manifest["races_per_cell"])
@@ -139,7 +151,11 @@ def check(manifest: Any, where: str) -> dict[str, Any]:
             raise fail(f"key '{key}' has the wrong type (got {shown(value)})")
     if manifest["checksum"] != checksum(manifest):
         raise fail("its checksum does not match its content (edited by hand, or damaged)")
-    wrong = _inconsistency(manifest) or problem(manifest.get("inputs", {}))
+    wrong = (
+        _inconsistency(manifest)
+        or problem(manifest.get("inputs", {}))
+        or code_problem(manifest.get("code", {}))
+    )
     if wrong:
         raise fail(f"its settings do not match its chunks ({wrong})")
     return manifest
@@ -186,7 +202,7 @@ def _inconsistency(m: dict[str, Any]) -> str | None:
     for name, entry in m["files"].items():
         if not isinstance(entry, dict) or not _SHA.match(str(entry.get("sha256", ""))):
             return f"file {shown(name)}"
-        if name in (CELLS, LEVELS):
+        if name in (CELLS, LEVELS, LEVEL_PAIRS):
             continue
         match = _PART.match(name)
         if match is None:

@@ -45,9 +45,12 @@ _TOP_KEYS = (
     "description",
     "game",
     *AXES,
+    "bots_file",
     "skill",
     "check_levels",
     "level_races",
+    "reference",
+    "reference_races",
     "set",
     "grid",
     "races",
@@ -80,10 +83,18 @@ class Scenario:
     axes: dict[str, Any] = field(default_factory=dict)
     overrides: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list[Any]] = field(default_factory=dict)
+    bots_file: str | None = None  # fitted presets played by name (simkit.tune.bots.presets)
     skill: list[str] = field(default_factory=list)  # skill levels: one bot for every seat
     skill_races: dict[str, int] = field(default_factory=dict)  # a level's own races per cell
+    # A level played by several bots (``{field = [...]}``): its name -> its bots, each of
+    # which is also in ``skill`` (one cell per bot); a bot of no field is a level of its own.
+    fields: dict[str, list[str]] = field(default_factory=dict)
     check_levels: bool = True  # measure the levels' order in each setting (simkit.runner.levels)
     check_races: int = DEFAULT_LEVEL_RACES  # that check's races per lineup (key level_races)
+    # The model-free player the top level is checked against (None: not checked), and that
+    # check's races per lineup (simkit.runner.levels).
+    reference: str | None = None
+    reference_races: int = DEFAULT_LEVEL_RACES
     races: int = DEFAULT_RACES
     precision: Precision | None = None
     seed: int = 0
@@ -103,20 +114,42 @@ class Scenario:
         """A skill level's own races per cell (``{bot = ..., races = N}``), or None."""
         return None if level is None else self.skill_races.get(level)
 
+    @property
+    def levels(self) -> list[tuple[str, list[str]]]:
+        """The skill levels in order, each as (name, its bots): a bot alone is a level named
+        after itself, a field (``{field = [...], name = ...}``) one level of its bots."""
+        out: list[tuple[str, list[str]]] = []
+        member = {b: name for name, bots in self.fields.items() for b in bots}
+        for bot in self.skill:
+            name = member.get(bot, bot)
+            if out and out[-1][0] == name:
+                out[-1][1].append(bot)
+            else:
+                out.append((name, [bot]))
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """The resolved scenario in the file's own schema (``parse`` reads it back)."""
         out: dict[str, Any] = {"title": self.title, "game": self.game, **self.axes}
         if self.description:
             out["description"] = self.description
+        if self.bots_file is not None:
+            out["bots_file"] = self.bots_file
         out["set"] = dict(self.overrides)
         out["grid"] = {k: list(v) for k, v in self.grid.items()}
         if self.skill:
-            out["skill"] = [
-                {"bot": b, "races": self.skill_races[b]} if b in self.skill_races else b
-                for b in self.skill
-            ]
+            out["skill"] = []
+            for name, bots in self.levels:
+                races = {"races": self.skill_races[bots[0]]} if bots[0] in self.skill_races else {}
+                if name in self.fields:
+                    out["skill"].append({"field": list(bots), "name": name, **races})
+                else:
+                    out["skill"].append({"bot": name, **races} if races else name)
             out["check_levels"] = self.check_levels
             out["level_races"] = self.check_races
+            if self.check_levels:  # the reference is part of the level check
+                out["reference"] = self.reference if self.reference is not None else False
+                out["reference_races"] = self.reference_races
         if self.precision is None:
             out["races"] = self.races
         else:
@@ -144,6 +177,9 @@ class Scenario:
                 skill_races={b: min(n, races) for b, n in self.skill_races.items()},
                 # A file without skill levels gives no level_races: the default follows races.
                 check_races=min(self.check_races if self.skill else DEFAULT_LEVEL_RACES, races),
+                reference_races=min(
+                    self.reference_races if self.skill else DEFAULT_LEVEL_RACES, races
+                ),
             )
         if seed is not None:
             changes["seed"] = _bounded("seed", seed, self.path)
@@ -330,12 +366,16 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         grid[key] = list(values)
 
     axes = {a: _axis(a, data[a], a, path, base) for a in AXES if a in data}
-    skill, skill_races = _skill(data, grid, path)
-    for key in ("check_levels", "level_races"):
+    bots_file = None
+    if "bots_file" in data:  # a file, as a track file is: relative to the scenario
+        bots_file = _axis("track", data["bots_file"], "bots_file", path, base)
+    skill, skill_races, fields = _skill(data, grid, path, g)
+    for key in ("check_levels", "level_races", "reference", "reference_races"):
         if key in data and not skill:
             raise ScenarioError(
                 "checks the order of skill levels; give skill = [...] too", path=path, key=key
             )
+    reference = _reference(data, g, path)
 
     precision = None
     if "precision" in data:
@@ -345,6 +385,26 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
             )
         precision = _precision(data["precision"], path)
     races = _bounded("races", data.get("races", DEFAULT_RACES), path)
+    check_levels = _bool(data.get("check_levels", True), "check_levels", path)
+    check_races = _int(
+        data.get(
+            "level_races", min(DEFAULT_LEVEL_RACES, precision.max_races if precision else races)
+        ),
+        "level_races",
+        path,
+        1,
+        MAX_RACES,
+    )
+    if not check_levels:
+        for key in ("reference", "reference_races"):
+            if data.get(key, False) is not False:
+                raise ScenarioError(
+                    "the top level is checked against the reference by the level check; "
+                    "drop check_levels = false, or give reference = false",
+                    path=path,
+                    key=key,
+                )
+        reference = None
     keep = data.get("keep", "races")
     if keep not in KEEP:
         raise ScenarioError(
@@ -360,17 +420,15 @@ def parse(data: dict[str, Any], path: str, base: Path | None = None) -> Scenario
         axes=axes,
         overrides=dict(overrides),
         grid=grid,
+        bots_file=bots_file,
         skill=skill,
         skill_races=skill_races,
-        check_levels=_bool(data.get("check_levels", True), "check_levels", path),
-        check_races=_int(
-            data.get(
-                "level_races", min(DEFAULT_LEVEL_RACES, precision.max_races if precision else races)
-            ),
-            "level_races",
-            path,
-            1,
-            MAX_RACES,
+        fields=fields,
+        check_levels=check_levels,
+        check_races=check_races,
+        reference=reference,
+        reference_races=_int(
+            data.get("reference_races", check_races), "reference_races", path, 1, MAX_RACES
         ),
         races=races,
         precision=precision,
@@ -452,20 +510,46 @@ def _bundles(
     return out
 
 
+_LEVEL_EXAMPLE = (
+    '["greedy", "greedy:tuned", {bot = "search", races = 2000}, {field = ["search:64", '
+    '"search:6h2wp3c4@policy:distilled"], races = 1000}]'
+)
+STRONG_FIELD = "strong field"  # the default name of a field that is the top level
+
+
 def _skill(
-    data: dict[str, Any], grid: dict[str, list[Any]], path: str
-) -> tuple[list[str], dict[str, int]]:
-    """The skill levels (GLOSSARY: skill level): distinct bot names, none beside ``bots``,
-    and the races per cell of the levels that give their own (``{bot = "search", races =
-    2000}``: a costly bot plays fewer races than the scenario's ``races``)."""
+    data: dict[str, Any], grid: dict[str, list[Any]], path: str, game: Any
+) -> tuple[list[str], dict[str, int], dict[str, list[str]]]:
+    """The skill levels (GLOSSARY: skill level): distinct bot names, none beside ``bots``;
+    the races per cell of the levels that give their own (``{bot = "search", races =
+    2000}``: a costly bot plays fewer races than the scenario's ``races``); and the fields
+    (``{field = ["A", "B"], name = "strong field"}``: a level played by two or more bots of
+    independent construction, GLOSSARY: strong field), each bot of a field one cell."""
     if "skill" not in data:
-        return [], {}
+        return [], {}, {}
     entries = data["skill"]
     if not isinstance(entries, list) or not entries:
         entries = [None]
     levels: list[str] = []
     own: dict[str, int] = {}
-    for entry in entries:
+    fields: dict[str, list[str]] = {}
+    for k, entry in enumerate(entries):
+        if isinstance(entry, dict) and "field" in entry:
+            bots = _field(entry, k == len(entries) - 1, len(fields), path, game)
+            name = str(entry.get("name", STRONG_FIELD if k == len(entries) - 1 else ""))
+            if name in fields or name in bots:
+                raise ScenarioError(
+                    f"field name '{name}' is used twice (or names a bot); give each field its "
+                    'own name = "..."',
+                    path=path,
+                    key="skill",
+                )
+            fields[name] = bots
+            if "races" in entry:
+                races = _int(entry["races"], f"skill.{name}.races", path, 1, MAX_RACES)
+                own.update((b, races) for b in bots)
+            levels.extend(bots)
+            continue
         if isinstance(entry, dict) and set(entry) <= {"bot", "races"} and "bot" in entry:
             bot = entry["bot"]
             if "races" in entry and isinstance(bot, str):
@@ -474,9 +558,9 @@ def _skill(
             bot = entry
         if not isinstance(bot, str) or not bot:
             raise ScenarioError(
-                f'must be a list of bot names, one per skill level, e.g. ["greedy", '
-                f'"greedy:tuned", {{bot = "search", races = 2000}}] (a table gives a level '
-                f"its own races per cell; got {shown(data['skill'])})",
+                f"must be a list of skill levels, one bot name each, e.g. {_LEVEL_EXAMPLE} "
+                f"(a table gives a level its own races per cell, a field plays one level with "
+                f"several bots; got {shown(data['skill'])})",
                 path=path,
                 key="skill",
             )
@@ -484,6 +568,13 @@ def _skill(
     if len(set(levels)) != len(levels):
         twice = next(b for b in levels if levels.count(b) > 1)
         raise ScenarioError(f"level '{twice}' listed twice", path=path, key="skill")
+    clash = set(fields) & set(levels)
+    if clash:
+        raise ScenarioError(
+            f"field name '{min(clash)}' is also a bot of a level; name the field otherwise",
+            path=path,
+            key="skill",
+        )
     if "bots" in data or "bots" in grid:
         where = "bots" if "bots" in data else "grid.bots"
         raise ScenarioError(
@@ -499,7 +590,67 @@ def _skill(
             path=path,
             key="skill",
         )
-    return levels, own
+    return levels, own, fields
+
+
+def _field(entry: dict[str, Any], top: bool, k: int, path: str, game: Any) -> list[str]:
+    """The bots of one ``{field = [...]}`` level: two or more, distinct, of independent
+    construction (``Game.construction``: not two searches on one policy)."""
+    for key in entry:
+        if key not in ("field", "name", "races"):
+            _unknown(key, ["field", "name", "races"], path, prefix="skill.")
+    bots = entry["field"]
+    if (
+        not isinstance(bots, list)
+        or len(bots) < 2
+        or not all(isinstance(b, str) and b for b in bots)
+        or len(set(bots)) != len(bots)
+    ):
+        raise ScenarioError(
+            f'a field is two or more distinct bot names, e.g. {{field = ["search:64", '
+            f'"search:6h2wp3c4@policy:distilled"]}} (got {shown(bots)})',
+            path=path,
+            key="skill.field",
+        )
+    if "name" in entry and (not isinstance(entry["name"], str) or not entry["name"]):
+        raise ScenarioError(
+            f"must be a non-empty string (got {shown(entry['name'])})", path=path, key="skill.name"
+        )
+    if not top and "name" not in entry:
+        raise ScenarioError(
+            f'a field below the top level needs a name (name = "..."); field {k + 1} has none',
+            path=path,
+            key="skill.field",
+        )
+    built: dict[str, str] = {}
+    for bot in bots:
+        c = game.construction(bot)
+        if c in built:
+            raise ScenarioError(
+                f"'{built[c]}' and '{bot}' are both built on {c}: a field needs players of "
+                "independent construction (GLOSSARY: strong field), e.g. a model-free search "
+                "beside a distilled one",
+                path=path,
+                key="skill.field",
+            )
+        built[c] = bot
+    return list(bots)
+
+
+def _reference(data: dict[str, Any], game: Any, path: str) -> str | None:
+    """The reference the top level is checked against: the game's (``Game.reference_bot``)
+    unless the file names another bot or gives ``reference = false``."""
+    value = data.get("reference", game.reference_bot if "skill" in data else None)
+    if value is False or value is None:
+        return None
+    if not isinstance(value, str) or not value:
+        raise ScenarioError(
+            f"must be a bot name (e.g. {shown(game.reference_bot or 'search:64')}) or false "
+            f"(got {shown(value)})",
+            path=path,
+            key="reference",
+        )
+    return value
 
 
 def _check_grid_size(grid: dict[str, Any], path: str) -> None:

@@ -26,8 +26,8 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from simkit.errors import RunError
-from simkit.files import read_json, resolved
+from simkit.errors import RunError, SimkitError
+from simkit.files import create_new, read_json, refuse_links, resolved
 from simkit.runner.manifest import CELLS, TABLES, check, entry, file_entry, part_name, seal
 
 MANIFEST = "manifest.json"
@@ -40,7 +40,9 @@ MAX_MANIFEST_BYTES = 256 << 20  # a manifest lists every chunk file: large runs,
 _CRASH_ENV = "SIMKIT_CRASH"
 _written = 0
 
-_DISK_FULL = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+_DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+# The remedy for EFBIG: a file-size limit (``ulimit -f``), or a file system's largest file.
+FILE_LIMIT = "raise the file-size limit (ulimit -f) or write to another file system"
 
 
 def _crash_point(point: str) -> None:
@@ -54,6 +56,8 @@ def disk_error(path: Path, exc: OSError, then: str) -> RunError:
     why = exc.strerror or str(exc)
     if exc.errno in _DISK_FULL:
         fix = "free some space"
+    elif exc.errno == errno.EFBIG:
+        fix = FILE_LIMIT
     elif exc.errno == errno.ENOENT:
         fix = "its folder was removed while simkit wrote"
     else:
@@ -62,7 +66,7 @@ def disk_error(path: Path, exc: OSError, then: str) -> RunError:
 
 
 def _write_file(path: Path, data: bytes) -> None:
-    with open(path, "wb") as fh:
+    with open(create_new(path), "wb") as fh:
         fh.write(data)
         fh.flush()
         os.fsync(fh.fileno())
@@ -162,9 +166,11 @@ class RunDir:
         stays (removing a lock file while another process waits on it breaks the lock).
         """
         path = self.path / LOCK
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:  # never through a link: the lock is truncated and written below
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                self.refuse_links("remove it, then try again")
             raise disk_error(path, exc, "run again") from None
         try:
             try:
@@ -186,6 +192,14 @@ class RunDir:
 
     def exists(self) -> bool:
         return self.manifest_path.exists()
+
+    def refuse_links(self, remedy: str) -> None:
+        """Refuse the folder if it holds a symbolic link (:func:`simkit.files.refuse_links`):
+        a run writes, truncates and removes files by name in it."""
+        try:
+            refuse_links(self.path, remedy)
+        except SimkitError as exc:
+            raise RunError(str(exc)) from None
 
     def read_manifest(self) -> dict[str, Any]:
         """The manifest, checked (:func:`simkit.runner.manifest.check`), or ``RunError``."""
@@ -226,7 +240,11 @@ class RunDir:
         ``then`` is the remedy after a failed write (default: resume the run; before its
         first manifest there is nothing to resume: run again).
         """
-        write_atomic(self.path / name, data, then or f"resume with {self.resume_hint}", point)
+        then = then or f"resume with {self.resume_hint}"
+        folder, _, _ = name.rpartition("/")
+        if folder and (self.path / folder).is_symlink():  # made a link since the start
+            self.refuse_links(f"remove it, then {then}")
+        write_atomic(self.path / name, data, then, point)
         manifest["files"][name] = file_entry(data, parquet_rows(data))
 
     def prepare(self) -> None:
@@ -235,6 +253,7 @@ class RunDir:
         :meth:`lock` it and :meth:`create` the run."""
         if self.path.exists() and not self.path.is_dir():
             raise RunError(f"'{self.path}' exists and is not a directory")
+        self.refuse_links("remove it, or choose another --out")
         # A run killed before its first manifest leaves only its own files.
         held = list(self.path.iterdir()) if self.path.is_dir() and not self.exists() else []
         locked = (self.path / LOCK).is_file()

@@ -21,7 +21,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from simkit.errors import RunError
+from simkit.errors import RunError, SimkitError
+from simkit.files import read_json, refuse_links
 from simkit.runner.storage import write_atomic
 
 SETTINGS = "tune.json"
@@ -44,16 +45,26 @@ def write_settings(out: Path, data: dict[str, Any]) -> None:
 
 
 def require(out: Path, *also: str) -> None:
-    """Refuse a folder without ``tune.json`` (or without any of the files ``also`` names)."""
+    """Refuse a folder without ``tune.json`` (or without any of the files ``also`` names),
+    or holding a symbolic link (:func:`simkit.files.refuse_links`: a tuning writes there)."""
     out = Path(out)
     if not (out / SETTINGS).is_file() or not all((out / name).is_file() for name in also):
         raise RunError(f"'{out}' holds no tuning ({SETTINGS} missing); start one without --resume")
+    try:
+        refuse_links(out, "remove it, then resume")
+    except SimkitError as exc:
+        raise RunError(str(exc)) from None
 
 
 def read_settings(out: Path) -> dict[str, Any]:
-    """The content of ``tune.json`` in ``out``."""
+    """The content of ``tune.json`` in ``out`` (a JSON object, read as every file simkit is
+    given is: :func:`simkit.files.read_json`)."""
     require(out)
-    return json.loads((Path(out) / SETTINGS).read_text(encoding="utf-8"))
+    path = Path(out) / SETTINGS
+    data = read_json(path, lambda msg: RunError(f"'{path}': {msg}"))
+    if not isinstance(data, dict):
+        raise RunError(f"'{path}': not the settings of a tuning (a JSON object)")
+    return data
 
 
 def progress_bar(game: Any, total: int, done: int, enabled: bool) -> Any:

@@ -65,11 +65,24 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     data["grid"] = {"set": [book, *refs, *candidates], **data.get("grid", {})}
     data.pop("precision", None)
     if "skill" in data:  # every cell plays the same races: no level keeps its own count
-        data["skill"] = [e["bot"] if isinstance(e, dict) else e for e in data["skill"]]
-        data["check_levels"] = False  # the study checks its levels; candidates need not
+        data["skill"] = [_every_race(e) for e in data["skill"]]
+        # The study checks its levels (and its top level against the reference); the
+        # candidates need not.
+        data["check_levels"] = False
+        data.pop("reference", None)
+        data.pop("reference_races", None)
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
     return parse(data, s.scenario_path)
+
+
+def _every_race(level: Any) -> Any:
+    """A skill level as the file writes it, without a race count of its own."""
+    if not isinstance(level, dict):
+        return level
+    if "bot" in level:
+        return level["bot"]
+    return {k: v for k, v in level.items() if k != "races"}  # a field
 
 
 def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> Path:

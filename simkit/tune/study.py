@@ -364,15 +364,13 @@ def create(s: Settings, out: Path, force: bool = False) -> None:
     try:
         _create_study(s, out)
     except Exception as exc:
-        if not disk_full(exc):
+        why = disk_full(exc)
+        if not why:
             raise
         # A study cut short is no tuning to resume: leave none, so the same command works.
         for name in (STUDY, SETTINGS):
             (out / name).unlink(missing_ok=True)
-        raise RunError(
-            f"cannot write '{out / STUDY}' (no space left on the device); free some space, "
-            "then run the command again"
-        ) from None
+        raise RunError(f"cannot write '{out / STUDY}' ({why}, then run the command again") from None
 
 
 def _create_study(s: Settings, out: Path) -> None:
@@ -642,22 +640,30 @@ def _search(out: Path, threads: int | None, progress: bool) -> int:
             best = _best_value(study)
             shown.set_postfix_str(f"trial {trial.number} best {best:.2f}")
     except Exception as exc:
-        if not disk_full(exc):
+        why = disk_full(exc)
+        if not why:
             raise
         if trial is not None:
             _give_back(study, trial.number)
         raise RunError(
-            f"cannot write '{out / STUDY}' (no space left on the device); free some space, "
-            f"then continue with `simkit tune --resume {out}`"
+            f"cannot write '{out / STUDY}' ({why}, then continue with `simkit tune --resume {out}`"
         ) from None
     finally:
         shown.close()
     return finished
 
 
-def disk_full(exc: BaseException) -> bool:
-    """Whether ``exc`` (or what it wraps: SQLAlchemy keeps SQLite's error as ``orig``) says
-    the disk or the database is full."""
+_FULL = "no space left on the device); free some space"
+# SQLite says "disk I/O error" where a write fails otherwise (EFBIG under a file-size limit).
+_IO = (
+    "SQLite: disk I/O error, as under a file-size limit or on a failing disk); raise the "
+    "file-size limit (ulimit -f) or free some space"
+)
+
+
+def disk_full(exc: BaseException) -> str:
+    """Why a write of the study failed and what to do (what ``exc``, or what it wraps, says:
+    SQLAlchemy keeps SQLite's error as ``orig``), or "" if it is no failed write."""
     seen: set[int] = set()
     stack: list[BaseException | None] = [exc]
     while stack:
@@ -666,11 +672,15 @@ def disk_full(exc: BaseException) -> bool:
             continue
         seen.add(id(e))
         if isinstance(e, OSError) and e.errno in (errno.ENOSPC, errno.EDQUOT):
-            return True
+            return _FULL
+        if isinstance(e, OSError) and e.errno == errno.EFBIG:
+            return "file too large); raise the file-size limit (ulimit -f)"
         if isinstance(e, sqlite3.OperationalError) and "full" in str(e):
-            return True
+            return _FULL
+        if isinstance(e, sqlite3.OperationalError) and "disk I/O error" in str(e):
+            return _IO
         stack += [e.__cause__, e.__context__, getattr(e, "orig", None)]
-    return False
+    return ""
 
 
 def _give_back(study: Any, number: int) -> None:

@@ -255,3 +255,19 @@ def write_run_dir(results: Results, path: Path) -> Path:
     }
     (path / "manifest.json").write_bytes(seal(manifest))
     return path
+
+
+def strength_for(results: Results, kind: str = "separated") -> dict[int, dict[frozenset, str]]:
+    """What a level check would have said of every pair of levels of every combination: the
+    same ``kind`` (``separated``, ``equal``) everywhere (simkit.analysis.skill.strength_between's
+    shape), for synthetic runs that play no check."""
+    from simkit.analysis.skill import combinations
+
+    combos = combinations(results.cells)
+    out: dict[int, dict[frozenset, str]] = {}
+    for c, part in combos.groupby("combination"):
+        skills = list(part["skill"])
+        out[int(c)] = {
+            frozenset((a, b)): kind for i, a in enumerate(skills) for b in skills[i + 1 :]
+        }
+    return out

@@ -28,7 +28,7 @@ from simkit.analysis.skill import (
 )
 from simkit.analysis.stats import adjust
 from simkit.report.summary import SHORT
-from tests.analysis.synthetic import synthetic_run
+from tests.analysis.synthetic import strength_for, synthetic_run
 
 TOLERANCE = 0.02
 
@@ -50,10 +50,12 @@ def _cells(combos: dict[str, dict[str, dict]], players: int, seed: int = 0) -> l
     return cells
 
 
-def _across(res):
+def _across(res, kind: str = "separated"):
+    """The labels, with every pair of levels as the level check would have found them
+    (``separated``: the levels differ in strength, the study's assumption)."""
     summary = with_combinations(fairness(res, tolerance=TOLERANCE), res.cells)
     slots = with_combinations(fairness_by_slot(res), res.cells)
-    return fairness_across(res, summary, slots, SHORT, TOLERANCE)
+    return fairness_across(res, summary, slots, SHORT, TOLERANCE, strength=strength_for(res, kind))
 
 
 def _strength(rate: float, players: int = 2) -> list[float]:
@@ -326,12 +328,13 @@ def test_a_comparison_changes_between_levels_count_beyond_the_tolerance():
         ignore_index=True,
     )
     one = table[table["slot"] == 1]
-    at = comparisons_across(one, res.cells, res, TOLERANCE).set_index("label")
+    apart = strength_for(res)
+    at = comparisons_across(one, res.cells, res, TOLERANCE, apart).set_index("label")
     assert at.loc["variant=small", "across"] == ROBUST
     assert at.loc["variant=large", "across"] == DEPENDENT
     assert 0.005 < at.loc["variant=small", "change"] < 0.025
     assert at.loc["variant=large", "change_margin"] == TOLERANCE
-    plain = comparisons_across(one, res.cells, res).set_index("label")
+    plain = comparisons_across(one, res.cells, res, strength=apart).set_index("label")
     assert plain.loc["variant=small", "across"] == DEPENDENT
 
 
@@ -352,5 +355,10 @@ def test_a_shift_past_the_tolerance_that_the_test_cannot_show_is_not_called_with
     assert row["significant"] and not row["beyond"] and row["diff"] > TOLERANCE
     assert across["across"].iloc[0] == ROBUST
     assert (
-        across["across_skill"].iloc[0].endswith("(b - a), significant, not shown beyond ±2 pp")
+        across["across_skill"]
+        .iloc[0]
+        .endswith(
+            "(b - a), significant; its estimate passes ±2 pp but its interval reaches within "
+            "it, so it is not shown beyond it"
+        )
     ), across["across_skill"].iloc[0]

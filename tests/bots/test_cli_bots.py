@@ -25,9 +25,12 @@ def test_tune_prints_the_bot_the_confirmation_and_where_it_went(tmp_path):
     res = _invoke([*ARGS, "--out", out])
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    assert lines[0].startswith("aim:tuned: aim[")
-    assert lines[1].startswith("aim:tuned (fitted) finished ahead of aim (default) in ")
-    assert lines[2] == f"recorded as [aim.tuned] in {tmp_path / 'bots.toml'}"
+    assert lines[0].startswith("aim:fitted: aim[")
+    assert lines[1].startswith("aim:fitted (fitted) finished ahead of aim (default) in ")
+    assert lines[2] == (
+        f"recorded as [aim.fitted] in {out / 'bots.toml'}; play it as aim:fitted with "
+        f"--bots-file {out / 'bots.toml'}"
+    )
     assert lines[3] == str(out / "report" / "index.html")
     again = _invoke(["bots", "tune", "--resume", out])
     assert again.exit_code == 0

@@ -48,21 +48,25 @@ def test_tuning_finds_the_best_weights_confirms_them_and_records_them(tmp_path):
     c = done.confirmation
     assert c.verdict == "better" and c.low > 0.5
     assert c.races == 2 * 2_000  # the ladder's design for 2 bots and 3 seats: 2 lineups
-    entry = tomllib.loads(GAME.bot_presets_file.read_text())["aim"]["tuned"]
+    assert done.presets_file == tmp_path / "t" / "bots.toml"
+    assert not GAME.bot_presets_file.exists()  # the game's own file is never written
+    entry = tomllib.loads(done.presets_file.read_text())["aim"]["fitted"]
     assert tuple(entry["weights"]) == done.weights
     assert entry["command"] == (
         "simkit bots tune aimrace aim --field aim --players 3 --races 600 --budget 60 "
-        "--seed 3 --confirm 2000 --name tuned"
+        "--seed 3 --confirm 2000 --name fitted"
     )
     assert entry["budget"] == "60 evaluations x 600 races"
     assert entry["game"] == "aimrace"
     assert entry["field"] == ["aim"] and entry["players"] == 3 and entry["preset"] == "aim"
     assert entry["confirmation"]["verdict"] == "better"
-    # The preset is a bot the game plays.
-    build_cell("aimrace", bots="aim:tuned")
-    assert GAME.weights("aim:tuned") == done.weights
+    # The preset is a bot the game plays, once its bots file is named.
+    fits = presets.aliases(done.presets_file, "aimrace")
+    assert fits == {"aim:fitted": GAME.tunable["aim"].spec(done.weights)}
+    cell = build_cell("aimrace", bots=presets.played_as("aim:fitted", fits))
+    assert GAME.weights(cell.bots[0]) == done.weights
     html = done.report.read_text()
-    assert "aim:tuned (fitted) finished ahead of aim (its default weights)" in html
+    assert "aim:fitted (fitted) finished ahead of aim (its default weights)" in html
     for name in ("objective.png", "weights.png", "evaluations.csv", "report.md"):
         assert (done.report.parent / name).is_file()
 
@@ -125,11 +129,16 @@ def test_settings_reject_what_cannot_be_tuned():
         tune.settings("aimrace", "aim", name="a b")
 
 
-def test_a_preset_fitted_for_another_game_is_not_replaced():
-    presets.record(GAME.bot_presets_file, "aim", "tuned", (0.0, 0.0, 1.0), {"game": "other"})
-    with pytest.raises(SimkitError, match=r"\[aim.tuned\] in .* was fitted for other; choose "):
-        tune.settings("aimrace", "aim")
-    tune.settings("aimrace", "aim", name="mine")
+def test_a_name_the_game_already_plays_is_refused():
+    """A fit is played beside the presets simkit ships, never in place of one."""
+    presets.record(GAME.bot_presets_file, "aim", "tuned", (0.0, 0.0, 1.0), {"game": "aimrace"})
+    with pytest.raises(SimkitError) as err:
+        tune.settings("aimrace", "aim", name="tuned")
+    assert str(err.value) == (
+        "--name tuned: aimrace already plays a bot 'aim:tuned' (a preset simkit ships); "
+        "choose another --name, so that the fit can be played beside it"
+    )
+    assert tune.settings("aimrace", "aim").name == "fitted"
 
 
 def test_recording_keeps_other_presets_and_comments(tmp_path):
@@ -164,7 +173,7 @@ def test_a_mix_of_player_counts_shares_each_evaluation_and_scores_the_worst_shar
     tune.create(s, tmp_path / "mix")
     done = run.resume(tmp_path / "mix")
     assert done.confirmation.races == 20 * (2 + 2)  # 2 lineups at 2 seats, 2 at 4
-    entry = tomllib.loads(GAME.bot_presets_file.read_text())["aim"]["tuned"]
+    entry = tomllib.loads(done.presets_file.read_text())["aim"]["fitted"]
     assert entry["players"] == [2, 4]
 
 
@@ -180,25 +189,3 @@ def test_the_fitted_weights_are_the_mean_where_the_candidates_are_not_a_clipped_
     inside = state.es.mean[1]
     if 0.2 < inside < 0.8:  # cma's transformation is the identity away from the bounds
         assert got[1] == tune.weights(s, state.es.mean)[1]
-
-
-def test_a_state_saved_before_the_tuner_moved_still_loads(tmp_path, monkeypatch):
-    """state.pkl of a tuning begun when the tuner was simkit.bots.tune names its classes
-    there; resuming reads them from simkit.tune.bots.search."""
-    import pickle
-    import sys
-
-    s = tune.settings("aimrace", "aim", **SMALL)
-    out = tmp_path / "t"
-    tune.create(s, out)
-    state = tune.new_state(s)
-    with monkeypatch.context() as m:  # pickle the classes under their old module's name
-        m.setitem(sys.modules, "simkit.bots.tune", tune)
-        m.setattr(tune.State, "__module__", "simkit.bots.tune")
-        m.setattr(tune.Normal, "__module__", "simkit.bots.tune")
-        data = pickle.dumps(state)
-    assert b"simkit.bots.tune" in data and b"simkit.tune.bots.search" not in data
-    (out / tune.STATE).write_bytes(data)
-    _, loaded = tune.load(out)
-    assert type(loaded) is tune.State
-    assert loaded.es.ask()[0].tolist() == state.es.ask()[0].tolist()

@@ -38,11 +38,11 @@ def test_fitted_presets_are_per_game(tmp_path, monkeypatch):
     monkeypatch.setattr(bots, "PRESETS_FILE", root / "snowtails" / "bots.toml")
     bots.greedy_presets.cache_clear()
     try:
-        assert bots.parse_bot("greedy:tuned", "snowtails")[1][:2] == (1.0, 2.0)
+        assert bots.parse_bot("greedy:tuned", "snowtails").weights[:2] == (1.0, 2.0)
         with pytest.raises(SimkitError, match="simkit bots tune mushmush greedy --name tuned"):
             bots.parse_bot("greedy:tuned", "mushmush")
         # search plays out with the game's own fit, or with greedy where there is none
-        assert bots.parse_bot("search:8", "snowtails")[1][:2] == (1.0, 2.0)
-        assert bots.parse_bot("search:8", "mushmush")[1] == bots.GREEDY_PRESETS["greedy"]
+        assert bots.parse_bot("search:8", "snowtails").weights[:2] == (1.0, 2.0)
+        assert bots.parse_bot("search:8", "mushmush").weights == bots.GREEDY_PRESETS["greedy"]
     finally:
         bots.greedy_presets.cache_clear()

@@ -89,7 +89,9 @@ def test_a_report_into_a_foreign_folder_is_refused(here):
 
 _RACE = ["race", "--game", "dicerace", "--png"]
 _SHOW = ["tracks", "show", "nutcracker", "-o"]
+_ROUTE = ["routes", "show", "standard", "-o"]
 _SUFFIX = "': give a file name ending in .png"
+_LINK = "' is a symbolic link, and simkit writes through no link (not even with --force)"
 _EXISTS = "' exists; choose another name, or add --force to replace it"
 
 
@@ -102,10 +104,16 @@ _EXISTS = "' exists; choose another name, or add --force to replace it"
         ([*_SHOW, "x.txt"], "-o 'x.txt" + _SUFFIX),
         ([*_SHOW, "mine.png"], "-o 'mine.png" + _EXISTS),
         ([*_SHOW, "nosuch/../mine.png"], "mine.png" + _EXISTS),
+        ([*_ROUTE, "x.txt"], "-o 'x.txt" + _SUFFIX),
+        ([*_ROUTE, "mine.png"], "-o 'mine.png" + _EXISTS),
+        ([*_ROUTE, "link.png", "--force"], "-o 'link.png" + _LINK),
+        ([*_SHOW, "link.png", "--force"], "-o 'link.png" + _LINK),
+        ([*_RACE, "link.png", "--force"], "--png 'link.png" + _LINK),
     ],
 )
 def test_pictures_never_replace_a_file(here, args, message):
     (here / "mine.png").write_bytes(b"my picture")
+    (here / "link.png").symlink_to(here / "mine.png")
     res = _invoke(args)
     assert res.exit_code == 1 and len(res.output.splitlines()) == 1, res.output
     assert message in res.output

@@ -93,3 +93,24 @@ def test_manifest_readers(tmp_path_factory, run_dir, data):
         ["run", "--resume", str(out)],
     ):
         one_line_or_success(args)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            lambda text: text.replace('"round": 3,', '"round": 3, "round": 4,', 1),
+            "not valid JSON here: key 'round' appears twice in one object; keep one",
+        ),
+        (
+            lambda text: text.replace('"colour": "blue"', '"colour": "yellow"', 1),
+            "state: sleds[1].colour 'yellow' is also sleds[0]'s; give every sled its own colour",
+        ),
+    ],
+)
+def test_moves_refuses_what_json_would_let_through(tmp_path, change, message):
+    """A key named twice (json keeps the last silently) and two sleds of one colour."""
+    example = Path(__file__).resolve().parents[2] / "docs" / "examples" / "state-snowtails.json"
+    path = tmp_path / "state.json"
+    path.write_text(change(example.read_text()))
+    assert message in one_line_or_success(["moves", str(path)])

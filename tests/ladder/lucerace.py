@@ -68,6 +68,10 @@ class LuceRace(Game):
     kernels: ClassVar = {"simulate": ("tests.ladder.lucerace:_races",)}
     examples = ("simkit ladder lucerace --bots luce:1,luce:0",)
 
+    def construction(self, bot: str) -> str:
+        """Every rating its own player: a field of two luce bots is two constructions."""
+        return bot
+
     def check_cell(self, cell: Cell) -> None:
         for b in cell.bots:
             try:

@@ -106,3 +106,159 @@ def test_a_damaged_levels_table_is_checked_again_on_resume(tmp_path):
         "levels.parquet was damaged or missing: checked again" in s for s in summary.repaired
     )
     pd.testing.assert_frame_equal(load(tmp_path / "run").levels, before)
+
+
+def test_a_field_and_the_reference_are_measured_and_the_top_level_certified():
+    """A field of two equally strong bots over luce:0, certified against a stronger
+    reference (luce:1.5): every pair it plays and every pair it only rates, the field's
+    bots level with each other, both weaker than the reference, in words."""
+    found = check(
+        "lucerace",
+        ["luce:0", ("strong field", ["luce:1", "luce:1.0"])],
+        players=3,
+        races=300,
+        reference="luce:1.5",
+        reference_races=200,
+    )
+    p = found.pairs.set_index(["lower", "upper"])
+    assert p["kind"].to_dict() == {
+        ("luce:0", "luce:1"): "adjacent",
+        ("luce:0", "luce:1.0"): "adjacent",
+        ("luce:0", "luce:1.5"): "rated",
+        ("luce:1", "luce:1.0"): "field",
+        ("luce:1.5", "luce:1"): "reference",
+        ("luce:1.5", "luce:1.0"): "reference",
+    }
+    assert p["races"].to_dict()[("luce:1.5", "luce:1")] == 2 * 200  # reference_races
+    assert p["races"].to_dict()[("luce:0", "luce:1.0")] == 2 * 300
+    assert p.loc[("luce:1", "luce:1.0"), "verdict"] == "level"
+    assert not p.loc[("luce:1", "luce:1.0"), "separated"]
+    assert p.loc[("luce:0", "luce:1.5"), "separated"] and np.isnan(
+        p.loc[("luce:0", "luce:1.5"), "share"]
+    )
+    t = found.table.set_index("skill")
+    assert t["field"].to_dict() == {
+        "luce:0": "luce:0",
+        "luce:1": "strong field",
+        "luce:1.0": "strong field",
+    }
+    assert t["certified"].to_dict() == {"luce:0": "", "luce:1": "weaker", "luce:1.0": "weaker"}
+    assert t.loc["luce:1", "ref_share_high"] < 0.45
+    assert found.uncertified[0].startswith("luce:1 is weaker than luce:1.5 on 3 players: head ")
+    assert found.uncertified[0].endswith("; these are a weaker player's verdicts.")
+
+
+def test_a_top_level_as_strong_as_the_reference_or_the_reference_itself():
+    same = check("lucerace", ["luce:0", "luce:1"], players=2, races=300, reference="luce:1.0")
+    top = same.table.iloc[1]
+    assert top["certified"] == "as strong" and top["ref_share_low"] >= 0.45
+    assert top["ref_sentence"] == (
+        "luce:1 is as strong as luce:1.0 on 2 players: head to head 50.0% [50.0, 50.0]."
+    )
+    own = check("lucerace", ["luce:0", "luce:1"], players=2, races=100, reference="luce:1")
+    assert own.table["certified"].tolist() == ["", "reference"]
+    assert list(own.pairs["kind"]) == ["adjacent"]  # no match with itself
+    assert own.uncertified == []
+
+
+@pytest.mark.parametrize(("truth", "want"), [(0.0, "as strong"), (-0.45, "weaker")])
+def test_the_certificate_errs_at_most_5_percent_where_the_truth_is_known(truth, want):
+    """100 simulated certificates of 2-seat races, 1,000 races a lineup: a top bot exactly
+    as strong as the reference is called weaker at most 5% of the time (in fact never: that
+    needs its share's interval below 50% and past 45%), and one clearly weaker (rating
+    -0.45: about 39% head to head) is never certified as strong."""
+    from simkit.ratings import pair_share
+    from simkit.runner.levels import certificate
+    from tests.ladder.synthetic import draw
+
+    got = [
+        certificate(pair_share(draw([truth, 0.0], [(0, 1), (1, 0)], 1000, seed), 0, 1))
+        for seed in range(100)
+    ]
+    wrong = "weaker" if want == "as strong" else "as strong"
+    assert got.count(wrong) <= 5 and got.count(want) >= 90, got
+
+
+FIELD = {
+    "game": "lucerace",
+    "players": 2,
+    "skill": ["luce:0", {"field": ["luce:1", "luce:1.0"], "races": 80}],
+    "races": 100,
+    "level_races": 120,
+    "reference": "luce:1.5",
+    "reference_races": 90,
+}
+
+
+def test_a_run_with_a_field_stores_both_tables_and_the_report_says_so_first(tmp_path):
+    from simkit.report import build
+
+    start(parse(FIELD, "field.toml"), tmp_path / "run")
+    res = load(tmp_path / "run")
+    assert res.levels["skill"].tolist() == ["luce:0", "luce:1", "luce:1.0"]
+    assert res.levels["certified"].tolist() == ["", "weaker", "weaker"]
+    assert set(res.level_pairs["kind"]) == {"adjacent", "field", "reference", "rated"}
+    assert res.level_pairs["lower_cell"].min() == -1  # the reference plays no cell
+    assert {"levels.parquet", "level_pairs.parquet"} <= set(res.manifest["files"])
+    assert res.manifest["scenario"]["skill"][1] == {
+        "field": ["luce:1", "luce:1.0"],
+        "name": "strong field",
+        "races": 80,
+    }
+    build(res, tmp_path / "report")
+    md = (tmp_path / "report" / "report.md").read_text()
+    answer = md.split("## Answer", 1)[1].split("\n## ", 1)[0]
+    assert "luce:1 is weaker than luce:1.5 on 2 players: head to head " in answer
+    assert "top level as strong as luce:1.5 in 0 of 1 settings" in md.split("## Answer")[0]
+    assert "top level weaker than luce:1.5 here" in answer
+
+
+def test_scenario_fields_and_references_are_checked_up_front():
+    from simkit.errors import ScenarioError
+
+    snow = {"game": "snowtails", "races": 10}
+
+    def error(data) -> str:
+        with pytest.raises(ScenarioError) as info:
+            parse(data, "s.toml")
+        return str(info.value)
+
+    one_policy = ["search:8h2vp3@policy:distilled", "search:6h2wp3c4@policy:distilled"]
+    assert error({**snow, "skill": ["greedy", {"field": one_policy}]}) == (
+        "scenario 's.toml', key 'skill.field': 'search:8h2vp3@policy:distilled' and "
+        "'search:6h2wp3c4@policy:distilled' are both built on policy:distilled: a field needs "
+        "players of independent construction (GLOSSARY: strong field), e.g. a model-free "
+        "search beside a distilled one"
+    )
+    assert "a field is two or more distinct bot names" in error(
+        {**snow, "skill": [{"field": ["search:64"]}]}
+    )
+    assert error({**snow, "skill": [{"field": ["greedy", "search:64"]}, "search:16"]}) == (
+        "scenario 's.toml', key 'skill.field': a field below the top level needs a name "
+        '(name = "..."); field 1 has none'
+    )
+    assert error({**snow, "skill": ["greedy"], "check_levels": False, "reference": "search"}) == (
+        "scenario 's.toml', key 'reference': the top level is checked against the reference "
+        "by the level check; drop check_levels = false, or give reference = false"
+    )
+    assert "unknown key (did you mean 'skill.field'?)" in error(
+        {**snow, "skill": [{"fields": ["greedy", "search:64"], "field": ["random", "greedy"]}]}
+    )
+    sc = parse({**snow, "skill": ["greedy", {"field": ["search:64", one_policy[1]]}]}, "s.toml")
+    assert sc.reference == "search:64" and sc.levels[1] == ("strong field", sc.skill[1:])
+    assert parse({**snow, "skill": ["greedy"], "reference": False}, "s.toml").reference is None
+
+
+def test_a_strong_level_of_one_player_is_said_to_be_one_style(tmp_path):
+    """A top level as strong as the reference, but alone: its verdicts are one player's."""
+    from simkit.report import build
+
+    one = {**FIELD, "skill": ["luce:0", "luce:1.5"], "reference": "luce:1.5"}
+    start(parse(one, "one.toml"), tmp_path / "run")
+    build(load(tmp_path / "run"), tmp_path / "report")
+    answer = (tmp_path / "report" / "report.md").read_text().split("## Answer", 1)[1]
+    assert (
+        "The strong level is one player (luce:1.5): its verdicts are one style of strong "
+        in (answer.split("\n## ", 1)[0])
+    )
+    assert "top level is luce:1.5" in answer

@@ -90,11 +90,11 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     head, answer = md.split("## Answer", 1)
     assert (
         "skill levels: steady, bold: 2 fairness verdicts, 0 robust, 2 skill-dependent, "
-        "0 undetermined" in head
+        "0 style-dependent, 0 undetermined" in head
     )
     assert (
         "Across the 2 skill levels (steady, bold), 2 fairness verdicts: 0 robust, 2 "
-        "skill-dependent, 0 undetermined." in answer
+        "skill-dependent, 0 style-dependent, 0 undetermined." in answer
     )
     assert f"- **head_start=[0,0,0,0,0,0]: {GROWS}.** 2 players" in answer
     assert f"- **head_start=[0,2,0,0,0,0]: {SHRINKS}.** 2 players" in answer
@@ -124,7 +124,7 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     assert study_line(json.loads((out / "summary.json").read_text())) == (
         "unfair",
         "4 cells: 3 unfair, 1 fair; across skill levels, 2 verdicts: 0 robust, "
-        "2 skill-dependent, 0 undetermined.",
+        "2 skill-dependent, 0 style-dependent, 0 undetermined.",
     )
     assert (out / "skill_2.png").is_file() and (out / "fairness_across_skill.csv").is_file()
     assert (out / "fairness_across_skill_tests.csv").is_file()
@@ -170,7 +170,8 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
     """Slot 1 is ~19 pp ahead at both levels: each level's line says slot 2 needs more head
     start (slot 1's is at its lowest), and one `simkit tune` line searches it. With slot 2's head
     start (fair for bold, not for steady) a bold level of 30 races is inconclusive, and its
-    advice adds races to this run (``simkit run --resume RUN --races N``)."""
+    advice adds races to that level of this run (``simkit run --resume RUN --races N --level
+    bold``)."""
     both = _try_next(tmp_path / "a", '["steady", "bold"]')
     assert len(both) == 3
     for line, level in zip(both, ["steady", "bold"], strict=False):
@@ -189,7 +190,9 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
     assert bold.startswith("skill=bold: run about ")
     run = tmp_path / "b" / "run"
     assert f"`simkit run --resume {run} --races " in bold
-    assert "this level plays 30 now" in bold
+    # A level with its own races grows only when the command names it (--level).
+    assert "--level bold` adds them" in bold
+    assert "(this level alone, from the 30 races per cell it plays now)" in bold
     # The command works as printed: the run grows to the races named, the same keys.
     from click.testing import CliRunner
 
@@ -197,13 +200,14 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
     from simkit.results import load
 
     command = bold.split("`")[1]
-    need = int(command.split()[-1])
+    need = int(command.split()[-3])
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(simkit.games._REGISTRY, "dicerace", GAME)
         result = CliRunner().invoke(main, command.split()[1:])
         assert result.exit_code == 0, result.output
         races = load(run).races
-    assert races.groupby("cell")["race"].nunique().tolist() == [need, need]
+    # bold alone grows; steady keeps the scenario's 2,000 races
+    assert races.groupby("cell")["race"].nunique().tolist() == [2000, need]
 
 
 @pytest.mark.slow

@@ -4,6 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# Four chunks of a 2-player dice race: a run small enough to start in every test.
+TINY = """
+game = "dicerace"
+seed = 5
+players = 2
+races = 40
+chunk_size = 10
+"""
+
 
 def write(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
     """Write a scenario file and return its path."""

@@ -120,3 +120,22 @@ def test_resume_takes_a_run_directory_and_no_run_options(tmp_path):
     assert res.exit_code == 2 and "give a scenario file TARGET (or --resume DIR)" in res.output
     res = _invoke(["run", path, "--resume", tmp_path])
     assert res.exit_code == 2 and "TARGET cannot be used with --resume" in res.output
+
+
+def test_a_folder_where_a_scenario_is_expected_says_what_to_type(tmp_path):
+    """A run folder given to `simkit run` is resumed or reported on; the line says how."""
+    run = tmp_path / "fairness"
+    assert _invoke(["run", write(tmp_path, SMALL), "--out", run]).exit_code == 0
+    res = _invoke(["run", run])
+    assert res.exit_code == 1
+    assert res.output == (
+        f"Error: '{run}' is a run folder, not a scenario file: to finish or extend that run, "
+        f"`simkit run --resume {run}`; to report on it, `simkit report {run}`\n"
+    )
+    assert _invoke(["run", "--resume", run]).exit_code == 0  # the remedy works
+    res = _invoke(["run", tmp_path])
+    assert res.exit_code == 1
+    assert res.output == (
+        f"Error: '{tmp_path}' is a folder, not a scenario file; give a scenario file "
+        "(`simkit run FILE.toml`), or a run folder to finish with `simkit run --resume DIR`\n"
+    )

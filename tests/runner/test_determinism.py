@@ -158,4 +158,4 @@ def test_bad_dask_address_is_a_clear_error(tmp_path):
     with pytest.raises(RunError) as info:
         DaskBackend("foo:bar")
     assert str(info.value).startswith("cannot reach the Dask scheduler at foo:bar (")
-    assert str(info.value).endswith("); give tcp://HOST:PORT or local")
+    assert str(info.value).endswith("); give the tcp://HOST:PORT of a Dask scheduler, or local")

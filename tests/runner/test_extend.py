@@ -58,13 +58,33 @@ def test_an_interrupted_run_is_extended(tmp_path):
     assert part_files(out) == part_files(ref)
 
 
-def test_a_level_with_its_own_races_is_raised_not_capped(tmp_path):
-    """``--races N`` on a fresh run caps a level's own count; on a resume it raises it."""
+def test_a_level_with_its_own_races_keeps_them_unless_level_names_it(tmp_path):
+    """``--races N`` on a fresh run caps a level's own count; on a resume it raises the
+    scenario's count and leaves a level's own (a cost the file chose) as it is, saying so,
+    until ``--level`` names that level (issue 35: a pasted --races N had raised a search
+    level capped at 200 races to N, multiplying the cost without a word)."""
     out = _fresh(tmp_path, 500, "run", 'skill = ["steady", {bot = "bold", races = 300}]\n')
-    resume(out, races=700)
+    res = CliRunner().invoke(main, ["run", "--resume", str(out), "--races", "700"])
+    assert res.exit_code == 0, res.output
+    assert "levels with their own races per cell keep them (bold 300); --races N --level " in (
+        res.stderr
+    )
+    assert load(out).manifest["races_done"] == [700, 300, 700, 300]
+    resume(out, races=700, level="bold")
     assert load(out).manifest["races_done"] == [700, 700, 700, 700]
     ref = _fresh(tmp_path, 700, "ref", 'skill = ["steady", "bold"]\n')
     assert_same_tables(load(out), load(ref))
+    wrong = CliRunner().invoke(
+        main, ["run", "--resume", str(out), "--races", "800", "--level", "bolt"]
+    )
+    assert wrong.exit_code == 1
+    assert wrong.output == (
+        f"Error: '{out}': --level bolt is not a skill level of this run; its levels: steady, bold\n"
+    )
+    alone = CliRunner().invoke(main, ["run", "--resume", str(out), "--level", "bold"])
+    assert (
+        alone.output == "Error: --level bold says which level --races N raises; give --races too\n"
+    )
 
 
 def test_a_precision_run_is_extended_to_a_fixed_count(tmp_path):

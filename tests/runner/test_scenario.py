@@ -179,8 +179,9 @@ def test_unknown_key_exact_message_suggests_close_match(tmp_path):
     err = _error(tmp_path, 'game = "dicerace"\nrace = 10\n')
     assert str(err) == (
         f"scenario '{tmp_path / 's.toml'}', key 'race': unknown key (did you mean 'races'?); "
-        "allowed: bots, check_levels, chunk_size, crn, description, game, grid, heat, keep, "
-        "level_races, players, precision, preset, races, seed, set, skill, slots, title, track"
+        "allowed: bots, bots_file, check_levels, chunk_size, crn, description, game, grid, heat, "
+        "keep, level_races, players, precision, preset, races, reference, reference_races, seed, "
+        "set, skill, slots, title, track"
     )
 
 
@@ -242,8 +243,9 @@ def _through_json(sc, races=None, seed=None, chunk_size=None):
         for level in data.get("skill", []):
             if isinstance(level, dict):
                 level["races"] = min(level["races"], races)
-        if "level_races" in data:
-            data["level_races"] = min(data["level_races"], races)
+        for key in ("level_races", "reference_races"):
+            if key in data:
+                data[key] = min(data[key], races)
     if seed is not None:
         data["seed"] = seed
     if chunk_size is not None:

@@ -10,6 +10,11 @@ from simkit.runner.scenario import parse
 
 from .helpers import run, write
 
+EXAMPLE = (
+    '["greedy", "greedy:tuned", {bot = "search", races = 2000}, {field = ["search:64", '
+    '"search:6h2wp3c4@policy:distilled"], races = 1000}]'
+)
+
 
 def test_each_level_is_one_cell_per_combination_fastest_of_all(tmp_path):
     text = """
@@ -97,16 +102,16 @@ def test_a_level_with_its_own_races_plays_a_prefix_of_the_others(tmp_path):
         (
             'skill = "steady"\n',
             "skill",
-            'must be a list of bot names, one per skill level, e.g. ["greedy", "greedy:tuned", '
-            '{bot = "search", races = 2000}] (a table gives a level its own races per cell; '
-            "got 'steady')",
+            f"must be a list of skill levels, one bot name each, e.g. {EXAMPLE} (a table "
+            "gives a level its own races per cell, a field plays one level with several "
+            "bots; got 'steady')",
         ),
         (
             'skill = ["steady", {bot = "bold", race = 5}]\n',
             "skill",
-            'must be a list of bot names, one per skill level, e.g. ["greedy", "greedy:tuned", '
-            '{bot = "search", races = 2000}] (a table gives a level its own races per cell; '
-            "got ['steady', {'bot': 'bold', 'race': 5}])",
+            f"must be a list of skill levels, one bot name each, e.g. {EXAMPLE} (a table "
+            "gives a level its own races per cell, a field plays one level with several "
+            "bots; got ['steady', {'bot': 'bold', 'race': 5}])",
         ),
         (
             'skill = ["steady", {bot = "bold", races = 0}]\n',

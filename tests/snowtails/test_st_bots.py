@@ -9,7 +9,7 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import BOT_SEARCH, HORIZON_SHIFT, parse_bot
+from simkit.games.snowtails.bots import BOT_SEARCH, parse_bot
 from simkit.games.snowtails.kernels import apply, choose, new
 from simkit.games.snowtails.moves import moves, parse_state
 from simkit.games.snowtails.params import PRESETS
@@ -18,8 +18,8 @@ from simkit.games.snowtails.records import (
     PH_PLAY,
     POSITION,
     WORK,
+    BotSettings,
 )
-from simkit.games.snowtails.search import BUDGET_MASK
 from simkit.tracks import load
 from simkit.tracks.compiled import F_PAST_FINISH
 from tests.snowtails.st_helpers import sled, state, turns_at_one_and_two_threads
@@ -40,7 +40,7 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
         choose(cfga, reach, positions, works)
         if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
             m = int(works["n_top"][0])
-            budget = int(cfga["budget"][0, seat]) & int(BUDGET_MASK)
+            budget = int(cfga["rollouts"][0, seat])
             seen.append((seat, budget, works["tries"][0, :m].copy()))
         apply(cfga, positions, works)
     return seen
@@ -53,7 +53,7 @@ def refused_with_a_working_example(bad_names):
         with pytest.raises(SimkitError) as err:
             parse_bot(bad + "@policy:distilled")
         example = str(err.value).rsplit("(", 1)[1].rstrip(")")  # the message's own example
-        assert parse_bot(example)[0] == BOT_SEARCH
+        assert parse_bot(example).kind == BOT_SEARCH
 
 
 def same_searches(bot, other):
@@ -118,10 +118,11 @@ def test_greedy_crosses_the_finish_line_rather_than_save_dents(rules, bot, dents
 
 
 def test_search_names_parse_to_budget_and_horizon():
-    assert parse_bot("search:64")[::2] == (BOT_SEARCH, 64)
-    assert parse_bot("search")[2] == 64
-    assert parse_bot("search:16h3")[2] == 16 | 3 << HORIZON_SHIFT
-    assert parse_bot("search:16h3@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    tuned = parse_bot("greedy:tuned").weights
+    assert parse_bot("search:64") == BotSettings(BOT_SEARCH, tuned, rollouts=64)
+    assert parse_bot("search") == parse_bot("search:64")
+    assert parse_bot("search:16h3") == BotSettings(BOT_SEARCH, tuned, rollouts=16, horizon=3)
+    assert parse_bot("search:16h3@greedy:bold").weights == parse_bot("greedy:bold").weights
     for bad in ("search:16h", "search:16h0", "search:h3", "search:0h2", "search:16h100"):
         with pytest.raises(SimkitError, match="rollouts per decision"):
             parse_bot(bad)
@@ -163,10 +164,8 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
 def test_a_prior_search_compares_the_candidates_it_names():
     """``search:NhHpLcM`` compares the policy's best M (where greedy finds that many), each
     on one sample first, and still spends exactly N rollouts."""
-    from simkit.games.snowtails.bots import CAND_SHIFT
-
-    assert parse_bot("search:6h2vp3c4@policy:distilled")[2] >> CAND_SHIFT & 15 == 4
-    assert parse_bot("search:8h2vp3@policy:distilled")[2] >> CAND_SHIFT == 0
+    assert parse_bot("search:6h2vp3c4@policy:distilled").candidates == 4
+    assert parse_bot("search:8h2vp3@policy:distilled").candidates == 0
     for bad in ("search:6h2vp3c", "search:6h2vp3c1", "search:6h2vp3c9", "search:6h2c4"):
         with pytest.raises(SimkitError):
             parse_bot(bad + "@policy:distilled")
@@ -185,9 +184,7 @@ def test_a_prior_search_stops_at_the_lead_it_names():
     """``search:NhHpLsS`` stops after a round in which the leader is S/100 ahead: never more
     than N rollouts, fewer where a lead showed; a lead no result can reach plays as the
     search without ``s`` does, decision for decision."""
-    from simkit.games.snowtails.bots import STOP_SHIFT
-
-    assert parse_bot("search:8h2vp3c4s25@policy:distilled")[2] >> STOP_SHIFT & 255 == 25
+    assert parse_bot("search:8h2vp3c4s25@policy:distilled").stop == 25
     refused_with_a_working_example(
         ("search:8h2vp3s", "search:8h2vp3s0", "search:8h2vp3s256", "search:8h2vs5")
     )
@@ -202,9 +199,7 @@ def test_a_prior_search_skips_where_the_prior_decides():
     next play's by G/100 or more: a lead no prior reaches plays as the search without ``g``
     does, decision for decision; a small one leaves decisions unsearched that the search
     without ``g`` searched; the searched ones still spend exactly N."""
-    from simkit.games.snowtails.bots import GATE_SHIFT
-
-    assert parse_bot("search:8h2vp3s5g20@policy:distilled")[2] >> GATE_SHIFT & 255 == 20
+    assert parse_bot("search:8h2vp3s5g20@policy:distilled").gate == 20
     refused_with_a_working_example(
         ("search:8h2vp3g", "search:8h2vp3g0", "search:8h2vp3g256", "search:8h2vg5")
     )
@@ -220,16 +215,18 @@ def test_the_strong_bot_the_unknown_bot_error_names_is_one():
     24's cheap strong bot, docs/bots.md) where the game has the policy: it parses, as a
     search on the second value with the distilled policy's prior over its best four plays;
     Mush! Mush!, without a distilled policy, does not list it."""
-    from simkit.games.snowtails.bots import CAND_SHIFT, PRIOR_SHIFT, VALUE2_SHIFT
-
     with pytest.raises(SimkitError) as err:
         parse_bot("serch")
     assert "search:6h2wp3c4@policy:distilled" in str(err.value)
     with pytest.raises(SimkitError) as err:  # Mush! Mush! has no distilled policy
         parse_bot("serch", "mushmush")
     assert "policy:distilled" not in str(err.value)
-    kind, weights, budget = parse_bot("search:6h2wp3c4@policy:distilled")
-    assert kind == BOT_SEARCH and weights == parse_bot("policy:distilled")[1]
-    assert budget & int(BUDGET_MASK) == 6 and budget >> HORIZON_SHIFT & 255 == 2
-    assert budget >> VALUE2_SHIFT & 1 == 1 and budget >> PRIOR_SHIFT & 255 == 3
-    assert budget >> CAND_SHIFT & 15 == 4
+    assert parse_bot("search:6h2wp3c4@policy:distilled") == BotSettings(
+        BOT_SEARCH,
+        parse_bot("policy:distilled").weights,
+        rollouts=6,
+        horizon=2,
+        value=2,
+        prior=3,
+        candidates=4,
+    )

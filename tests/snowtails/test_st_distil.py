@@ -9,32 +9,25 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import (
-    BOT_POLICY,
-    BOT_SEARCH,
-    HORIZON_SHIFT,
-    N_WEIGHTS,
-    PRIOR_SHIFT,
-    parse_bot,
-)
+from simkit.games.snowtails.bots import BOT_POLICY, BOT_SEARCH, N_WEIGHTS, parse_bot
 from simkit.games.snowtails.distil import N_FEATURES, K, seat_candidates
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.records import FL_DONE, PH_PLAY, POSITION, WORK
+from simkit.games.snowtails.records import FL_DONE, PH_PLAY, POSITION, WORK, BotSettings
 from simkit.tracks import load
 from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
 
 def test_policy_names_parse():
-    kind, weights, budget = parse_bot("policy:distilled")
-    assert kind == BOT_POLICY and budget == 0
-    assert len(weights) == N_WEIGHTS + N_FEATURES
-    assert weights[:N_WEIGHTS] == parse_bot("greedy:tuned")[1]
+    policy = parse_bot("policy:distilled")
+    assert policy == BotSettings(BOT_POLICY, policy.weights)  # no search settings
+    assert len(policy.weights) == N_WEIGHTS + N_FEATURES
+    assert policy.weights[:N_WEIGHTS] == parse_bot("greedy:tuned").weights
     # The policy as a prior: greedy plays the rollouts, the weight in hundredths.
-    kind, weights2, budget = parse_bot("search:8h2p10@policy:distilled")
-    assert kind == BOT_SEARCH and weights2 == weights
-    assert budget == 8 | 2 << HORIZON_SHIFT | 10 << PRIOR_SHIFT
-    assert parse_bot("search:8h2")[2] >> PRIOR_SHIFT == 0
+    assert parse_bot("search:8h2p10@policy:distilled") == BotSettings(
+        BOT_SEARCH, policy.weights, rollouts=8, horizon=2, prior=10
+    )
+    assert parse_bot("search:8h2").prior == 0
     # The policy is a prior, not a rollout player.
     with pytest.raises(SimkitError, match="as a prior only"):
         parse_bot("search:8h2@policy:distilled")

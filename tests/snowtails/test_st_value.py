@@ -9,17 +9,17 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import (
-    BOT_SEARCH,
-    HORIZON_SHIFT,
-    PRIOR_SHIFT,
-    VALUE2_SHIFT,
-    VALUE_SHIFT,
-    parse_bot,
-)
+from simkit.games.snowtails.bots import BOT_SEARCH, parse_bot
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.params import PRESETS
-from simkit.games.snowtails.records import FL_DONE, N_VALUES, PH_PLAY, POSITION, WORK
+from simkit.games.snowtails.records import (
+    FL_DONE,
+    N_VALUES,
+    PH_PLAY,
+    POSITION,
+    WORK,
+    BotSettings,
+)
 from simkit.games.snowtails.value import (
     COEF,
     COEF2,
@@ -35,11 +35,11 @@ from tests.snowtails.st_helpers import turns_at_one_and_two_threads
 
 
 def test_value_bot_names_parse():
-    assert parse_bot("search:16h3v")[::2] == (
-        BOT_SEARCH,
-        16 | 3 << HORIZON_SHIFT | 1 << VALUE_SHIFT,
+    tuned = parse_bot("greedy:tuned").weights
+    assert parse_bot("search:16h3v") == BotSettings(
+        BOT_SEARCH, tuned, rollouts=16, horizon=3, value=1
     )
-    assert parse_bot("search:16h3v@greedy:bold")[1] == parse_bot("greedy:bold")[1]
+    assert parse_bot("search:16h3v@greedy:bold").weights == parse_bot("greedy:bold").weights
     for bad in ("search:16v", "search:16hv", "search:16h3vv", "search:16h0v", "search:v"):
         with pytest.raises(SimkitError, match="rollouts per decision"):
             parse_bot(bad)
@@ -48,12 +48,12 @@ def test_value_bot_names_parse():
 
 def test_second_value_bot_names_parse():
     # 'w' in place of 'v': the second value (value.value2), alone or with a prior.
-    assert parse_bot("search:16h1w")[::2] == (
-        BOT_SEARCH,
-        16 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT,
+    tuned = parse_bot("greedy:tuned").weights
+    assert parse_bot("search:16h1w") == BotSettings(
+        BOT_SEARCH, tuned, rollouts=16, horizon=1, value=2
     )
-    assert parse_bot("search:8h1wp3@policy:distilled")[2] == (
-        8 | 1 << HORIZON_SHIFT | 1 << VALUE2_SHIFT | 3 << PRIOR_SHIFT
+    assert parse_bot("search:8h1wp3@policy:distilled") == BotSettings(
+        BOT_SEARCH, parse_bot("policy:distilled").weights, rollouts=8, horizon=1, value=2, prior=3
     )
     for bad in ("search:16w", "search:16hw", "search:16h1vw", "search:16h1wv", "search:16h0w"):
         with pytest.raises(SimkitError, match="second value with a 'w'"):

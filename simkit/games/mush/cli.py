@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import out_option
+from simkit.cli.common import force_option, out_option
 
 
 @click.group()
@@ -49,14 +49,21 @@ def list_routes() -> None:
     "PNG to write (default: ROUTE.png in the current directory).",
     type=click.Path(dir_okay=False, path_type=Path),
 )
-def show(route: str, out: Path | None) -> None:
-    """Draw ROUTE (a shipped name or a TOML path) with towns and rough terrain marked."""
+@force_option("Replace the PNG file if it exists.")
+def show(route: str, out: Path | None, force: bool) -> None:
+    """Draw ROUTE (a shipped name or a TOML path) with towns and rough terrain marked.
+
+    The picture is written as every simkit picture is (docs/reliability.md): only to a
+    name ending in .png, never over a file without --force nor through a link, through a
+    temporary file renamed when complete.
+    """
+    from simkit.files import claim_file, write_replacing
     from simkit.games.mush.draw import draw_route
     from simkit.games.mush.route import load_route
 
     r = load_route(route)
-    out = out or Path(f"{r.name}.png")
-    draw_route(r, out)
+    out = claim_file(out or Path(f"{r.name}.png"), suffix=".png", force=force, option="-o")
+    write_replacing(out, lambda p: draw_route(r, p))
     click.echo(f"wrote {out}")
 
 

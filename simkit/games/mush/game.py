@@ -88,6 +88,7 @@ class MushGame(Game):
     max_players = records.MAX_SEATS
     default_players = 4
     bots = BOT_KINDS
+    reference_bot = "search:16"  # the model-free search (docs/bots.md: in MUSH it barely pays)
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
     heat_kinds = records.HEAT_KINDS

@@ -84,6 +84,7 @@ class MushroomWalk(Game):
     max_players = 2
     default_players = 2
     bots = BOTS
+    reference_bot = "search:32"  # the model-free search (docs/bots.md, the frontier)
     seat_columns: Mapping[str, Column] = _seat_columns()
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_OWN_RACE}
     kernels: Mapping[str, tuple[str, ...]] = {

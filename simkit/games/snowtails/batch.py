@@ -24,7 +24,7 @@ from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
-from simkit.games.snowtails.bots import N_WEIGHTS, bot_arrays
+from simkit.games.snowtails.bots import N_WEIGHTS, parse_bot
 from simkit.games.snowtails.choose import choose, search_flag
 from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
 from simkit.games.snowtails.policy import reach_table
@@ -50,7 +50,9 @@ from simkit.games.snowtails.records import (
     S_RIGHT,
     S_TREE,
     S_TRIG,
+    SEAT_SETTINGS,
     WORK,
+    BotSettings,
     cell_dtype,
     kernel_track,
 )
@@ -296,6 +298,17 @@ def joined_tables(tracks: list[CompiledTrack], variant: SnowTailsParams, rec: np
         rec["tree_hi"][0, r] = hi
 
 
+def seat_settings(rec: np.ndarray, settings: list[BotSettings]) -> None:
+    """Each seat's bot settings into the cell record ``rec`` (a one-element array): every
+    field over the seats, under its own name (``records.BotSettings``)."""
+    for seat, s in enumerate(settings):
+        assert N_WEIGHTS <= len(s.weights) <= MAX_WEIGHTS
+        rec["bots"][0, seat] = s.kind
+        rec["weights"][0, seat, : len(s.weights)] = s.weights
+        for name in SEAT_SETTINGS:
+            rec[name][0, seat] = getattr(s, name)
+
+
 def cell_inputs(
     tracks: CompiledTrack | list[CompiledTrack],
     variant: SnowTailsParams,
@@ -315,13 +328,9 @@ def cell_inputs(
     joined_tables(tracks, variant, rec)
     n = rec["n_spaces"][0]
     tab = rec["tab"][0, :n].astype(np.int64)
-    kinds, weights, budgets = bot_arrays(bots, variant.game)
-    assert N_WEIGHTS <= weights.shape[1] <= MAX_WEIGHTS
     rec["n_seats"] = len(slots)
     rec["slots"][0, : len(slots)] = slots
-    rec["bots"][0, : len(bots)] = kinds
-    rec["weights"][0, : len(bots), : weights.shape[1]] = weights
-    rec["budget"][0, : len(bots)] = budgets
+    seat_settings(rec, [parse_bot(b, variant.game) for b in bots])
     # The greedy bot's bound counts a building's gain only where one stands (T_* bits).
     rec["trig_kinds"] = np.bitwise_or.reduce(tab[:, S_TRIG])
     return rec, reach_table(tab, rec["prog"][0, :n])

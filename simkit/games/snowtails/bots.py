@@ -2,11 +2,11 @@
 
 ``parse_bot`` reads a spec (``random``, a greedy preset such as ``greedy:bold`` or the
 fitted ``greedy:tuned`` of the game's ``bots.toml``, ``greedy[w1/w2/...]``, ``search:N``
-and its options, ``policy:NAME``) into (kind, weights, budget); ``bot_arrays`` lays the
-seats' specs out for the kernels. The greedy weights (``W_*``), the presets and the search
-budget's bit layout are defined here; what the bots do with them is in ``policy.py``
-(``random`` and ``greedy``), ``search.py`` and ``distil.py``, and ``choose.py`` gives
-each decision to its seat's bot.
+and its options, ``policy:NAME``) into its ``records.BotSettings`` (kind, weights and a
+search's options by name), which ``batch.cell_inputs`` lays out for the kernels. The
+greedy weights (``W_*``) and the presets are defined here; what the bots do with them is in
+``policy.py`` (``random`` and ``greedy``), ``search.py`` and ``distil.py``, and
+``choose.py`` gives each decision to its seat's bot.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from simkit.games.snowtails.records import (
     BOT_POLICY,
     BOT_RANDOM,
     BOT_SEARCH,
+    BotSettings,
 )
 from simkit.names import closest, did_you_mean
 
@@ -76,15 +77,8 @@ def presets_file(game: str) -> Path:
 
 BOT_NAMES = ("random", "greedy", "search", "policy")
 SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails.md: why)
-MAX_BUDGET = 100_000  # below 1 << GATE_SHIFT
+MAX_BUDGET = 100_000  # rollouts per card play of ``search:N``
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
-HORIZON_SHIFT = 32  # ``cfg.budget``: rollouts in the bits below, the horizon from here
-VALUE_SHIFT = 48  # ... and from here a flag: ``search:NhHv`` scores a cut rollout by value.py
-VALUE2_SHIFT = 49  # ... and a flag: ``search:NhHw`` scores it by value.py's second value
-PRIOR_SHIFT = 51  # ... and a distilled policy's prior weight in hundredths (search:NhHpL@policy:X)
-STOP_SHIFT = 40  # ... between them a lead that stops the search (search:NhHpLsS, 8 bits)
-CAND_SHIFT = 59  # ... and how many of its best plays it compares (search:NhHpLcM, 4 bits)
-GATE_SHIFT = 20  # below the horizon, above the rollouts: a prior lead that skips the search (gG)
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 
 
@@ -116,8 +110,8 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     return out
 
 
-def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...], int]:
-    """(kind, greedy weights, search budget) of a bot name: ``random``, a greedy preset
+def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
+    """The settings (``records.BotSettings``) of a bot name: ``random``, a greedy preset
     (``greedy``, ``greedy:bold``, ``greedy:tuned``...), greedy with explicit weights
     (``greedy[1/0.3/...]``, ``TUNABLE.names`` order), or the search bot ``search:N`` (N
     rollouts per card play; ``search`` alone: ``SEARCH_BUDGET``; ``search:NhH``: rollouts
@@ -132,16 +126,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     after L compares its best M (2 to 8) on one sample each first, ``sS`` after that stops
     once the leader is S/100 ahead (at most N rollouts), and ``gG`` last plays the policy's
     best without a rollout when its prior leads the next play's by G/100 or more.
-    Fitted presets are the ``game``'s own. The search budget holds the rollouts below bit
-    ``HORIZON_SHIFT``, the horizon from there. ``SimkitError`` (key ``bots``) otherwise."""
+    Fitted presets are the ``game``'s own. Each number of a search's name goes into the
+    settings' field of its letter. ``SimkitError`` (key ``bots``) otherwise."""
     if spec == "random":
-        return BOT_RANDOM, (0.0,) * N_WEIGHTS, 0
+        return BotSettings(BOT_RANDOM, (0.0,) * N_WEIGHTS)
     presets = greedy_presets(game)
     if spec in presets:
-        return BOT_GREEDY, presets[spec], 0
+        return BotSettings(BOT_GREEDY, presets[spec])
     policies = policy_presets(game)
     if spec in policies:
-        return BOT_POLICY, policies[spec], 0
+        return BotSettings(BOT_POLICY, policies[spec])
     if spec == "search" or spec.startswith(("search:", "search@")):
         head, _, policy = spec.partition("@")
         budget, cut, horizon = (head.partition(":")[2] or str(SEARCH_BUDGET)).partition("h")
@@ -174,35 +168,39 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
             )
         # Its prior, rollouts and small decisions: a greedy bot, the fitted one by default.
         policy = policy or ("greedy:tuned" if "greedy:tuned" in presets else "greedy")
-        kind, weights, _ = parse_bot(policy, game)
-        if kind != BOT_GREEDY and not (kind == BOT_POLICY and lam):
+        guide = parse_bot(policy, game)
+        if guide.kind != BOT_GREEDY and not (guide.kind == BOT_POLICY and lam):
             raise SimkitError(
                 f"{game}: bot '{spec}': a search plays out with a greedy bot, and takes a "
                 f"distilled policy as a prior only (e.g. search:8h2vp3@policy:distilled; "
                 f"got '{policy}')",
                 key="bots",
             )
-        # The rollouts in the low bits, the horizon above, the value flag and the prior's
-        # weight above that (search.py reads them).
-        flag = 1 << VALUE_SHIFT if valued else 1 << VALUE2_SHIFT if valued2 else 0
-        if lam:  # the policy ranks and weighs the candidates; greedy plays the rollouts
-            if kind != BOT_POLICY:
-                raise SimkitError(
-                    f"{game}: bot '{spec}': a prior (pL) is a distilled policy's "
-                    f"(e.g. search:8h2vp3@policy:distilled)",
-                    key="bots",
-                )
-            flag |= int(lam) << PRIOR_SHIFT
-            flag |= int(cands or 0) << CAND_SHIFT | int(lead or 0) << STOP_SHIFT
-            flag |= int(gate or 0) << GATE_SHIFT
-        return BOT_SEARCH, weights, int(budget) | int(horizon or 0) << HORIZON_SHIFT | flag
+        # The policy ranks and weighs the candidates; greedy plays the rollouts.
+        if lam and guide.kind != BOT_POLICY:
+            raise SimkitError(
+                f"{game}: bot '{spec}': a prior (pL) is a distilled policy's "
+                f"(e.g. search:8h2vp3@policy:distilled)",
+                key="bots",
+            )
+        return BotSettings(
+            BOT_SEARCH,
+            guide.weights,
+            rollouts=int(budget),
+            horizon=int(horizon or 0),
+            value=1 if valued else 2 if valued2 else 0,
+            prior=int(lam or 0),
+            candidates=int(cands or 0),
+            stop=int(lead or 0),
+            gate=int(gate or 0),
+        )
     if spec.startswith("greedy[") and spec.endswith("]"):
         try:
             weights = tuple(float(x) for x in spec[7:-1].split("/"))
         except ValueError:
             weights = ()
         if len(weights) == N_WEIGHTS and all(np.isfinite(weights)):
-            return BOT_GREEDY, weights, 0
+            return BotSettings(BOT_GREEDY, weights)
         raise SimkitError(
             f"{game}: bot '{spec}' needs {N_WEIGHTS} numbers ({', '.join(W_NAMES)})",
             key="bots",
@@ -233,20 +231,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> tuple[int, tuple[float, ...
     if not hint and name and base == "greedy":
         hint = (
             f"; fitted presets are per game (docs/bots.md): fit one with "
-            f"'simkit bots tune {game} greedy --name {name}'"
+            f"'simkit bots tune {game} greedy --name {name}', then name its bots file "
+            "with --bots-file"
         )
     raise SimkitError(f"{game}: unknown bot '{spec}' (known: {known}){hint}", key="bots")
-
-
-def bot_arrays(
-    specs: tuple[str, ...], game: str = "snowtails"
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Kernel arrays for bot specs: kind, weights (greedy's, then a distilled policy's
-    coefficients) and search budget per seat."""
-    parsed = [parse_bot(spec, game) for spec in specs]
-    kinds = np.zeros(len(specs), dtype=np.int64)
-    weights = np.zeros((len(specs), max(len(w) for _, w, _ in parsed)), dtype=np.float64)
-    budgets = np.zeros(len(specs), dtype=np.int64)
-    for i, (kind, w, budget) in enumerate(parsed):
-        kinds[i], weights[i, : len(w)], budgets[i] = kind, w, budget
-    return kinds, weights, budgets

@@ -43,6 +43,7 @@ class SnowTailsGame(Game):
     bots = BOT_NAMES
     tunable: Mapping[str, TunableBot] = MappingProxyType({"greedy": TUNABLE})
     bot_presets_file = PRESETS_FILE
+    reference_bot = "search:64"  # model-free: rollouts to the end, no fitted part but greedy's
     uses_track = True
     default_track = "nutcracker"
     seat_columns = SEAT_COLUMNS
@@ -84,6 +85,14 @@ class SnowTailsGame(Game):
         },
         runner=True,
     )
+
+    def construction(self, bot: str) -> str:
+        """A search on a distilled policy (``search:...@policy:NAME``) and the policy itself
+        are one construction, the policy's; every model-free ``search:N`` is ``search``."""
+        if bot.startswith("policy:"):
+            return bot
+        _, _, after = bot.partition("@")
+        return after if after.startswith("policy:") else super().construction(bot)
 
     def check_cell(self, cell: Cell) -> None:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""

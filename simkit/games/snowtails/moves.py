@@ -267,7 +267,13 @@ def parse_state(state: Mapping[str, Any], track: CompiledTrack | None = None) ->
     holder: dict[int, int] = {}
     start_row = {int(x) for x in track.start_row} if variant.start_rule == "row" else set()
     for i, sled in enumerate(sleds):
-        colours.append(_sled(state, sled, i, variant, dice, tab, track, pos, holder, start_row))
+        colour = _sled(state, sled, i, variant, dice, tab, track, pos, holder, start_row)
+        if colour in colours:  # a seat is named by its colour in every line printed
+            raise StateError(
+                f"state: sleds[{i}].colour '{colour}' is also sleds[{colours.index(colour)}]'s; "
+                "give every sled its own colour"
+            )
+        colours.append(colour)
     pos["status"][n:] = OUT
     if pos["status"][turn] == FINISHED:
         raise StateError(f"state: turn names sleds[{turn}], which has already finished")

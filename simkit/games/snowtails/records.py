@@ -6,8 +6,9 @@ Three record types (``docs/positions.md``), each laid out by numpy from named fi
   every seat's sled, cards and counters, the trees standing, the round and turn, and the
   states of the random streams still to draw from. Copy one with ``array[j] = pos``.
 - ``cell_dtype(variant)``: everything read-only a unit needs: the variant's parameters
-  (``Variant.kernel_dtype``), the seats' bots, the start slots, and the joined table of
-  the unit's tracks (``kernel_track``, one row per space; ``S_*`` name its columns).
+  (``Variant.kernel_dtype``), the seats' bots (each ``BotSettings`` field over the seats),
+  the start slots, and the joined table of the unit's tracks (``kernel_track``, one row
+  per space; ``S_*`` name its columns).
 - ``WORK``: scratch of one thread: the movement search, the chosen play, the event log of
   a traced race and the heat counts of a batch.
 
@@ -20,6 +21,7 @@ again for every literal ``int`` it is called with (measured: ``log`` 39 times).
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -354,13 +356,41 @@ WORK = record_dtype(
     ]
 )
 
+
+@dataclass(frozen=True)
+class BotSettings:
+    """What a seat's bot name says (``bots.parse_bot``), and what the kernels read of it:
+    the cell record holds each field over the seats (``kind`` as ``bots``, ``weights`` as
+    ``weights``, every other field under its own name, ``SEAT_SETTINGS``). A search's
+    options are those of its name ``search:NhH[v|w]pLcMsSgG`` (search.py); 0 where the
+    name leaves one out, and for every bot but ``search``."""
+
+    kind: int  # BOT_*
+    weights: tuple[float, ...]  # greedy's (bots.W_*), then a distilled policy's (distil.py)
+    rollouts: int = 0  # N: rollouts per card play
+    horizon: int = 0  # H: rounds a rollout plays before it is scored (0: to the seat's finish)
+    value: int = 0  # how a cut rollout is scored: 0 race position, 1 value.value (v), 2 value2 (w)
+    prior: int = 0  # L: the distilled policy's prior weight in hundredths (0: no prior)
+    candidates: int = 0  # M: plays a search with a prior compares (0: ``candidates_cut``)
+    stop: int = 0  # S: a lead in hundredths that stops the search (0: none)
+    gate: int = 0  # G: a prior lead in hundredths that skips the search (0: none)
+
+
+# The per-seat settings beyond the kind and the weights, each a field of the cell record.
+SEAT_SETTINGS = tuple(f.name for f in fields(BotSettings) if f.name not in ("kind", "weights"))
+_KERNEL_TYPE = {"int": np.int64, "float": np.float64}
+
 # The cell record: the variant's fields, then these.
 CELL_FIELDS = [
     ("n_seats", np.int64),
     ("slots", np.int64, (MAX_SEATS,)),  # start slots in use (R-06)
-    ("bots", np.int64, (MAX_SEATS,)),  # bot kind per seat (BOT_*)
-    ("budget", np.int64, (MAX_SEATS,)),  # rollouts per decision of a search bot
-    ("weights", np.float64, (MAX_SEATS, MAX_WEIGHTS)),  # greedy weights per seat (bots.W_*)
+    ("bots", np.int64, (MAX_SEATS,)),  # BotSettings.kind per seat (BOT_*)
+    ("weights", np.float64, (MAX_SEATS, MAX_WEIGHTS)),  # BotSettings.weights per seat
+    *(
+        (f.name, _KERNEL_TYPE[f.type], (MAX_SEATS,))
+        for f in fields(BotSettings)
+        if f.name in SEAT_SETTINGS
+    ),
     ("trig_kinds", np.int64),  # T_* bits of the buildings on the unit's tracks
     ("n_spaces", np.int64),
     ("n_corners", np.int64),

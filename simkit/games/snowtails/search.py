@@ -65,22 +65,7 @@ from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
 FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candidates``)
-# ``cfg.budget``: the rollouts in the low bits, a horizon in rounds above (0: none), and
-# above that a flag: score a cut rollout by the fitted value (``value.py``, ``search:NhHv``).
-HORIZON_SHIFT = np.int64(32)
-BUDGET_MASK = np.int64((1 << 20) - 1)
-GATE_SHIFT = np.int64(20)  # above the rollouts: skip the search at a prior lead of G/100
-GATE_MASK = np.int64(255)
-VALUE_SHIFT = np.int64(48)
-VALUE2_SHIFT = np.int64(49)  # a flag: score a cut rollout by value.value2 (search:NhHw)
-PRIOR_SHIFT = np.int64(51)  # the distilled policy's prior weight in hundredths (8 bits)
-PRIOR_MASK = np.int64(255)
-CAND_SHIFT = np.int64(59)  # how many candidates a search with a prior compares (4 bits)
-CAND_MASK = np.int64(15)
-HORIZON_MASK = np.int64(255)
-STOP_SHIFT = np.int64(40)  # above the horizon: stop once the leader is this far ahead (1/100)
-STOP_MASK = np.int64(255)
-NO_STOP = np.int64(1 << 50)
+NO_STOP = np.int64(1 << 50)  # the round a rollout without a horizon is cut at: never
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 
 
@@ -343,8 +328,9 @@ def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, val
 
 @njit(no_cpython_wrapper=True)
 def search_play(cfg, reach, pos, wk, pool, swk):
-    """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.budget``): writes
-    ``wk.play``. ``pool`` holds two positions and ``swk`` a work record for the rollouts.
+    """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.rollouts``, its other
+    options the seat's other ``records.BotSettings`` fields): writes ``wk.play``. ``pool``
+    holds two positions and ``swk`` a work record for the rollouts.
 
     Exactly N rollouts whenever it has two plays or more to compare (``candidates``):
     each round of sequential halving spends the budget left over the rounds left, in
@@ -353,15 +339,13 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     first only. So ``search:64`` spends 16, 24 and 24 rollouts on 8, 4 and 2 plays (2, 6
     and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each)."""
     p = pos.to_move
-    budget = cfg.budget[p] & BUDGET_MASK
-    horizon = (cfg.budget[p] >> HORIZON_SHIFT) & HORIZON_MASK
-    valued = (cfg.budget[p] >> VALUE_SHIFT) & 1  # 1: search:NhHv
-    if (cfg.budget[p] >> VALUE2_SHIFT) & 1 == 1:
-        valued = np.int64(2)  # search:NhHw: the second value
+    budget = cfg.rollouts[p]
+    horizon = cfg.horizon[p]
+    valued = cfg.value[p]  # 1: search:NhHv, 2: search:NhHw (the second value)
     f = np.zeros(max(N_FEATURES, N_FEATURES2))
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
-    lam = ((cfg.budget[p] >> PRIOR_SHIFT) & PRIOR_MASK) / 100.0
-    lead = ((cfg.budget[p] >> STOP_SHIFT) & STOP_MASK) / 100.0  # search:NhHpLsS, else 0
+    lam = cfg.prior[p] / 100.0
+    lead = cfg.stop[p] / 100.0  # search:NhHpLsS, else 0
     scores = np.zeros(K)
     if lam > 0.0:  # search:NhHpL: the distilled policy's best of greedy's best K
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
@@ -369,9 +353,9 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.heat_on = 0
         policy_scores(cfg, pos, wk, p, pool, 1, swk, p, scores)
         _by_score(wk, scores)
-        want = (cfg.budget[p] >> CAND_SHIFT) & CAND_MASK  # search:NhHpLcM, else the rule
+        want = cfg.candidates[p]  # search:NhHpLcM, else the rule
         wk.n_top = min(wk.n_top, candidates_cut(budget, ONE) if want == 0 else min(want, budget))
-        gate = ((cfg.budget[p] >> GATE_SHIFT) & GATE_MASK) / 100.0  # search:NhHpLgG, else 0
+        gate = cfg.gate[p] / 100.0  # search:NhHpLgG, else 0
         if gate > 0.0 and wk.n_top > 1 and lam * (scores[0] - scores[1]) >= gate:
             wk.n_top = 1  # the policy's best leads the next by G/100 or more: played unsearched
     else:

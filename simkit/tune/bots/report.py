@@ -18,8 +18,9 @@ from simkit.report.plots import save_figure
 from simkit.tune.common import setting_rows, settings_section
 
 
-def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any) -> Path:
-    """Write the report of a tuning; return its ``index.html``."""
+def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any, fit: Path) -> Path:
+    """Write the report of a tuning whose preset went to the bots file ``fit``; return its
+    ``index.html``."""
     out = Path(out_dir)
     prepare(out)
     t = s.tunable
@@ -40,8 +41,9 @@ def build(out_dir: Path, s: Any, state: Any, weights: tuple[float, ...], c: Any)
             f"of {races:,} races each, against the field {field} with {seats} players"
             + (f" on {', '.join(map(str, s.tracks))}" if s.track is not None else "")
             + ". "
-            f"The weights are recorded as [{t.base}.{s.name}] in {g.bot_presets_file}, and "
-            f"the bot '{preset}' plays them."
+            f"The weights are recorded as [{t.base}.{s.name}] in {fit}; a scenario with "
+            f'bots_file = "{fit}" (or a command with --bots-file {fit}) plays them as the '
+            f"bot '{preset}'."
             + (f" CMA-ES stopped before the budget: {state.stop}." if state.stop else "")
         )
     )

@@ -1,8 +1,11 @@
 """A tuning from start to end: search, confirmation, fitted preset, report.
 
-:func:`start` and :func:`resume` are what ``simkit bots tune`` calls. The confirmation is
-kept in ``confirmation.json`` once played, so resuming a finished tuning only rewrites the
-preset and the report.
+:func:`start` and :func:`resume` are what ``simkit bots tune`` calls, each holding the
+folder's lock throughout (:mod:`simkit.tune.bots.folder`). The confirmation is kept in
+``confirmation.json`` once played, so resuming a finished tuning only rewrites the fitted
+preset and the report. The fit goes to the tuning's own ``bots.toml`` (:data:`FIT`); playing
+it is a step of its own (a scenario's ``bots_file``, or ``--bots-file``), never an edit of
+the installed package.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from simkit.errors import SimkitError
+from simkit.errors import RunError
+from simkit.files import read_json
 from simkit.runner.storage import write_atomic
-from simkit.tune.bots import presets
+from simkit.tune import common
+from simkit.tune.bots import folder, presets
 from simkit.tune.bots import search as tune
 from simkit.tune.bots.confirm import Confirmation, confirm
-
-CONFIRMATION = "confirmation.json"
+from simkit.tune.bots.folder import CONFIRMATION, FIT
 
 
 @dataclass(frozen=True)
@@ -29,8 +33,8 @@ class Outcome:
     state: tune.State
     weights: tuple[float, ...]
     confirmation: Confirmation
-    preset: str  # the bot name that now plays the fitted weights, e.g. "greedy:tuned"
-    presets_file: Path
+    preset: str  # the bot name the fit file plays the fitted weights as, e.g. "greedy:fitted"
+    presets_file: Path  # the tuning's own bots.toml
     report: Path
 
 
@@ -42,34 +46,60 @@ def start(
     threads: int | None = None,
     progress: bool = False,
 ) -> Outcome:
-    """Tune from scratch into ``out`` (``tune.json`` first, so a kill can be resumed)."""
-    tune.create(s, Path(out), force)
-    return resume(out, threads=threads, progress=progress)
+    """Tune from scratch into ``out`` (``tune.json`` first, so a kill can be resumed).
+
+    ``out`` must be new, empty or a tuning's (``force``: any folder, and a tuning there is
+    started again); ``RunError`` otherwise, or if another process writes it.
+    """
+    out = folder.claim(out, force)
+    with folder.lock(out):
+        common.refuse_existing(out, force, f"--resume {out}, or --force")  # now it is ours
+        tune.create(s, out)
+        return _finish(out, threads, progress)
 
 
 def resume(out: str | Path, *, threads: int | None = None, progress: bool = False) -> Outcome:
     """Continue the tuning in ``out`` from its last generation, then confirm and record."""
     out = Path(out)
+    common.require(out)
+    with folder.lock(out):
+        return _finish(out, threads, progress)
+
+
+def _finish(out: Path, threads: int | None, progress: bool) -> Outcome:
     s, state = tune.fit(out, threads=threads, progress=progress)
     w = tune.fitted(s, state)
     t = s.tunable
-    path = out / CONFIRMATION
-    if path.is_file():
-        c = Confirmation(
-            **{k: v for k, v in json.loads(path.read_text()).items() if k != "verdict"}
-        )
-    else:
-        c = confirm(s, t.spec(w), t.spec(t.default), threads)
-        data = json.dumps(c.to_json(), indent=1) + "\n"
-        write_atomic(path, data.encode(), f"resume with --resume {out}")
-    target = s.game_obj.bot_presets_file
-    if target is None:
-        raise SimkitError(f"{s.game} keeps no bot presets file (Game.bot_presets_file)")
-    presets.record(target, t.base, s.name, w, provenance(s, state, c))
+    c = _confirmation(out, s, t.spec(w), t.spec(t.default), threads)
+    fit = out / FIT
+    presets.record(fit, t.base, s.name, w, provenance(s, state, c))
     from simkit.tune.bots.report import build
 
-    report = build(out / "report", s, state, w, c)
-    return Outcome(s, state, w, c, f"{t.base}:{s.name}", Path(target), report)
+    report = build(out / "report", s, state, w, c, fit)
+    return Outcome(s, state, w, c, f"{t.base}:{s.name}", fit, report)
+
+
+def _confirmation(
+    out: Path, s: tune.Settings, fitted: str, default: str, threads: int | None
+) -> Confirmation:
+    """The confirmation played once and kept in ``confirmation.json`` (checked on reading)."""
+    path = out / CONFIRMATION
+    if path.exists():
+        data = read_json(path, lambda msg: RunError(f"'{path}': {msg}"))
+        try:
+            c = Confirmation(**{k: v for k, v in data.items() if k != "verdict"})
+        except (TypeError, AttributeError):
+            c = None
+        if c is None or (c.bot, c.against) != (fitted, default):
+            raise RunError(
+                f"'{path}' is not this tuning's confirmation; remove it and resume "
+                f"(`simkit bots tune --resume {out}`): the confirmation is played again"
+            )
+        return c
+    c = confirm(s, fitted, default, threads)
+    data = json.dumps(c.to_json(), indent=1) + "\n"
+    write_atomic(path, data.encode(), f"resume with `simkit bots tune --resume {out}`")
+    return c
 
 
 def provenance(s: tune.Settings, state: tune.State, c: Confirmation) -> dict:

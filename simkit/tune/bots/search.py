@@ -8,18 +8,20 @@ of race keys (:mod:`simkit.tune.bots.design`), and CMA-ES is told the share of h
 comparisons each won. After the budget, the distribution's mean (not the best single
 evaluation, whose score is the luckiest of many) is the fitted bot.
 
-A tuning directory holds ``tune.json`` (the settings, written once) and ``state.pkl`` (the
-optimizer, its random generator and every evaluation so far, replaced atomically after each
-generation). Killed at any moment, :func:`resume` restarts the generation that was under way
-and ends exactly where an uninterrupted run would have.
+A tuning directory holds ``tune.json`` (the settings, written once, with the code that plays
+them) and ``state.pkl`` (the optimizer, its random generator and every evaluation so far,
+replaced atomically after each generation, sealed to its tuning: :mod:`simkit.tune.bots.folder`).
+Killed at any moment, :func:`fit` restarts the generation that was under way and ends exactly
+where an uninterrupted run would have; by other code (another simkit, an edited rule) it is
+refused, as a run's resume is.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import pickle
 import shlex
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -27,20 +29,21 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import SimkitError
+from simkit.files import shown
 from simkit.games import get
 from simkit.games.base import TunableBot
 from simkit.games.cells import build_cell
 from simkit.outcomes import pair_counts
 from simkit.rng import chunk_keys
-from simkit.runner.storage import write_atomic
 from simkit.tune import common
-from simkit.tune.bots import design, presets
+from simkit.tune.bots import MAX_BUDGET, MAX_CONFIRM, MAX_RACES, design, folder
 
-STATE = "state.pkl"
 SIGMA0 = 0.2  # CMA-ES's first step, as a share of every weight's range
 DEFAULT_RACES = 2_000
 DEFAULT_BUDGET = 300
 DEFAULT_CONFIRM = 10_000
+DEFAULT_NAME = "fitted"  # not a preset any game ships: a fit is played beside them
+MAX_SEED = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class Settings:
     preset: str | None = None
     overrides: dict[str, Any] = field(default_factory=dict)
     track: str | tuple[str, ...] | None = None
-    name: str = "tuned"
+    name: str = DEFAULT_NAME
     confirm: int = DEFAULT_CONFIRM
 
     @property
@@ -179,14 +182,15 @@ def settings(
             "the tuned bot; name fewer or add --players",
             key="field",
         )
+    _check_counts(s)
     name = s.name
     if not name or not all(c.isalnum() or c in "-_" for c in name):
         raise SimkitError(f"--name must be letters, digits, - or _ (got '{name}')", key="name")
-    other = presets.fitted_for(g.bot_presets_file, s.tunable.base, name)
-    if other not in (None, game):
+    preset = f"{s.tunable.base}:{name}"
+    if _plays(s, preset):
         raise SimkitError(
-            f"[{s.tunable.base}.{name}] in {g.bot_presets_file} was fitted for {other}; "
-            f"choose another --name",
+            f"--name {name}: {game} already plays a bot '{preset}' (a preset simkit ships); "
+            "choose another --name, so that the fit can be played beside it",
             key="name",
         )
     if not s.free:
@@ -201,6 +205,84 @@ def settings(
             key="budget",
         )
     return s
+
+
+def _check_counts(s: Settings) -> None:
+    """Every count within its bound (the options' and ``tune.json``'s alike)."""
+    for key, value, lo, hi in (
+        ("races", s.races, 1, MAX_RACES),
+        ("budget", s.budget, 1, MAX_BUDGET),
+        ("confirm", s.confirm, 1, MAX_CONFIRM),
+        ("seed", s.seed, 0, MAX_SEED),
+    ):
+        if not lo <= value <= hi:
+            raise SimkitError(f"--{key} must be {lo} to {hi:,} (got {value:,})", key=key)
+
+
+def _plays(s: Settings, spec: str) -> bool:
+    """True if the game already plays the bot ``spec`` (a preset it ships)."""
+    try:
+        build_cell(s.game, preset=s.preset, overrides=s.overrides, track=s.tracks[0], bots=spec)
+    except SimkitError as exc:
+        if exc.key == "bots":
+            return False
+        raise
+    return True
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and bool(value) and all(isinstance(v, str) for v in value)
+
+
+# tune.json: each setting, what it must be, and the check; beside them the code it plays.
+_RECORD: dict[str, tuple[str, Callable[[Any], bool]]] = {
+    "game": ("a game's name", lambda v: isinstance(v, str)),
+    "bot": ("a bot's name", lambda v: isinstance(v, str)),
+    "field": ("a list of bot names", _names),
+    "players": (
+        "a number of seats or a list of them",
+        lambda v: _whole(v) or (isinstance(v, list) and bool(v) and all(map(_whole, v))),
+    ),
+    "races": ("a whole number", _whole),
+    "budget": ("a whole number", _whole),
+    "seed": ("a whole number", _whole),
+    "preset": ("a preset's name or null", lambda v: v is None or isinstance(v, str)),
+    "overrides": ("a table of parameter values", lambda v: isinstance(v, dict)),
+    "track": (
+        "a track, a list of tracks or null",
+        lambda v: v is None or isinstance(v, str) or _names(v),
+    ),
+    "name": ("a preset name", lambda v: isinstance(v, str)),
+    "confirm": ("a whole number", _whole),
+}
+CODE_KEYS = ("simkit_version", "code")  # simkit.runner.inputs.code_record
+
+
+def from_record(data: dict[str, Any]) -> Settings:
+    """The settings ``tune.json`` holds, each checked as the command line's are; a key of the
+    wrong type or unknown is a ``SimkitError`` naming it."""
+    for key in data:
+        if key not in _RECORD and key not in CODE_KEYS:
+            raise SimkitError(f"key {shown(key)} is no setting of simkit bots tune")
+    for key, (what, ok) in _RECORD.items():
+        if key not in data:
+            raise SimkitError(f"key '{key}' is missing")
+        if not ok(data[key]):
+            raise SimkitError(f"key '{key}' must be {what} (got {shown(data[key])})")
+    rest = {k: data[k] for k in ("races", "budget", "seed", "preset", "overrides", "name")}
+    return settings(
+        data["game"],
+        data["bot"],
+        field=list(data["field"]),
+        players=data["players"],
+        track=data["track"],
+        confirm=data["confirm"],
+        **rest,
+    )
 
 
 def popsize(s: Settings) -> int:
@@ -350,35 +432,30 @@ def step(s: Settings, state: State, threads: int | None) -> None:
     )
 
 
-def save(out: Path, state: State) -> None:
-    write_atomic(out / STATE, pickle.dumps(state), f"continue with --resume {out}")
-
-
 def load(out: Path) -> tuple[Settings, State | None]:
-    """The settings of the tuning in ``out`` and its last saved state (None before generation 1)."""
-    s = Settings.from_json(common.read_settings(out))
-    state_file = Path(out) / STATE
-    if not state_file.is_file():
-        return s, None
-    with state_file.open("rb") as fh:
-        return s, _Unpickler(fh).load()  # the tuner's own file, in a folder the user named
+    """The settings of the tuning in ``out`` (checked, and refused if this simkit's code
+    differs from the code it started with) and its last saved state (None before generation
+    1): ``RunError`` naming the file otherwise."""
+    from simkit.runner.inputs import refuse_other_code
 
-
-class _Unpickler(pickle.Unpickler):
-    """Reads a ``state.pkl`` saved before this module moved (it was ``simkit.bots.tune``
-    until December 2026), so such a tuning still resumes."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        return super().find_class(__name__ if module == "simkit.bots.tune" else module, name)
-
-
-def create(s: Settings, out: Path, force: bool = False) -> None:
-    """A new tuning directory holding ``tune.json``; ``--force`` replaces an earlier tuning."""
     out = Path(out)
-    common.refuse_existing(out, force, f"--resume {out}, or --force")
+    record = common.read_settings(out)
+    s = folder.checked(record, out / common.SETTINGS, from_record)
+    refuse_other_code(out, record, s.game, "tuning")
+    return s, folder.read_state(out)
+
+
+def create(s: Settings, out: Path) -> None:
+    """Write ``tune.json`` (the settings and the code that plays them) into ``out``, after
+    removing what an earlier tuning there left (:func:`simkit.tune.bots.folder.clear`)."""
+    from simkit import __version__
+    from simkit.runner.inputs import code_record
+
+    out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / STATE).unlink(missing_ok=True)
-    common.write_settings(out, s.to_json())
+    folder.clear(out)
+    record = {**s.to_json(), "simkit_version": __version__, "code": code_record(s.game)}
+    common.write_settings(out, record)
 
 
 def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tuple[Settings, State]:
@@ -393,7 +470,7 @@ def fit(out: Path, *, threads: int | None = None, progress: bool = False) -> tup
             step(s, state, threads)
             stop = {k: v for k, v in state.es.stop().items() if k != "maxfevals"}
             state.stop = ", ".join(stop)
-            save(out, state)
+            folder.write_state(out, state)
             last = state.generations[-1]
             shown.set_postfix_str(f"gen {last['generation'] + 1}/{total} best {last['best']:.3f}")
             shown.update(per)
