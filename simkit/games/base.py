@@ -237,6 +237,11 @@ class Game:
         ``"players"``, ``"bots"``, ``"slots"``, ``"track"`` or a parameter's name.
         """
 
+    def check_fit(self, cell: Cell, what: str = "a fit") -> None:
+        """Raise ``SimkitError`` if a fit (``what``: which one, for the message) may not play
+        the cell: one of the game's held-out grounds, kept for strength claims (default:
+        a game without any)."""
+
     def simulate(
         self,
         cell: Cell,

@@ -221,6 +221,20 @@ def test_the_strong_bot_the_unknown_bot_error_names_is_one():
     with pytest.raises(SimkitError) as err:  # Mush! Mush! has no distilled policy
         parse_bot("serch", "mushmush")
     assert "policy:distilled" not in str(err.value)
+    # Both games list the broad one (issue 34), which parses in each with its own value.
+    for game in ("snowtails", "mushmush"):
+        with pytest.raises(SimkitError) as err:
+            parse_bot("serch", game)
+        assert "search:6h2xp3c4@policy:broad" in str(err.value)
+        assert parse_bot("search:6h2xp3c4@policy:broad", game) == BotSettings(
+            BOT_SEARCH,
+            parse_bot("policy:broad", game).weights,
+            rollouts=6,
+            horizon=2,
+            value=3,
+            prior=3,
+            candidates=4,
+        )
     assert parse_bot("search:6h2wp3c4@policy:distilled") == BotSettings(
         BOT_SEARCH,
         parse_bot("policy:distilled").weights,

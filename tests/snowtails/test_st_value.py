@@ -9,7 +9,8 @@ import pytest
 
 from simkit.errors import SimkitError
 from simkit.games.snowtails.batch import cell_inputs
-from simkit.games.snowtails.bots import BOT_SEARCH, parse_bot
+from simkit.games.snowtails.bots import BOT_SEARCH, N_WEIGHTS, carries_value, parse_bot
+from simkit.games.snowtails.distil import VALUE0
 from simkit.games.snowtails.kernels import apply, choose, determinize, new
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.records import (
@@ -25,10 +26,13 @@ from simkit.games.snowtails.value import (
     COEF2,
     FEATURES,
     FEATURES2,
+    FEATURES3,
     N_FEATURES,
     N_FEATURES2,
+    N_FEATURES3,
     seat_value,
     seat_value2,
+    seat_value3,
 )
 from simkit.tracks import load
 from tests.snowtails.st_helpers import turns_at_one_and_two_threads
@@ -114,3 +118,80 @@ def test_value_reads_only_what_the_seat_sees():
         positions["hand"][1, q, N_VALUES - 1] = n
         assert seat_value(cfga, positions, 1, seat, f1) == v0
         assert seat_value2(cfga, positions, 1, seat, f1) == w0
+
+
+def test_a_policy_carried_value_bot_names_parse():
+    # 'x': the value the policy after '@' carries (value.value3, bots.toml), in each game.
+    for game in ("snowtails", "mushmush"):
+        s = parse_bot("search:6h2xp3c4@policy:broad", game)
+        assert (s.kind, s.rollouts, s.horizon, s.value, s.prior, s.candidates) == (
+            BOT_SEARCH,
+            6,
+            2,
+            3,
+            3,
+            4,
+        )
+        assert len(s.weights) == VALUE0 + N_FEATURES3
+        assert carries_value("policy:broad", game)
+        assert s.weights[:N_WEIGHTS] == parse_bot("greedy:tuned", game).weights  # the game's own
+    assert (
+        parse_bot("search:6h2xp3c4@policy:broad").weights
+        != parse_bot("search:6h2xp3c4@policy:broad", "mushmush").weights
+    )
+    # The first policy carries none, and a search without a policy has none to use.
+    assert not carries_value("policy:distilled")
+    assert len(parse_bot("policy:distilled").weights) == VALUE0
+    for bad in ("search:6h2xp3c4@policy:distilled", "search:16h2x", "search:8h2x@greedy:bold"):
+        with pytest.raises(SimkitError, match="an 'x' scores by the value a distilled policy"):
+            parse_bot(bad)
+    with pytest.raises(SimkitError, match="rollouts per decision"):
+        parse_bot("search:16h2wx@policy:broad")
+    assert len(FEATURES3) == N_FEATURES3 and FEATURES3[:N_FEATURES2] == FEATURES2
+
+
+def test_the_carried_value_plays_and_its_races_are_pure():
+    out = {
+        bots[0]: turns_at_one_and_two_threads(bots, seed=4)
+        for bots in (
+            ("search:6h2xp3c4@policy:broad", "greedy"),
+            ("search:6h2wp3c4@policy:broad", "greedy"),
+        )
+    }
+    assert not np.array_equal(*out.values())  # the carried value decides
+
+
+def test_the_carried_value_reads_only_what_the_seat_sees():
+    # Mush! Mush! rules (bonus dice, trees, repair), four sleds, mid-race: two samples of
+    # what a seat cannot see, and an opponent's hand swapped, give the same third features
+    # and value.
+    bots = ("search:6h2xp3c4@policy:broad",) * 4
+    cfga, _ = cell_inputs(load("mm1-old-faithful"), PRESETS["mushmush"], bots, (1, 2, 3, 4))
+    positions = np.zeros(3, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    new(cfga, positions, works, np.uint64(5))
+    plays = 0
+    greedy = cell_inputs(
+        load("mm1-old-faithful"), PRESETS["mushmush"], ("greedy",) * 4, (1, 2, 3, 4)
+    )
+    while positions[0]["flow"] != FL_DONE and plays < 24:
+        if positions[0]["phase"] == PH_PLAY:
+            plays += 1
+        choose(*greedy, positions, works)
+        apply(greedy[0], positions, works)
+    assert positions[0]["flow"] != FL_DONE
+    f0, f1 = np.zeros(N_FEATURES3), np.zeros(N_FEATURES3)
+    for seat in range(4):
+        if positions[0]["status"][seat] != 0:
+            continue
+        v0 = seat_value3(cfga, positions, 0, seat, seat, f0)
+        for key in (1, 2):
+            determinize(positions, seat, np.uint64(key), positions, 1)
+            assert seat_value3(cfga, positions, 1, seat, seat, f1) == v0
+            assert np.array_equal(f0, f1)
+        q = (seat + 1) % 4
+        n = int(positions["hand"][1, q].sum())
+        positions["hand"][1, q] = 0
+        positions["hand"][1, q, N_VALUES - 1] = n
+        assert seat_value3(cfga, positions, 1, seat, seat, f1) == v0
+        assert 0.0 < v0 < 1.0

@@ -80,6 +80,8 @@ SEARCH_BUDGET = 64  # rollouts per card play of ``search`` (docs/rules-snowtails
 MAX_BUDGET = 100_000  # rollouts per card play of ``search:N``
 MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
+POLICY_COEFS = 30  # a distilled policy's coefficients (distil.N_COEF, which checks it)
+VALUE0 = N_WEIGHTS + POLICY_COEFS  # then the value a policy carries (search:NhHx, value3)
 
 
 @functools.cache
@@ -99,15 +101,26 @@ def greedy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
 def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     """The distilled policies of the game's ``bots.toml`` (``[policy.NAME]``, distil.py):
     each as its weights row, the prior greedy preset's ``N_WEIGHTS`` weights then its
-    coefficients."""
+    coefficients, and for a policy that carries a value (``value``: ``value.FEATURES3``'s
+    coefficients, ``search:NhHx``) those after ``POLICY_COEFS`` columns of coefficients."""
     path = presets_file(game)
     out: dict[str, tuple[float, ...]] = {}
     if path.exists():
         with path.open("rb") as fh:
             for name, entry in tomllib.load(fh).get("policy", {}).items():
                 prior = greedy_presets(game)[entry["prior"]]
-                out[f"policy:{name}"] = prior + tuple(float(w) for w in entry["coef"])
+                coef = tuple(float(w) for w in entry["coef"])
+                if "value" in entry:
+                    coef += (0.0,) * (POLICY_COEFS - len(coef)) + tuple(
+                        float(w) for w in entry["value"]
+                    )
+                out[f"policy:{name}"] = prior + coef
     return out
+
+
+def carries_value(policy: str, game: str = "snowtails") -> bool:
+    """Whether the distilled ``policy`` (``policy:NAME``) of the game carries a value."""
+    return len(policy_presets(game).get(policy, ())) > VALUE0
 
 
 def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
@@ -145,7 +158,8 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
         lam, csep, cands = lam.partition("c")  # search:NhHpLcM: M candidates
         valued = cut and horizon.endswith("v")
         valued2 = cut and horizon.endswith("w")  # search:NhHw: the second value
-        horizon = horizon[:-1] if valued or valued2 else horizon
+        valued3 = cut and horizon.endswith("x")  # search:NhHx: the value its policy carries
+        horizon = horizon[:-1] if valued or valued2 or valued3 else horizon
         if (
             not budget.isdigit()
             or not 1 <= int(budget) <= MAX_BUDGET
@@ -159,8 +173,9 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
                 f"{game}: bot '{spec}': the budget is rollouts per decision, "
                 f"1 to {MAX_BUDGET} (e.g. search:{SEARCH_BUDGET}), optionally cut at H "
                 f"rounds, 1 to {MAX_HORIZON} (e.g. search:16h2), scored there by the fitted "
-                f"value with a 'v' (search:16h3v) or the second value with a 'w' "
-                f"(search:16h1w), a policy's prior weight 1 to 255 after "
+                f"value with a 'v' (search:16h3v), the second value with a 'w' "
+                f"(search:16h1w) or the value its policy carries with an 'x' "
+                f"(search:6h2xp3c4@policy:broad), a policy's prior weight 1 to 255 after "
                 f"'p', its candidates 2 to {MAX_CANDIDATES} after 'c', a lead that "
                 f"stops it, 1 to 255 hundredths, after 's' and a prior lead that skips it, "
                 f"1 to 255 hundredths, after 'g' (search:8h2vp3c4s30g20@policy:distilled)",
@@ -176,6 +191,16 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
                 f"got '{policy}')",
                 key="bots",
             )
+        # An 'x': the value the policy after @ carries; none without one.
+        if valued3 and not (lam and guide.kind == BOT_POLICY and carries_value(policy, game)):
+            have = [p for p in policies if carries_value(p, game)]
+            raise SimkitError(
+                f"{game}: bot '{spec}': an 'x' scores by the value a distilled policy "
+                f"carries, the prior after '@' (e.g. search:6h2xp3c4@"
+                f"{have[0] if have else 'policy:NAME'}; policies with a value here: "
+                f"{', '.join(have) or 'none'})",
+                key="bots",
+            )
         # The policy ranks and weighs the candidates; greedy plays the rollouts.
         if lam and guide.kind != BOT_POLICY:
             raise SimkitError(
@@ -188,7 +213,7 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
             guide.weights,
             rollouts=int(budget),
             horizon=int(horizon or 0),
-            value=1 if valued else 2 if valued2 else 0,
+            value=1 if valued else 2 if valued2 else 3 if valued3 else 0,
             prior=int(lam or 0),
             candidates=int(cands or 0),
             stop=int(lead or 0),
@@ -215,8 +240,10 @@ def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:
             "search:NhH",
             "search:NhHv",
             "search:NhHw",
-            # the cheap strong bot (docs/bots.md), where the game has the policy it names
+            "search:NhHx@policy:NAME",
+            # the cheap strong bots (docs/bots.md), where the game has the policy they name
             *(["search:6h2wp3c4@policy:distilled"] if "policy:distilled" in policies else []),
+            *(["search:6h2xp3c4@policy:broad"] if carries_value("policy:broad", game) else []),
         ]
     )
     base, _, name = spec.partition(":")

@@ -18,10 +18,14 @@ features (a test checks it).
 Alone it is ahead of search:64 in about 31% of 2-sled races at about 100 times its speed;
 as the prior of a cheap search (``policy_scores``, ``search:8h2vp3@policy:distilled``,
 search.py) it plays as well as search:64 at about 20 times its speed (docs/bots.md,
-"Distilling search's choices").
+"Distilling search's choices"). Each game's ``policy:broad`` has the same features fitted
+on search:64's choices on many grounds of that game's rules (``distil_fit grounds``,
+``grounds.py``), and carries a value (``value3``) for ``search:NhHx`` (docs/bots.md, "The
+frontier on held-out grounds").
 
 Weights go in the seat's row of ``cfg.weights``: greedy's ``N_WEIGHTS`` prior weights,
-then the ``N_FEATURES`` coefficients from column ``COEF0``.
+then the ``N_FEATURES`` coefficients from column ``COEF0``, then, for a policy that carries
+a value (``search:NhHx``, value.py ``value3``), its coefficients from column ``VALUE0``.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import N_WEIGHTS
+from simkit.games.snowtails.bots import N_WEIGHTS, POLICY_COEFS, VALUE0
 from simkit.games.snowtails.policy import _distinct, _slowest_next, top_plays
 from simkit.games.snowtails.records import (
     FINISHED,
@@ -85,6 +89,10 @@ FEATURES = (
 )
 N_FEATURES = len(FEATURES)
 N_COEF = N_FEATURES
+# A policy that carries a value (``[policy.NAME] value``, ``search:NhHx``): its
+# coefficients (``value.FEATURES3``) follow the policy's in ``cfg.weights``, from
+# ``VALUE0`` (bots.py, which lays the row out without importing this module).
+assert N_COEF == POLICY_COEFS and VALUE0 == COEF0 + N_COEF
 
 
 @njit(no_cpython_wrapper=True)

@@ -1,27 +1,41 @@
-"""Fitting ``policy:distilled`` (``distil.py``) to the search bot's choices:
-``python -m simkit.games.snowtails.distil_fit collect TEACHER RACES OUT.npz`` then
-``python -m simkit.games.snowtails.distil_fit fit OUT.npz [...]``.
+"""Fitting a distilled policy (``distil.py``) to a search bot's choices.
 
-``collect`` plays ``RACES`` races per (track, sleds) of ``GROUNDS`` (The Nutcracker,
-S-Bends, The Long Haul at 2, 3 and 4 sleds: never Hairpin Valley, the frontier's ground)
-with the search bot ``TEACHER`` in every seat, and at each of its card plays with two
-candidates or more records every candidate's ``distil.candidate_features`` and which one
-the search played. ``fit`` fits a conditional logit (a softmax over each decision's
-candidates, by Newton's method in numpy, standardised features, a small ridge) on the
-decisions of even-numbered races, reports accuracy and log loss on the odd ones (against
-greedy's first choice and a uniform pick), refits on all and prints the ``bots.toml``
-entry.
+``python -m simkit.games.snowtails.distil_fit collect TEACHER RACES OUT.npz [T@N,...]``
+plays ``RACES`` Snow Tails races per (track, sleds) (default ``GROUNDS``: The Nutcracker,
+S-Bends, The Long Haul at 2, 3 and 4 sleds, what ``policy:distilled`` was fitted on) with
+the search bot ``TEACHER`` in every seat.
 
-The teacher may be any search bot. A second round (the teacher's rollouts played by the
-policy, at commit bf925aa, since removed) did not move the fit (docs/bots.md); it was
-collected with ``SIMKIT_NUMBA_LINK=numba``: a fitting kernel that called the search's
-sampling directly failed to link numba's ``np.zeros`` under simkit's linker
-(``_numba_link.py``), and numba's own linker compiled it (more slowly, same code).
+``python -m simkit.games.snowtails.distil_fit grounds PRESET TEACHER N RACES DIR [SEED]
+[--threads T]`` does the same on ``N`` grounds drawn at random from the fit distribution
+(``grounds.fit_grounds``: library tracks neither held out nor validation, tracks derived
+from them, 2 sleds to the preset's most) under ``PRESET``, played as that preset's game
+(its ``bots.toml``: its greedy:tuned, its policies), one file per ground in ``DIR``
+(resumable: a ground whose file exists is skipped; ``T`` processes share them).
+
+Either way, at each of the teacher's card plays with two candidates or more it records
+every candidate's ``distil.candidate_features``, which one the search played, the play
+itself and the position (so features can be computed again, ``refeature``, without
+playing the teacher again). Every collection refuses a held-out ground
+(``grounds.refuse``).
+
+``python -m simkit.games.snowtails.distil_fit fit FILE|DIR ...`` fits a conditional logit (a
+softmax over each decision's candidates, by Newton's method in numpy, standardised
+features, a small ridge) on the decisions of even-numbered races, reports accuracy and log
+loss on the odd ones (against greedy's first choice and a uniform pick), refits on all and
+prints the coefficients for ``bots.toml``.
+
+A second round (the teacher's rollouts played by the policy, at commit bf925aa, since
+removed) did not move the first fit (docs/bots.md); it was collected with
+``SIMKIT_NUMBA_LINK=numba``: a fitting kernel that called the search's sampling directly
+failed to link numba's ``np.zeros`` under simkit's linker (``_numba_link.py``), and numba's
+own linker compiled it (more slowly, same code).
 """
 
 from __future__ import annotations
 
+import functools
 import sys
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -30,19 +44,23 @@ from simkit._borrow import borrowed
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.distil import FEATURES, N_FEATURES, K, candidate_features
+from simkit.games.snowtails.policy import top_plays
 from simkit.games.snowtails.position import apply, new
 from simkit.games.snowtails.records import BOT_SEARCH, FL_DONE, PH_PLAY, PLAY_W, POSITION, WORK
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 2424  # root seed of the teacher's races (simkit.rng.race_keys)
 RIDGE = 1e-3
+CHUNK = 8  # races per call of the collecting kernel (its decisions' positions in memory)
+ROUNDS_CAP = 120  # decisions a seat makes in one race, at most, for the buffers
 
 
 @njit(cache=True)
-def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
+def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, plays):
     """Decisions of the search seats in the races of ``keys``: candidates' features into
-    ``x[d, :m[d]]``, the one played in ``chosen[d]``, the race's index in ``race[d]``;
-    returns how many (at most ``len(m)``)."""
+    ``x[d, :m[d]]``, the one played in ``chosen[d]``, the race's index in ``race[d]``, the
+    position in ``saved[d]`` and the play in ``plays[d]``; returns how many (at most
+    ``len(m)``)."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -60,6 +78,8 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
         while pos.flow != FL_DONE:
             p = pos.to_move
             search = cfg.bots[p] == BOT_SEARCH and pos.phase == PH_PLAY
+            if search and d < len(m):
+                saved[d] = pos
             choose(cfg, tables, pos, wk, pool, swks)
             if search and wk.n_top > 1 and d < len(m):
                 pick = -1
@@ -80,6 +100,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
                         x[d, c, i] = f[i]
                 for col in range(PLAY_W):
                     wk.play[col] = play[col]
+                    plays[d, col] = play[col]
                 m[d] = wk.n_top
                 chosen[d] = pick
                 race[d] = r
@@ -88,24 +109,108 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race):
     return d
 
 
-def collect(track: str, players: int, races: int, teacher: str, seed: int = SEED):
-    """(features, candidates, chosen, race) of the teacher's decisions in ``races`` races."""
+def collect(
+    track: str,
+    players: int,
+    races: int,
+    teacher: str,
+    seed: int = SEED,
+    game: str = "snowtails",
+    cell_key: int | None = None,
+) -> dict[str, np.ndarray]:
+    """The teacher's decisions in ``races`` races of ``game`` on ``track`` with ``players``
+    sleds, on the keys ``race_keys(seed, cell_key, ...)`` (``cell_key`` default: the
+    sleds): ``x`` features, ``m`` candidates, ``chosen``, ``race``, ``positions`` (as
+    bytes) and ``plays``. ``SimkitError`` on a held-out ground."""
+    from simkit.games import get
     from simkit.games.cells import build_cell
     from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
-    cell = build_cell("snowtails", track=track, players=players, bots=teacher)
+    cell = build_cell(game, track=track, players=players, bots=teacher)
+    get(game).check_fit(cell, "distil_fit collect")
     cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
-    keys = race_keys(seed, players, np.arange(races))
-    cap = races * players * 40
+    keys = race_keys(seed, players if cell_key is None else cell_key, np.arange(races))
+    cap = CHUNK * players * ROUNDS_CAP
     x = np.zeros((cap, K, N_FEATURES), dtype=np.float32)
     m = np.zeros(cap, np.int64)
     chosen = np.zeros(cap, np.int64)
     race = np.zeros(cap, np.int64)
+    saved = np.zeros(cap, dtype=POSITION)
+    plays = np.zeros((cap, PLAY_W), np.int64)
     positions = np.zeros(3, dtype=POSITION)
     works = np.zeros(2, dtype=WORK)
-    d = _collect(cfga, reach, keys, positions, works, x, m, chosen, race)
-    return x[:d], m[:d], chosen[:d], race[:d]
+    parts: dict[str, list[np.ndarray]] = {
+        k: [] for k in ("x", "m", "chosen", "race", "pos", "plays")
+    }
+    for lo in range(0, races, CHUNK):
+        part = keys[lo : lo + CHUNK]
+        d = _collect(cfga, reach, part, positions, works, x, m, chosen, race, saved, plays)
+        parts["x"].append(x[:d].copy())
+        parts["m"].append(m[:d].copy())
+        parts["chosen"].append(chosen[:d].copy())
+        parts["race"].append(race[:d] + lo)
+        parts["pos"].append(saved[:d].view(np.uint8).reshape(d, -1).copy())
+        parts["plays"].append(plays[:d].copy())
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def _ground_work(teacher: str, races: int, seed: int, g, k: int) -> dict[str, np.ndarray]:
+    """``collect`` on ground ``g`` (the ``k``-th of a collection: its cell key)."""
+    return collect(g.track, g.players, races, teacher, seed=seed, game=g.game, cell_key=k + 1)
+
+
+@njit(cache=True)
+def _refeature(cfga, reach, saved, plays, works, scratch, x, m, chosen):
+    """``candidate_features`` of every candidate of the positions ``saved`` (greedy's best
+    by the prior of the seat to move, as ``distil.seat_candidates``) into ``x`` and ``m``,
+    and which of them is ``plays[d]`` into ``chosen`` (-1: none)."""
+    cfg = cfga[0]
+    wk = works[0]
+    rwk = works[1]
+    rwk.tracing = 0
+    rwk.heat_on = 0
+    wk.tracing = 0
+    wk.heat_on = 0
+    f = np.zeros(N_FEATURES)
+    for d in range(len(saved)):
+        pos = saved[d]
+        p = pos.to_move
+        top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
+        m[d] = wk.n_top
+        chosen[d] = -1
+        for c in range(wk.n_top):
+            candidate_features(cfg, pos, wk, p, c, scratch, 0, rwk, f)
+            for i in range(N_FEATURES):
+                x[d, c, i] = f[i]
+            same = True
+            for col in range(PLAY_W):
+                if wk.top[c, col] != plays[d, col]:
+                    same = False
+            if same and chosen[d] < 0:
+                chosen[d] = c
+
+
+def refeature(path: str | Path, teacher: str) -> dict[str, np.ndarray]:
+    """The decisions of a ``grounds`` file with today's features: ``x``, ``m``, ``chosen``
+    and ``race``, from its positions and plays (the teacher is not played again; it names
+    the seats' prior, which picks the candidates)."""
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
+    from simkit.games.snowtails.grounds import ground_of
+
+    data = np.load(path)
+    g = ground_of(data)
+    cell = g.cell(teacher)
+    cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
+    saved = np.ascontiguousarray(data["pos"]).view(POSITION).reshape(-1)
+    n = len(saved)
+    x = np.zeros((n, K, N_FEATURES), dtype=np.float32)
+    m = np.zeros(n, np.int64)
+    chosen = np.zeros(n, np.int64)
+    works = np.zeros(2, dtype=WORK)
+    scratch = np.zeros(1, dtype=POSITION)
+    _refeature(cfga, reach, saved, data["plays"], works, scratch, x, m, chosen)
+    return {"x": x, "m": m, "chosen": chosen, "race": data["race"]}
 
 
 def _probs(x, valid, beta):
@@ -165,32 +270,46 @@ def scores(x, m, chosen, beta):
     return float(np.mean(pick == chosen)), -_loglik(x, valid, chosen, beta)
 
 
-def main(argv: list[str]) -> int:
-    if argv[0] == "collect":
-        teacher, races, out = argv[1], int(argv[2]), argv[3]
-        grounds = GROUNDS
-        if len(argv) > 4:
-            grounds = tuple(
-                (t, int(n)) for t, _, n in (g.partition("@") for g in argv[4].split(","))
-            )
-        parts = {}
-        for i, (track, players) in enumerate(grounds):
-            x, m, c, r = collect(track, players, races, teacher)
-            print(f"  {track:11s} {players} sleds: {len(m):,} decisions", flush=True)
-            parts[f"x{i}"], parts[f"m{i}"], parts[f"c{i}"], parts[f"r{i}"] = x, m, c, r
-        np.savez_compressed(out, teacher=teacher, races=races, **parts)
-        return 0
+def load(paths: list[str], teacher: str | None = None):
+    """(x, m, chosen, race) of every decision of the files or folders ``paths``; with
+    ``teacher``, features computed again from the positions (``refeature``). Race indices
+    are made distinct between files."""
     xs, ms, cs, rs = [], [], [], []
-    for path in argv[1:]:
+    from simkit.games.snowtails.grounds import files
+
+    for path in files(paths):
         data = np.load(path)
-        i = 0
-        while f"x{i}" in data:
-            xs.append(data[f"x{i}"].astype(np.float64))
-            ms.append(data[f"m{i}"])
-            cs.append(data[f"c{i}"])
-            rs.append(data[f"r{i}"])
-            i += 1
-    x, m, c, r = np.concatenate(xs), np.concatenate(ms), np.concatenate(cs), np.concatenate(rs)
+        if teacher is not None and "pos" in data:
+            parts = [refeature(path, teacher)]
+        elif "x" in data:
+            parts = [{k: data[k] for k in ("x", "m", "chosen", "race")}]
+        else:  # the first collections: one array per (track, sleds), x0, m0, c0, r0, ...
+            parts = []
+            i = 0
+            while f"x{i}" in data:
+                parts.append(
+                    {
+                        "x": data[f"x{i}"],
+                        "m": data[f"m{i}"],
+                        "chosen": data[f"c{i}"],
+                        "race": data[f"r{i}"],
+                    }
+                )
+                i += 1
+        for part in parts:
+            width = part["x"].shape[2]
+            x = np.zeros((len(part["m"]), K, N_FEATURES))
+            x[:, :, :width] = part["x"]
+            xs.append(x)
+            ms.append(part["m"])
+            cs.append(part["chosen"])
+            rs.append(part["race"] + 2 * (1 << 20) * len(rs))  # distinct, parity kept
+    return np.concatenate(xs), np.concatenate(ms), np.concatenate(cs), np.concatenate(rs)
+
+
+def report(x, m, c, r) -> np.ndarray:
+    """Fit on the even races, print the odd ones' accuracy and log loss, refit on all and
+    print the coefficients; returns them."""
     keep = c >= 0
     x, m, c, r = x[keep], m[keep], c[keep], r[keep]
     train = r % 2 == 0
@@ -208,6 +327,39 @@ def main(argv: list[str]) -> int:
     for name, b in zip(FEATURES, beta, strict=True):
         print(f"  {b:+10.5f}  {name}")
     print(f"coef = [{', '.join(f'{b:.6g}' for b in beta)}]")
+    return beta
+
+
+def main(argv: list[str]) -> int:
+    threads = 1
+    if "--threads" in argv:
+        i = argv.index("--threads")
+        threads = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2 :]
+    if argv[0] == "collect":
+        teacher, races, out = argv[1], int(argv[2]), argv[3]
+        grounds = GROUNDS
+        if len(argv) > 4:
+            grounds = tuple(
+                (t, int(n)) for t, _, n in (g.partition("@") for g in argv[4].split(","))
+            )
+        parts = {}
+        for i, (track, players) in enumerate(grounds):
+            got = collect(track, players, races, teacher)
+            print(f"  {track:11s} {players} sleds: {len(got['m']):,} decisions", flush=True)
+            for short, key in (("x", "x"), ("m", "m"), ("c", "chosen"), ("r", "race")):
+                parts[f"{short}{i}"] = got[key]
+        np.savez_compressed(out, teacher=teacher, races=races, **parts)
+        return 0
+    if argv[0] == "grounds":
+        from simkit.games.snowtails.grounds import collect_into, fit_grounds
+
+        preset, teacher, n, races, out = argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5]
+        seed = int(argv[6]) if len(argv) > 6 else SEED
+        work = functools.partial(_ground_work, teacher, races, seed)
+        collect_into(out, fit_grounds(preset, n, seed), work, threads)
+        return 0
+    report(*load(argv[1:]))
     return 0
 
 

@@ -142,6 +142,12 @@ class SnowTailsGame(Game):
                 f"{cell.players}"
             )
 
+    def check_fit(self, cell: Cell, what: str = "a fit") -> None:
+        """Refuse a held-out ground (``grounds.refuse``: ``heldout.toml``)."""
+        from simkit.games.snowtails.grounds import refuse
+
+        refuse(cell, what)
+
     def simulate(
         self,
         cell: Cell,

@@ -82,7 +82,7 @@ MAX_ROW = 16  # start-row spaces of an ST2 track
 MAX_SPACES = 4096  # spaces of a unit's tracks joined (a library track has 150-430)
 MAX_CORNERS = 64  # corners of a unit's tracks joined
 MAX_TREES = 128  # trees of a unit's tracks joined
-MAX_WEIGHTS = 48  # weights per seat: greedy's bots.N_WEIGHTS, then a policy's (distil.py)
+MAX_WEIGHTS = 72  # per seat: greedy's bots.N_WEIGHTS, a policy's (distil.py), its value's
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
 # Bot kinds (the cell's ``bots``).
@@ -369,7 +369,9 @@ class BotSettings:
     weights: tuple[float, ...]  # greedy's (bots.W_*), then a distilled policy's (distil.py)
     rollouts: int = 0  # N: rollouts per card play
     horizon: int = 0  # H: rounds a rollout plays before it is scored (0: to the seat's finish)
-    value: int = 0  # how a cut rollout is scored: 0 race position, 1 value.value (v), 2 value2 (w)
+    value: int = (
+        0  # a cut rollout scored by: 0 race position, 1 value (v), 2 value2 (w), 3 value3 (x)
+    )
     prior: int = 0  # L: the distilled policy's prior weight in hundredths (0: no prior)
     candidates: int = 0  # M: plays a search with a prior compares (0: ``candidates_cut``)
     stop: int = 0  # S: a lead in hundredths that stops the search (0: none)

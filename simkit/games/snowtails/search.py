@@ -12,7 +12,8 @@ best mean result: its rank utility in the race, (n - place) / (n - 1), which is 
 than the win alone and rewards every place gained.
 
 ``search:NhHw`` scores it by the second value instead (``value.value2``: the seat's
-next-turn risk too).
+next-turn risk too), and ``search:NhHx`` by the value its policy carries (``value.value3``,
+coefficients a game's ``bots.toml`` holds beside the policy's, fitted on many grounds).
 
 With ``pL`` after the horizon and a distilled policy after ``@``
 (``search:NhHpL@policy:NAME``, ``distil.py``) the policy is a prior and greedy still plays
@@ -60,7 +61,14 @@ from simkit.games.snowtails.records import (
 )
 from simkit.games.snowtails.rules import race_position
 from simkit.games.snowtails.turn import bot_stream
-from simkit.games.snowtails.value import N_FEATURES, N_FEATURES2, value, value2
+from simkit.games.snowtails.value import (
+    N_FEATURES,
+    N_FEATURES2,
+    N_FEATURES3,
+    value,
+    value2,
+    value3,
+)
 from simkit.rng import next_u64, stream_key
 
 CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best eight at most
@@ -210,12 +218,16 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     round ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04;
     out of the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the
     position for the seat (``value.value``: the board and hand sizes, ``f`` its scratch),
-    with ``valued`` 2 (``search:NhHw``) the second value (``value.value2``). Only a rollout
-    without a horizon stops at ``_last``: one with a horizon may still reach it running."""
+    with ``valued`` 2 (``search:NhHw``) the second value (``value.value2``), with 3
+    (``search:NhHx``) the value the seat's policy carries (``value.value3``, row ``wr``).
+    Only a rollout without a horizon stops at ``_last``: one with a horizon may still
+    reach it running."""
     pos = pool[1]
     n = pos.n_seats
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
+            if valued == 3:
+                return value3(cfg, pos, seat, f, wr)
             if valued == 2:
                 return value2(cfg, pos, seat, f)
             if valued == 1:
@@ -341,8 +353,8 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     p = pos.to_move
     budget = cfg.rollouts[p]
     horizon = cfg.horizon[p]
-    valued = cfg.value[p]  # 1: search:NhHv, 2: search:NhHw (the second value)
-    f = np.zeros(max(N_FEATURES, N_FEATURES2))
+    valued = cfg.value[p]  # 1: search:NhHv, 2: search:NhHw, 3: search:NhHx (its policy's)
+    f = np.zeros(max(N_FEATURES, N_FEATURES2, N_FEATURES3))
     stop = pos.rnd + horizon if horizon > 0 else NO_STOP
     lam = cfg.prior[p] / 100.0
     lead = cfg.stop[p] / 100.0  # search:NhHpLsS, else 0

@@ -28,6 +28,12 @@ reach it, the distance to that corner, its dents against the limit), fitted the 
 a seed): search:8h2wp3@policy:distilled 52.3% (seed 11) and 52.3% over seeds 3-6, where
 search:8h2vp3 made 50.9% and 49.3% (docs/bots.md); search:8h1wp3 38.5% (seed 11;
 search:8h1vp3 36.0%).
+
+A third set of features, ``features3`` (the second's and bonus dice, trees ahead, sleds in
+repair, the field's size), is fitted per game on many grounds (``value_fit grounds`` then
+``value_fit fit DIR 3``) and kept as data: a ``[policy.NAME]`` of a game's ``bots.toml``
+carries its coefficients (``value``), which ``value3`` reads from the seat's weights row
+for ``search:NhHx@policy:NAME`` (docs/bots.md, "The frontier on held-out grounds").
 """
 
 from __future__ import annotations
@@ -35,10 +41,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.distil import _fastest_next, over_corner
+from simkit.games.snowtails.distil import VALUE0, _fastest_next, over_corner
 from simkit.games.snowtails.policy import _distinct, _slowest_next
-from simkit.games.snowtails.records import N_VALUES, OUT, S_DIST, S_NSAFE
-from simkit.games.snowtails.rules import ahead, canine_count, race_position
+from simkit.games.snowtails.records import N_VALUES, OUT, REPAIR, S_DIST, S_NEXT, S_NSAFE
+from simkit.games.snowtails.rules import ahead, canine_count, race_position, tree_at
 
 N_FEATURES = 12
 FEATURES = (
@@ -231,3 +237,90 @@ def value2(cfg, pos, p, f):
 def seat_value2(cfga, positions, j, p, f):
     """``value2`` of ``positions[j]`` for seat ``p``, callable from Python (tests, fits)."""
     return value2(cfga[0], positions[j], p, f)
+
+
+# A third set of features (``features3``), for values fitted on many grounds under either
+# rules preset (value_fit ``grounds``): the second value's and what the Mush! Mush! rules
+# and the wider tracks add: bonus dice, trees ahead, sleds in repair, the field's size.
+FEATURES3 = (
+    *FEATURES2,
+    "bonus dice held (R-23)",
+    "trees standing in own lane within the next 8 straight moves (R-21)",
+    "straight moves to the nearest of them, at most 12",
+    "opponents sitting out a repair (R-25)",
+    "sleds in the race",
+    "the place utility times the sleds in the race",
+)
+N_FEATURES3 = len(FEATURES3)
+TREE_LOOK = 8  # straight moves ``features3`` looks ahead for trees
+
+
+@njit(no_cpython_wrapper=True)
+def features3(cfg, pos, p, out):
+    """``out[:N_FEATURES3]`` = ``features2`` and the third set's own (``FEATURES3``): the
+    board, the seat's own dice and the field, nothing an opponent hides. Where the rules
+    have no safety speeds (R-15: Mush! Mush!) the next corner's excess speeds are 0 and
+    its distance ``GAP_CAP``, as if no corner were ahead."""
+    features2(cfg, pos, p, out)
+    if cfg.safety_speeds == 0:
+        out[13] = 0.0
+        out[15] = 0.0
+        out[16] = GAP_CAP
+        out[19] = 0.0
+        out[22] = 0.0
+    s = pos.space[p]
+    trees = 0
+    first = GAP_CAP
+    k = 0
+    while s >= 0 and k < TREE_LOOK:
+        s = cfg.tab[s, S_NEXT]
+        k += 1
+        if s >= 0 and tree_at(cfg, pos, s):
+            trees += 1
+            first = min(first, float(k))
+    repairing = 0
+    for q in range(pos.n_seats):
+        if q != p and pos.status[q] == REPAIR:
+            repairing += 1
+    out[26] = pos.die[p]
+    out[27] = trees
+    out[28] = first
+    out[29] = repairing
+    out[30] = pos.n_seats
+    out[31] = out[1] * pos.n_seats
+
+
+@njit(no_cpython_wrapper=True)
+def value3(cfg, pos, p, f, wr):
+    """Seat ``p``'s expected rank utility in ``pos`` by the value a policy carries
+    (``search:NhHx``): ``features3`` and the coefficients in row ``wr`` of ``cfg.weights``
+    from column ``distil.VALUE0`` (a game's ``bots.toml``, ``[policy.NAME] value``; ``f``:
+    scratch of ``N_FEATURES3``)."""
+    features3(cfg, pos, p, f)
+    z = 0.0
+    for i in range(N_FEATURES3):
+        z += cfg.weights[wr, VALUE0 + i] * f[i]
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+@njit(cache=True)
+def seat_value3(cfga, positions, j, p, wr, f):
+    """``value3`` of ``positions[j]`` for seat ``p`` by row ``wr``'s value (tests)."""
+    return value3(cfga[0], positions[j], p, f, wr)
+
+
+@njit(cache=True)
+def seat_features(cfga, positions, seats, which, out):
+    """The value features of set ``which`` (1, 2 or 3: ``features``, ``features2``,
+    ``features3``) of ``positions[d]`` for seat ``seats[d]`` into ``out[d]`` (fits)."""
+    cfg = cfga[0]
+    f = np.zeros(N_FEATURES3)
+    for d in range(len(positions)):
+        if which == 1:
+            features(cfg, positions[d], seats[d], f)
+        elif which == 2:
+            features2(cfg, positions[d], seats[d], f)
+        else:
+            features3(cfg, positions[d], seats[d], f)
+        for i in range(out.shape[1]):
+            out[d, i] = f[i]

@@ -1,12 +1,22 @@
-"""Fitting ``value.COEF``: ``python -m simkit.games.snowtails.value_fit [RACES]``.
+"""Fitting the values of ``value.py``.
 
-Plays ``RACES`` greedy:tuned races per (track, sleds) of ``GROUNDS`` (The Nutcracker,
-S-Bends, The Long Haul at 2, 3 and 4 sleds: never Hairpin Valley, the frontier's ground),
-records ``value.features`` for every sled still racing at the first decision of each round,
-labels each row with that sled's final rank utility, and fits a logistic regression of the
-label (a share in [0, 1]: quasi-binomial, by iteratively reweighted least squares in numpy)
-on the features. Prints the coefficients, their standard errors, the fit's log loss against
-the place utility alone, and the ``COEF`` / ``FIT`` lines to paste into ``value.py``.
+``python -m simkit.games.snowtails.value_fit [RACES] [2]`` plays ``RACES`` greedy:tuned Snow
+Tails races per (track, sleds) of ``GROUNDS`` (The Nutcracker, S-Bends, The Long Haul at 2,
+3 and 4 sleds: never Hairpin Valley, the first frontier's ground) and fits ``COEF`` (with
+``2``: ``COEF2``, the second value's features).
+
+``python -m simkit.games.snowtails.value_fit grounds PRESET N RACES DIR [SEED] [--threads
+T]`` plays ``RACES`` races of the preset's game's greedy:tuned on each of ``N`` grounds
+drawn from the fit distribution (``grounds.fit_grounds``) into one file per ground in
+``DIR`` (resumable), keeping the positions, so any feature set can be fitted on them
+later; ``python -m simkit.games.snowtails.value_fit fit DIR [SET]`` fits the features of
+set ``SET`` (1, 2 or 3: ``FEATURES``, ``FEATURES2``, ``FEATURES3``; default 3) on such
+files, holding out every other race for the log loss.
+
+Rows: ``value.features`` (or the set's) for every sled still racing at the first decision
+of each round, each labelled with that sled's final rank utility; a logistic regression of
+the label (a share in [0, 1]: quasi-binomial, by iteratively reweighted least squares in
+numpy) on the features. Every collection refuses a held-out ground (``grounds.refuse``).
 
 Greedy:tuned plays the data because it is what plays every rollout on past the horizon: the
 value estimates what the uncut rollout would have scored, without its noise or its cost.
@@ -14,7 +24,9 @@ value estimates what the uncut rollout would have scored, without its noise or i
 
 from __future__ import annotations
 
+import functools
 import sys
+from pathlib import Path
 
 import numpy as np
 from numba import njit
@@ -26,22 +38,30 @@ from simkit.games.snowtails.position import apply, new
 from simkit.games.snowtails.records import FL_DONE, POSITION, RACING, WORK
 from simkit.games.snowtails.value import (
     COEF,
+    COEF2,
     FEATURES,
     FEATURES2,
+    FEATURES3,
     N_FEATURES,
     N_FEATURES2,
+    N_FEATURES3,
     features,
     features2,
+    seat_features,
 )
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 24  # root seed of the fitting races (simkit.rng.race_keys)
+SETS = {1: (FEATURES, N_FEATURES), 2: (FEATURES2, N_FEATURES2), 3: (FEATURES3, N_FEATURES3)}
+CHUNK = 10  # races per call of the collecting kernel (their positions in memory)
+ROWS_CAP = 150  # rows a seat gives in one race, at most, for the buffers
 
 
 @njit(cache=True)
-def _collect(cfga, reach, keys, positions, works, x, y, second):
-    """Rows of (features, final rank utility) from the races of ``keys``; returns how
-    many were written (at most ``len(y)``). With ``second``: ``features2``."""
+def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, race):
+    """Rows of (features, final rank utility) from the races of ``keys``, the position in
+    ``saved``, the seat in ``seats`` and the race's index in ``race``; returns how many
+    were written (at most ``len(y)``). With ``second``: ``features2``."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -55,7 +75,6 @@ def _collect(cfga, reach, keys, positions, works, x, y, second):
     nf = N_FEATURES2 if second else N_FEATURES
     f = np.zeros(nf)
     rows = 0
-    seats = np.zeros(len(y), np.int64)
     for r in range(len(keys)):
         new(cfg, pos, wk, keys[r])
         first = rows
@@ -72,6 +91,8 @@ def _collect(cfga, reach, keys, positions, works, x, y, second):
                         for i in range(nf):
                             x[rows, i] = f[i]
                         seats[rows] = p
+                        saved[rows] = pos
+                        race[rows] = r
                         rows += 1
             choose(cfg, tables, pos, wk, pool, swks)
             apply(cfg, pos, wk)
@@ -81,23 +102,72 @@ def _collect(cfga, reach, keys, positions, works, x, y, second):
     return rows
 
 
-def collect(track: str, players: int, races: int, bot: str = "greedy:tuned", second: bool = False):
+def collect(
+    track: str,
+    players: int,
+    races: int,
+    bot: str = "greedy:tuned",
+    second: bool = False,
+    game: str = "snowtails",
+    seed: int = SEED,
+    cell_key: int | None = None,
+    keep: bool = False,
+):
     """(features, labels) of ``races`` races of ``bot`` on ``track`` with ``players`` sleds
-    (``features2`` with ``second``)."""
+    (``features2`` with ``second``), on the keys ``race_keys(seed, cell_key, ...)``
+    (default: the sleds); with ``keep``, a dict that adds the positions (as bytes), the
+    seats and the races. ``SimkitError`` on a held-out ground."""
+    from simkit.games import get
     from simkit.games.cells import build_cell
     from simkit.games.snowtails.batch import cell_slots, unit_tracks
     from simkit.rng import race_keys
 
-    cell = build_cell("snowtails", track=track, players=players, bots=bot)
+    cell = build_cell(game, track=track, players=players, bots=bot)
+    get(game).check_fit(cell, "value_fit")
     cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
-    keys = race_keys(SEED, players, np.arange(races))
-    cap = races * players * 40
+    keys = race_keys(seed, players if cell_key is None else cell_key, np.arange(races))
+    cap = min(races, CHUNK) * players * ROWS_CAP
     x = np.zeros((cap, N_FEATURES2 if second else N_FEATURES))
     y = np.zeros(cap)
+    saved = np.zeros(cap, dtype=POSITION)
+    seats = np.zeros(cap, np.int64)
+    race = np.zeros(cap, np.int64)
     positions = np.empty(3, dtype=POSITION)
     works = np.empty(2, dtype=WORK)
-    k = _collect(cfga, reach, keys, positions, works, x, y, second)
-    return x[:k], y[:k]
+    parts: dict[str, list[np.ndarray]] = {k: [] for k in ("x", "y", "pos", "seat", "race")}
+    for lo in range(0, races, CHUNK):
+        part = keys[lo : lo + CHUNK]
+        k = _collect(cfga, reach, part, positions, works, x, y, second, saved, seats, race)
+        parts["x"].append(x[:k].copy())
+        parts["y"].append(y[:k].copy())
+        if keep:
+            parts["pos"].append(saved[:k].view(np.uint8).reshape(k, -1).copy())
+            parts["seat"].append(seats[:k].copy())
+            parts["race"].append(race[:k] + lo)
+    if not keep:
+        return np.concatenate(parts["x"]), np.concatenate(parts["y"])
+    return {k: np.concatenate(v) for k, v in parts.items()}
+
+
+def _ground_work(races: int, seed: int, g, k: int) -> dict[str, np.ndarray]:
+    """``collect`` on ground ``g`` (the ``k``-th of a collection: its cell key), kept."""
+    got = collect(g.track, g.players, races, game=g.game, seed=seed, cell_key=k + 1, keep=True)
+    return {"y": got["y"], "pos": got["pos"], "seat": got["seat"], "race": got["race"]}
+
+
+def refeature(path: str | Path, which: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features of set ``which``, labels, races) of a ``grounds`` file."""
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
+    from simkit.games.snowtails.grounds import ground_of
+
+    data = np.load(path)
+    g = ground_of(data)
+    cell = g.cell("greedy:tuned")
+    cfga, _ = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
+    saved = np.ascontiguousarray(data["pos"]).view(POSITION).reshape(-1)
+    x = np.zeros((len(saved), SETS[which][1]))
+    seat_features(cfga, saved, data["seat"], which, x)
+    return x, data["y"], data["race"]
 
 
 def fit(x: np.ndarray, y: np.ndarray, iters: int = 30) -> tuple[np.ndarray, np.ndarray]:
@@ -115,7 +185,7 @@ def fit(x: np.ndarray, y: np.ndarray, iters: int = 30) -> tuple[np.ndarray, np.n
     w = mu * (1.0 - mu)
     h = x.T @ (x * w[:, None])
     disp = np.sum((y - mu) ** 2 / np.clip(w, 1e-9, None)) / (len(y) - x.shape[1])
-    se = np.sqrt(np.diag(np.linalg.inv(h)) * disp)
+    se = np.sqrt(np.abs(np.diag(np.linalg.pinv(h))) * disp)  # pinv: a feature the rules fix
     return beta, se
 
 
@@ -124,8 +194,70 @@ def log_loss(y: np.ndarray, mu: np.ndarray) -> float:
     return float(-np.mean(y * np.log(mu) + (1 - y) * np.log(1 - mu)))
 
 
+def predict(x: np.ndarray, beta: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-(x @ beta)))
+
+
+def load(paths: list[str], which: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(features of set ``which``, labels, races made distinct between files) of the
+    ``grounds`` files or folders ``paths``."""
+    from simkit.games.snowtails.grounds import files
+
+    xs, ys, rs = [], [], []
+    for path in files(paths):
+        x, y, r = refeature(path, which)
+        xs.append(x)
+        ys.append(y)
+        rs.append(r + 2 * (1 << 20) * len(rs))  # distinct, parity kept
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(rs)
+
+
+def report(x: np.ndarray, y: np.ndarray, r: np.ndarray, names: tuple[str, ...]) -> np.ndarray:
+    """Fit on the even races, print the odd ones' log loss (and the place utility's
+    alone, and the first twelve features' and the second value's where the set holds
+    them), refit on all and print the coefficients; returns them."""
+    half = r % 2 == 0
+    test = ~half
+    beta, _ = fit(x[half], y[half])
+    print(f"{len(y):,} rows; held-out log loss {log_loss(y[test], predict(x[test], beta)):.4f}")
+    for k, what in (
+        (2, "place utility alone"),
+        (N_FEATURES, "the first value's features"),
+        (N_FEATURES2, "the second value's features"),
+    ):
+        if k < x.shape[1]:
+            b, _ = fit(x[half][:, :k], y[half])
+            print(f"  {what}, refitted: {log_loss(y[test], predict(x[test][:, :k], b)):.4f}")
+    if x.shape[1] >= N_FEATURES2:
+        shipped = log_loss(y[test], predict(x[test][:, :N_FEATURES2], np.array(COEF2)))
+        print(f"  the second value as shipped (COEF2): {shipped:.4f}")
+    beta, se = fit(x, y)
+    for name, b, s in zip(names, beta, se, strict=True):
+        print(f"  {b:+9.4f} (se {s:.4f})  {name}")
+    print(f"coef = [{', '.join(f'{b:.6g}' for b in beta)}]")
+    return beta
+
+
 def main(argv: list[str]) -> int:
-    """``[RACES] [2]``: fit ``COEF`` (or with ``2``, ``COEF2``: ``features2``)."""
+    """``[RACES] [2]``: fit ``COEF`` (or with ``2``, ``COEF2``: ``features2``); ``grounds
+    ...`` and ``fit ...``: the module's docstring."""
+    threads = 1
+    if "--threads" in argv:
+        i = argv.index("--threads")
+        threads = int(argv[i + 1])
+        argv = argv[:i] + argv[i + 2 :]
+    if argv and argv[0] == "grounds":
+        from simkit.games.snowtails.grounds import collect_into, fit_grounds
+
+        preset, n, races, out = argv[1], int(argv[2]), int(argv[3]), argv[4]
+        seed = int(argv[5]) if len(argv) > 5 else SEED
+        work = functools.partial(_ground_work, races, seed)
+        collect_into(out, fit_grounds(preset, n, seed), work, threads)
+        return 0
+    if argv and argv[0] == "fit":
+        which = int(argv[2]) if len(argv) > 2 else 3
+        report(*load([argv[1]], which), SETS[which][0])
+        return 0
     races = int(argv[0]) if argv else 4000
     second = len(argv) > 1 and argv[1] == "2"
     names, tag = (FEATURES2, "2") if second else (FEATURES, "")

@@ -198,7 +198,10 @@ def settings(
     # One lineup holds every bot of every rotation: the game checks them and the cells.
     for t, n in s.mix:
         lineup = design.rotations(s.tunable.spec(s.tunable.default), s.field, n)[0]
-        build_cell(game, preset=s.preset, overrides=s.overrides, track=t, players=n, bots=lineup)
+        cell = build_cell(
+            game, preset=s.preset, overrides=s.overrides, track=t, players=n, bots=lineup
+        )
+        g.check_fit(cell, f"simkit bots tune {game} {bot}")  # never a held-out ground
     if s.budget < popsize(s):
         raise SimkitError(
             f"--budget {s.budget} is less than one generation of {popsize(s)} evaluations",
