@@ -2,8 +2,9 @@
 
 At each card play (the decision that moves the sled) the bot takes greedy's best plays
 (``policy.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
-let the first cut rest on two samples each, ``candidates``), then spends exactly ``N``
-rollouts on them by sequential halving: in each round every play still in contention
+let the first cut rest on two samples each, ``candidates``), then spends ``N`` rollouts
+on them by sequential halving (or plays only those that can still change its choice,
+``_settle``: the same choice): in each round every play still in contention
 is tried on the same fresh samples of what the seat cannot see (``position.determinize``:
 the other hands and every deck order, consistent with what it has seen, so plays are
 compared on common random numbers), each sample played on to the end of the race with
@@ -75,6 +76,7 @@ CANDIDATES = 8  # root plays the search spends its rollouts on: greedy's best ei
 FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candidates``)
 NO_STOP = np.int64(1 << 50)  # the round a rollout without a horizon is cut at: never
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
+SETTLE_MARGIN = 1e-9  # how far a play's bound must clear another's to settle it (_settle)
 
 
 @njit(no_cpython_wrapper=True)
@@ -324,18 +326,70 @@ def candidates_cut(budget, first):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f):
+def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, rnd):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
-    of ``alive`` (common random numbers); their results added to their sums."""
+    of ``alive`` (common random numbers) that have a rollout left in this round (``rnd``,
+    ``_settle``'s record of it); their results added to their sums. Returns False once
+    the rollouts left cannot change the round's outcome."""
     determinize(pos, p, stream_key(base, STREAM_SEARCH, sample), pool, 0)
+    rest = rnd[0]
     for i in range(n):
         c = alive[i]
+        if rest[c] == 0:
+            continue  # no rollout left this round, or dropped from it
         pool[1] = pool[0]
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
         wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f)
         wk.tries[c] += 1
+        rest[c] -= 1
+        if not _settle(wk, alive, n, rnd):
+            return False
+    return True
+
+
+@njit(no_cpython_wrapper=True)
+def _settle(wk, alive, n, rnd):
+    """Drop from the round each play of ``alive[:n]`` whose rollouts left can no longer
+    bring it into the plays the round keeps; returns False once the round keeps one play
+    (the search's choice) and every other one is dropped: no rollout left can change it.
+    ``rnd``: per play, its rollouts left in the round, 1 once dropped, its prior (the
+    rows); the plays the round keeps (``rnd[3, 0]``, ``_halve``).
+
+    Every rollout's result lies in [0, 1] (a rank utility, a race position's, or a
+    logistic value), so play ``d`` ends the round with a mean of at least ``sums /
+    (tries + rest)``, and ``c`` with at most ``(sums + rest) / (tries + rest)``: ``c`` is
+    dropped once as many others as the round keeps are surely above it (priors added; by
+    more than ``SETTLE_MARGIN``, far above rounding: never a tie). Its mean so far is at
+    most its bound and theirs at least theirs, so ``_halve`` still ranks it below them:
+    the plays kept, their order and their sums (every rollout of theirs played) are the
+    full round's, and so is the choice. The samples come from keys, not from a stream,
+    so a rollout not played changes no other one."""
+    rest = rnd[0]
+    out = rnd[1]
+    prior = rnd[2]
+    keep = rnd[3, 0]
+    for i in range(n):
+        c = alive[i]
+        if out[c] != 0 or wk.tries[c] == 0:
+            continue  # dropped, or no mean yet (``_halve`` divides by its tries)
+        hi = (wk.sums[c] + rest[c]) / (wk.tries[c] + rest[c]) + prior[c]
+        above = 0
+        for j in range(n):
+            d = alive[j]
+            if d != c and wk.sums[d] / (wk.tries[d] + rest[d]) + prior[d] > hi + SETTLE_MARGIN:
+                above += 1
+        if above >= keep:
+            out[c] = 1
+            rest[c] = 0
+    if keep > 1:
+        return True
+    left = 0
+    for i in range(n):
+        if out[alive[i]] == 0:
+            left += 1
+    return left > 1
 
 
 @njit(no_cpython_wrapper=True)
@@ -349,7 +403,13 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     whole samples of every play still in contention, and hands what does not divide on to
     the next round; the last round spends the rest, its last sample on the plays ranked
     first only. So ``search:64`` spends 16, 24 and 24 rollouts on 8, 4 and 2 plays (2, 6
-    and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each)."""
+    and 12 samples each), and ``search:16`` 8 and 8 on 4 and 2 (2 and 4 each).
+
+    A rollout whose result cannot change which plays a round keeps is not played
+    (``_settle``): a play surely out of the round's half plays no more of its samples,
+    and the last round stops once its winner is sure. Same choices, same races, fewer
+    rollouts (search:64, 4 sleds on The Nutcracker: 5% fewer, 1.04x the races per
+    CPU-second; measured)."""
     p = pos.to_move
     budget = cfg.rollouts[p]
     horizon = cfg.horizon[p]
@@ -380,7 +440,8 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.heat_on = 0
         swk.halt = 0
         _forget(swk, cfg.n_spaces)
-        prior = np.zeros(m)
+        rnd = np.zeros((4, m))  # _settle's record of a round; its third row the priors
+        prior = rnd[2]
         if lam > 0.0:  # each play's policy score below the best's, L/100 a logit
             for c in range(m):
                 prior[c] = lam * (scores[c] - scores[0])
@@ -398,17 +459,34 @@ def search_play(cfg, reach, pos, wk, pool, swk):
             each = share // n_alive
             if each == 0 and n_alive == m:  # a first cut on one sample (search:NhHpLcM)
                 each = 1
-            for _ in range(each):
-                _sample(
-                    cfg, reach, pos, wk, pool, swk, p, alive, n_alive, sample, base, stop, valued, f
-                )
-                sample += 1
             left -= each * n_alive
-            if rounds == 1 and left > 0:  # the last round's remainder: the leaders only
-                _sample(
-                    cfg, reach, pos, wk, pool, swk, p, alive, left, sample, base, stop, valued, f
+            extra = left if rounds == 1 and left > 0 else 0  # the last round's remainder
+            for i in range(n_alive):  # ... one more sample for the leaders only
+                rnd[0, alive[i]] = each + (1 if i < extra else 0)
+                rnd[1, alive[i]] = 0
+            rnd[3, 0] = max(1, (n_alive + 1) // 2)
+            for _ in range(each + (1 if extra > 0 else 0)):
+                going = _sample(
+                    cfg,
+                    reach,
+                    pos,
+                    wk,
+                    pool,
+                    swk,
+                    p,
+                    alive,
+                    n_alive,
+                    sample,
+                    base,
+                    stop,
+                    valued,
+                    f,
+                    rnd,
                 )
                 sample += 1
+                if not going:
+                    break
+            if extra > 0:
                 left = 0
             n_alive = _halve(wk, alive, n_alive, wk.tries, prior)
             rounds -= 1
