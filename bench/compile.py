@@ -9,6 +9,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
 
 from simkit.games.base import Game
 
@@ -23,13 +24,15 @@ get(game).simulate(build_cell(game, **kwargs), race_keys(1, 0, np.arange(4)), th
 """
 
 
-def cold_seconds(game: Game) -> float:
-    """User + system CPU seconds of one cold ``simulate`` of ``game``'s bench cell."""
+def cold_seconds(game: str, cell: dict, tree: Path | None = None) -> float:
+    """User + system CPU seconds of one cold ``simulate`` of ``cell`` of ``game``, with the
+    ``simkit`` of ``tree`` (``PYTHONPATH``) when given."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, **({"PYTHONPATH": str(tree)} if tree else {})}
     with tempfile.TemporaryDirectory(prefix="simkit-cold-") as cache:
         subprocess.run(
-            [sys.executable, "-c", _CHILD, game.name, json.dumps(dict(game.bench.cell))],
-            env={**os.environ, "NUMBA_CACHE_DIR": cache},
+            [sys.executable, "-c", _CHILD, game, json.dumps(cell)],
+            env={**env, "NUMBA_CACHE_DIR": cache},
             check=True,
             capture_output=True,
         )
@@ -40,4 +43,4 @@ def cold_seconds(game: Game) -> float:
 def main(games: list[Game]) -> None:
     print("cold compile, empty numba cache, one simulate of 4 races (budget 20 s of CPU each):")
     for game in games:
-        print(f"  {game.name}: {cold_seconds(game):6.1f} s of CPU")
+        print(f"  {game.name}: {cold_seconds(game.name, dict(game.bench.cell)):6.1f} s of CPU")
