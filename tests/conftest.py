@@ -26,6 +26,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 import simkit.games  # noqa: F401  the games tell the tracks library where their tracks are
@@ -111,3 +112,61 @@ def pytest_report_header(config) -> str | None:
     if seconds is None:
         return None
     return f"numba cache filled before the workers started: {seconds:.1f} s"
+
+
+# -- numba compile seconds per test -------------------------------------------------------
+# Every test process records the CPU seconds numba spends compiling (its outermost compiles,
+# which hold the ones nested in them) during each test's setup and call; the controller
+# lists the tests that compiled most at the end. Compiles in a test's `simkit` subprocesses
+# are not counted (they load what the cache holds).
+_COMPILING = {"depth": 0, "start": 0.0, "seconds": 0.0}
+
+
+def _listen_to_compiles() -> None:
+    import numba.core.event as ev
+
+    class Compiles(ev.Listener):
+        def on_start(self, event) -> None:
+            if _COMPILING["depth"] == 0:
+                _COMPILING["start"] = time.process_time()
+            _COMPILING["depth"] += 1
+
+        def on_end(self, event) -> None:
+            _COMPILING["depth"] -= 1
+            if _COMPILING["depth"] == 0:
+                _COMPILING["seconds"] += time.process_time() - _COMPILING["start"]
+
+    ev.register("numba:compile", Compiles())
+
+
+_listen_to_compiles()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    item._simkit_compiled = _COMPILING["seconds"]
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    if call.when == "teardown":  # the last report: it carries the test's whole figure
+        spent = _COMPILING["seconds"] - getattr(item, "_simkit_compiled", _COMPILING["seconds"])
+        if spent > 0:
+            item.user_properties.append(("numba_compile_seconds", spent))
+    yield
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    spent: dict[str, float] = {}
+    for reports in terminalreporter.stats.values():
+        for r in reports:
+            for name, value in getattr(r, "user_properties", ()):
+                if name == "numba_compile_seconds" and getattr(r, "when", None) == "teardown":
+                    spent[r.nodeid] = spent.get(r.nodeid, 0.0) + value
+    if not spent:
+        return
+    tr = terminalreporter
+    tr.write_sep("=", f"numba compiled for {sum(spent.values()):.1f} s of CPU in the tests")
+    for nodeid, seconds in sorted(spent.items(), key=lambda kv: -kv[1])[:15]:
+        tr.write_line(f"{seconds:7.1f} s  {nodeid}")
