@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all fuzz attacks lint format bench profile reports clean golden
+.PHONY: setup demo test test-all fuzz attacks planted lint format bench profile reports clean golden
 
 setup: $(STAMP)
 
@@ -36,6 +36,9 @@ fuzz: setup  ## the readers and the run's files, 1,000 generated inputs each (a 
 
 attacks: setup  ## the whole attack table (bench/attacks.toml), its outcomes written into docs/reliability.md (about 15 minutes here); `make test` plays its fast cases
 	$(BIN)/python -m bench.attacks --docs docs/reliability.md
+
+planted: setup  ## simkit why's planted-flaw benchmark (bench/planted.toml), its table written into bench/planted-results.csv and docs/diagnosis.md (about 15 minutes here); make test checks its construction
+	$(BIN)/python -m bench.planted --threads 1 --out bench/planted-results.csv --docs docs/diagnosis.md
 
 lint: setup
 	$(BIN)/ruff check .

@@ -28,6 +28,7 @@ _COMMANDS = [
     ("simkit.cli.run", "scenario"),
     ("simkit.cli.report", "report"),
     ("simkit.cli.report", "compare"),
+    ("simkit.cli.why", "why"),
     ("simkit.cli.ladder", "ladder"),
     ("simkit.cli.bots", "bots"),
     ("simkit.cli.tune", "tune"),

@@ -20,7 +20,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float) -> float:
     return value
 
 
-_TOLERANCE = click.option(
+TOLERANCE = click.option(
     "--tolerance",
     type=click.FloatRange(0.0, 1.0, min_open=True),
     callback=_finite,
@@ -94,7 +94,7 @@ def answer_lines(index: Path) -> list[str]:
 @click.command()
 @click.argument("run_dir", type=_RUN)
 @out_option("Folder for the report (default: RUN_DIR/report).")
-@_TOLERANCE
+@TOLERANCE
 @_TITLE
 @_FORCE
 def report(
@@ -134,7 +134,7 @@ def report(
     help="Insist on a paired (same seeds, per-race rows) or an unpaired comparison. "
     "Default: paired when the runs allow it.",
 )
-@_TOLERANCE
+@TOLERANCE
 @_TITLE
 @_FORCE
 def compare(

@@ -120,6 +120,46 @@ class Batch:
 
 
 @dataclass(frozen=True)
+class RuleElement:
+    """A rule that may favour some start slots over others, and how to switch it off.
+
+    ``off`` is the parameter's value without the rule (or, for a rule without a neutral
+    form, such as a tie-break, its alternative), or a function of the variant giving it
+    (a per-slot table of zeros). A report's "try next" sweeps these; the
+    game says which rules they are, the analysis measures what each is worth.
+    """
+
+    key: str
+    off: Any
+    what: str  # the rule in a reader's words, with its source: "extra start cards (R-11)"
+    # Whether the rule acts in a cell at all beyond its parameter (trees on a track
+    # without trees do not); None: wherever the parameter differs from ``off``.
+    acts: Callable[[Cell], bool] | None = None
+    # The track part it switches off wholesale ("trees", "safety", "buildings"): each tree,
+    # safety speed or building is an element of its own, which a diagnosis names first
+    # when the rule as a whole explains no more than it.
+    covers: str | None = None
+
+    def value(self, variant: Variant) -> Any:
+        """The parameter's value with the rule switched off, for ``variant``."""
+        return self.off(variant) if callable(self.off) else self.off
+
+    def applies(self, cell: Cell) -> bool:
+        """Whether switching the rule off changes ``cell``: the parameter differs from its
+        off value, is read under the cell's rules (its ``when``) and the rule acts there."""
+        import dataclasses
+
+        v = cell.variant
+        fields = {f.name: f for f in dataclasses.fields(v)}
+        if self.key not in fields or getattr(v, self.key) == self.value(v):
+            return False
+        when = fields[self.key].metadata.get("when") or {}
+        if any(getattr(v, k, None) != w for k, w in when.items()):
+            return False
+        return self.acts is None or self.acts(cell)
+
+
+@dataclass(frozen=True)
 class BenchSpec:
     """What ``make bench`` times for a game (``bench/``): one cell, at 1 and 2 threads.
 
@@ -207,6 +247,13 @@ class Game:
     examples: tuple[str, ...] = ()
     # "module:attribute" of click commands the game adds to ``simkit`` (e.g. its own files).
     commands: tuple[str, ...] = ()
+    # What a start slot is in this game, when it is not a place on a start line, as a
+    # report says it ("slot k is the k-th sled to choose its training (R-44)"); empty: the
+    # GLOSSARY's start position (1 = best placed by the book).
+    slots_mean: str = ""
+    # Rules that may favour some slots, each with the value that switches it off (empty:
+    # none declared); a report's "try next" sweeps them.
+    rule_elements: tuple[RuleElement, ...] = ()
     # "module:function" adding the game's own questions to a report, called as
     # ``f(doc, results, out)`` (``simkit.report.document``), or None: the shared sections only.
     report_section: str | None = None
@@ -265,6 +312,15 @@ class Game:
         without traces (``SimkitError``).
         """
         raise SimkitError(f"{self.name} cannot replay a race (it has no trace)", key="game")
+
+    def seat_events(
+        self, cell: Cell, keys: np.ndarray, race_indices: np.ndarray | None = None
+    ) -> tuple[Any, Any]:
+        """Replay the races of ``keys`` and say, seat by seat, where each gained or lost:
+        (events, seats) as pandas DataFrames, the game's own module documenting their shape
+        (``simkit.analysis.diagnose`` adds them up by slot, place and round). Default: a
+        game without such a breakdown (``SimkitError``)."""
+        raise SimkitError(f"{self.name} has no breakdown by place (no seat events)", key="game")
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from the position ``state`` (parsed JSON) and its exact outcome.

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from simkit import __version__
+from simkit.analysis import side_effects
 from simkit.analysis.compare import compare_cells, compare_runs, pairable, significance_summary
 from simkit.analysis.drama import (
     drama_measures,
@@ -135,7 +136,9 @@ def reproduce_command(results: Any, out_dir: Path | None = None) -> str:
     return "\n".join(lines)
 
 
-def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
+def _run_facts(
+    doc: Document, results: Any, prefix: str, out_dir: Path, command: str | None = None
+) -> None:
     m = results.manifest
     races = races_per_cell(results)
     title, _ = scenario_text(results)
@@ -185,6 +188,15 @@ def _run_facts(doc: Document, results: Any, prefix: str, out_dir: Path) -> None:
     if len(params.columns):
         params.insert(0, "cell", results.cells["cell"])
         doc.add(Table(params, f"{prefix}parameters.csv", "Variant parameters of every cell."))
+    if command is not None:  # a run another command made (a tuning's confirmation)
+        doc.add(
+            Paragraph(
+                "This run was made by the command below, which plays it again, this report "
+                "included (the resolved scenario is stored in the run's manifest.json):"
+            ),
+            Code(command),
+        )
+        return
     doc.add(
         Paragraph(
             "To reproduce this report from scratch, into new folders (the same seed gives "
@@ -598,7 +610,9 @@ def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) 
                 png,
                 f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 races on each "
                 "space; A-E ring the five worst spaces before the finish line (table "
-                "below), C1, C2, ... number the corners.",
+                "below), C1, C2, ... number the corners. The colour scale ends at the worst "
+                "space before the line: run-off spaces beyond it, where finished sleds "
+                "crowd, show the top colour.",
             )
         )
     if marked:
@@ -611,9 +625,42 @@ def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) 
         )
 
 
-def _track_section(doc: Document, results: Any, out: Path) -> None:
+def _side_effects_tables(doc: Document, measures: pd.DataFrame, side: pd.DataFrame) -> None:
+    """Race length, crashes, dents, eliminations, drama and lead change: every cell's, and
+    each compared cell's change with its tolerance (docs/statistics.md "Side effects")."""
+    if measures.empty:
+        return
+    doc.add(
+        Paragraph(
+            "Side effects, per cell with 95% intervals: the median and 90th percentile of race "
+            "length (order-statistic intervals), crashes, dents and eliminations per race, "
+            "drama and lead change. Against each cell's baseline, a change is beyond its "
+            "tolerance when its whole interval is (tolerances in docs/statistics.md)."
+        ),
+        Table(measures, "side_effects_by_cell.csv", "Side effects of every cell.", True),
+    )
+    if not side.empty:
+        doc.add(
+            Table(
+                side,
+                "side_effects.csv",
+                "Side effects of each compared cell against its baseline (value - baseline).",
+                True,
+            )
+        )
+
+
+def _track_section(
+    doc: Document,
+    results: Any,
+    out: Path,
+    measures: pd.DataFrame | None = None,
+    side: pd.DataFrame | None = None,
+) -> None:
     on_track = "track" in results.cells and results.cells["track"].notna().any()
     doc.add(Heading("Track tuning" if on_track else "Race statistics"))
+    if measures is not None:
+        _side_effects_tables(doc, measures, side if side is not None else pd.DataFrame())
     doc.add(
         Paragraph(
             "Per race, with 95% intervals: every race column (race length in rounds, lead "
@@ -657,18 +704,31 @@ def _track_section(doc: Document, results: Any, out: Path) -> None:
     )
 
 
-def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
-    """Each cell against the first with the same game and players (and skill level, on a
-    skill axis: variants are compared at each level); None if none pair up."""
+def compared_groups(results: Any) -> list[list[int]]:
+    """The cells compared with each other: those with the same game and players (and skill
+    level, on a skill axis: variants are compared at each level), the first the baseline."""
     keys = ["game", "players", *(["skill"] if skill_levels(results.cells) else [])]
     parts = results.cells.groupby(keys, sort=True, dropna=False)
-    groups = [g for _, g in parts if len(g) > 1]
+    return [list(g["cell"]) for _, g in parts if len(g) > 1]
+
+
+def comparisons(results: Any, tolerance: float) -> pd.DataFrame | None:
+    """Each cell against the first of its :func:`compared_groups`; None if none pair up."""
+    groups = compared_groups(results)
     if not groups:
         return None
     return pd.concat(
-        [compare_cells(results, list(g["cell"]), tolerance=tolerance) for g in groups],
-        ignore_index=True,
+        [compare_cells(results, g, tolerance=tolerance) for g in groups], ignore_index=True
     )
+
+
+def side_effects_of(results: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Every cell's side effects, and each compared cell's against its baseline."""
+    measures = side_effects.cell_measures(results)
+    pairs = [(g[0], c) for g in compared_groups(results) for c in g[1:]]
+    seed = int(results.manifest.get("seed") or 0)
+    side = side_effects.differences(results, pairs, seed=seed) if pairs else pd.DataFrame()
+    return measures, side
 
 
 def _comparison_section(
@@ -774,7 +834,12 @@ def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str, tolerance
 
 
 def build(
-    results_or_dir: Any, out_dir: str | Path, *, tolerance: float = 0.02, title: str | None = None
+    results_or_dir: Any,
+    out_dir: str | Path,
+    *,
+    tolerance: float = 0.02,
+    title: str | None = None,
+    command: str | None = None,
 ) -> Path:
     """Write the balance report of one run into ``out_dir``; return its ``index.html``.
 
@@ -783,6 +848,8 @@ def build(
         out_dir: folder for index.html, report.md, the PNGs and CSVs (created).
         tolerance: the fairness tolerance on win rates (0.02 = 2 percentage points).
         title: report title (default: the scenario's title, else game and scenario name).
+        command: the command that made the run, when no scenario file alone makes it (a
+            tuning's confirmation): the settings name it instead of ``simkit run``.
     """
     results = _results(results_or_dir)
     out = Path(out_dir)
@@ -812,16 +879,19 @@ def build(
         if compared is not None:
             compared_across = comparisons_across(compared, results.cells, results, tolerance)
     add_header(doc, results, tolerance, across)
-    lines = add_answer(doc, results, summary, tolerance, compared, across, compared_across, out)
+    measures, side = side_effects_of(results)
+    lines = add_answer(
+        doc, results, summary, tolerance, compared, across, compared_across, out, measures, side
+    )
     _fairness_section(doc, results, out, tolerance, summary)
     if across is not None:
         add_skill_section(doc, results, out, tolerance, summary, across, tests)
     _rounds_section(doc, results, out)
-    _track_section(doc, results, out)
+    _track_section(doc, results, out, measures, side)
     _comparison_section(doc, results, out, tolerance, compared, compared_across)
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
-    _run_facts(doc, results, "", out)
+    _run_facts(doc, results, "", out, command)
     add_glossary(doc)
     index = write(doc, out)
     write_summary(out, doc.title, description, lines)
@@ -869,8 +939,23 @@ def build_comparison(
             + ("." if len(exceed) else "")
         )
     )
+    pairs = [(int(x), int(y)) for x, y in zip(a.cells["cell"], b.cells["cell"], strict=True)]
+    side = side_effects.differences(a, pairs, b, seed=int(a.manifest.get("seed") or 0))
+    for line in side_effects.beyond_sentences(side, name_pairs=len(pairs) > 1)[:8]:
+        doc.add(Paragraph("Side effects: " + line))
     doc.add(Heading("Differences"))
     doc.add(Table(table, "comparison.csv", "B - A per cell, metric and start slot."))
+    if not side.empty:
+        doc.add(
+            Table(
+                side,
+                "side_effects.csv",
+                "Side effects, B - A per cell: race length (median and 90th percentile, "
+                "bootstrap), crashes, dents and eliminations per race, drama and lead change; "
+                "beyond = the whole interval beyond the tolerance (docs/statistics.md).",
+                True,
+            )
+        )
     _forests(doc, table, out, "compare", tolerance)
     doc.add(Heading("Fairness of each run"))
     doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))

@@ -465,36 +465,79 @@ def track_heat(
     marks: list[tuple[int, str]] | None = None,
 ) -> str | None:
     """The track picture with per-space counts and labelled ``marks`` (space, label), e.g.
-    the hot spaces of the report's table; returns why not when it cannot be drawn."""
+    the hot spaces of the report's table; returns why not when it cannot be drawn.
+
+    The colour scale runs from 0 to the largest count before the finish line
+    (:func:`heat_scale`): the run-off past the line, where finished sleds pile up, would
+    otherwise set the scale and leave the real hazards dark. Run-off spaces above it show
+    the top colour.
+    """
+    try:
+        fig = heat_figure(track, values, title, what, marks)
+    except _NoPicture as exc:
+        return str(exc)
+    import matplotlib.pyplot as plt
+
+    try:
+        fig.savefig(path, dpi=DPI, bbox_inches="tight")
+    finally:
+        plt.close(fig)
+    return None
+
+
+class _NoPicture(Exception):
+    """Why a track picture cannot be drawn (the report says so instead)."""
+
+
+def heat_scale(values: np.ndarray, past: np.ndarray) -> float:
+    """The top of a heat picture's colour scale: the largest count on a space before the
+    finish line (``past`` marks the spaces beyond it), or of every space if none is."""
+    values = np.asarray(values, dtype=np.float64)
+    before = values[~np.asarray(past, dtype=bool)]
+    top = float(np.nanmax(before)) if before.size else 0.0
+    if top <= 0:
+        top = float(np.nanmax(values)) if values.size else 0.0
+    return top if top > 0 else 1.0
+
+
+def heat_figure(
+    track: str,
+    values: np.ndarray,
+    title: str,
+    what: str,
+    marks: list[tuple[int, str]] | None = None,
+):
+    """The figure of :func:`track_heat` (the caller saves and closes it)."""
     try:
         from simkit import tracks
+        from simkit.tracks.compiled import F_PAST_FINISH
     except ImportError:
-        return "the track module is not available in this installation"
+        raise _NoPicture("the track module is not available in this installation") from None
     try:
         compiled = tracks.load(track)
     except SimkitError as exc:  # a run may name a track file that has moved since
-        return f"track '{track}' could not be loaded ({exc})"
+        raise _NoPicture(f"track '{track}' could not be loaded ({exc})") from None
     if not hasattr(tracks, "draw"):
-        return "this installation cannot draw tracks"
+        raise _NoPicture("this installation cannot draw tracks")
     import matplotlib
 
     matplotlib.use("Agg", force=False)
-    import matplotlib.pyplot as plt
 
     full = np.zeros(compiled.n_spaces)
     full[: min(len(values), len(full))] = values[: len(full)]
+    top = heat_scale(full, (compiled.flags & F_PAST_FINISH) != 0)
     with matplotlib.rc_context({"text.parse_math": False}):
         try:
             fig = tracks.draw(
                 compiled, values=full, title=title, value_label=what, marks=marks or ()
             )
         except (ImportError, TypeError, ValueError) as exc:
-            return f"the track picture could not be drawn ({exc})"
-        try:
-            fig.savefig(path, dpi=DPI, bbox_inches="tight")
-        finally:
-            plt.close(fig)
-    return None
+            raise _NoPicture(f"the track picture could not be drawn ({exc})") from None
+    for ax in fig.axes:
+        for coll in ax.collections:
+            if coll.get_array() is not None:
+                coll.set_clim(0.0, top)
+    return fig
 
 
 def rates(
@@ -641,3 +684,25 @@ def skill_curve(
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
 
     return save_figure(draw, path, (7.5, 3.8))
+
+
+def effects(path: Path, rows: pd.DataFrame, title: str, xlabel: str, top: int = 30):
+    """Estimates with 95% intervals as horizontal bars, one row per ``name`` (``diff``,
+    ``low``, ``high``), largest first, a line at 0: what a cause or a place is worth."""
+    rows = rows.head(top)
+
+    def draw(fig):
+        ax = fig.subplots()
+        y = np.arange(len(rows))[::-1]
+        d = rows["diff"].to_numpy(dtype=float)
+        lo, hi = rows["low"].to_numpy(dtype=float), rows["high"].to_numpy(dtype=float)
+        colours = np.where(lo > 0, "#2f855a", np.where(hi < 0, "#c53030", "#718096"))
+        ax.barh(y, d, color=colours, alpha=0.75)
+        ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="none", ecolor="#1a202c", capsize=2, lw=1)
+        ax.axvline(0, color="#1a202c", lw=0.8)
+        ax.set_yticks(y)
+        ax.set_yticklabels([_wrapped(str(n), 50) for n in rows["name"]], fontsize=7)
+        ax.set_xlabel(xlabel)
+        ax.set_title(title)
+
+    save_figure(draw, path, (8.0, max(2.5, 0.28 * len(rows) + 1.2)))

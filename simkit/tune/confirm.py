@@ -26,11 +26,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.stats import percentile_interval
+from simkit.analysis import deviation
+from simkit.analysis.ablation import every_race
 from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
-from simkit.tune import objective
 from simkit.tune.common import RESAMPLES, separated
+from simkit.tune.space import describe
 from simkit.tune.study import Settings, book_values, references
 
 CONFIRM = "confirm"
@@ -43,6 +44,8 @@ def best_trials(study: Any, s: Settings) -> list[Any]:
 
     sp = s.search_space()
     named = [book_values(s.base(), sp.keys), *references(s)]
+    if s.goal().pareto:
+        return front_points(study, {json.dumps(v, sort_keys=True) for v in named}, s.top)
     done = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
     out, seen = [], {json.dumps(v, sort_keys=True) for v in named}
     for t in sorted(done, key=lambda t: (t.value, t.number)):
@@ -51,6 +54,22 @@ def best_trials(study: Any, s: Settings) -> list[Any]:
             seen.add(key)
             out.append(t)
     return out[: s.top]
+
+
+def front_points(study: Any, named: set[str], top: int) -> list[Any]:
+    """Up to ``top`` candidates of the Pareto front, spread along it: the fairest, the one
+    nearest the book in the traded measure, and evenly between (one per candidate, none of
+    them the book's values or a reference)."""
+    front, seen = [], set(named)
+    for t in sorted(study.best_trials, key=lambda t: (t.values[0], t.values[1], t.number)):
+        key = t.user_attrs["key"]
+        if key not in seen and "same_as" not in t.user_attrs:
+            seen.add(key)
+            front.append(t)
+    if len(front) <= top:
+        return front
+    picks = np.unique(np.round(np.linspace(0, len(front) - 1, top)).astype(int))
+    return [front[i] for i in picks]
 
 
 def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
@@ -65,7 +84,7 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     data["grid"] = {"set": [book, *refs, *candidates], **data.get("grid", {})}
     data.pop("precision", None)
     if "skill" in data:  # every cell plays the same races: no level keeps its own count
-        data["skill"] = [_every_race(e) for e in data["skill"]]
+        data["skill"] = [every_race(e) for e in data["skill"]]
         # The study checks its levels (and its top level against the reference); the
         # candidates need not.
         data["check_levels"] = False
@@ -74,15 +93,6 @@ def scenario(s: Settings, candidates: list[dict[str, Any]]) -> Scenario:
     data.update(races=s.confirm, keep="races", crn=True, seed=s.seed)
     data["title"] = f"Confirmation: {data.get('title') or Path(s.scenario_path).stem}"
     return parse(data, s.scenario_path)
-
-
-def _every_race(level: Any) -> Any:
-    """A skill level as the file writes it, without a race count of its own."""
-    if not isinstance(level, dict):
-        return level
-    if "bot" in level:
-        return level["bot"]
-    return {k: v for k, v in level.items() if k != "races"}  # a field
 
 
 def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> Path:
@@ -109,35 +119,6 @@ def run(out: Path, s: Settings, candidates: list[dict[str, Any]], **kw: Any) -> 
     return folder
 
 
-def _per_race(results: Any, terms: tuple[objective.Term, ...]) -> tuple[np.ndarray, list]:
-    """One row per race index, columns for every cell: decided, wins by slot, term columns.
-
-    Returns the matrix and, per cell, (players, decided column, win columns, term columns).
-    """
-    races = results.races
-    blocks, layout, col = [], [], 0
-    for cell, part in races.groupby("cell", sort=True):
-        players = int(results.cells.set_index("cell").at[cell, "players"])
-        by_race = part.groupby("race", sort=True)
-        frame = pd.DataFrame({"decided": by_race["decided"].first().astype(np.float64)})
-        wins = part[part["win"]].groupby(["race", "slot"]).size().unstack(fill_value=0)
-        slots = sorted(part["slot"].unique())
-        for sl in slots:
-            frame[f"w{sl}"] = wins.get(sl, 0)
-        frame = frame.fillna(0.0)
-        seat = _seat_columns(results)
-        for t in terms:
-            if t.target is not None:  # a seat column is summed over the race's seats
-                per_race = by_race[t.name]
-                frame[t.name] = per_race.sum() if t.name in seat else per_race.first()
-        width = frame.shape[1]
-        wcols = list(range(col + 1, col + 1 + len(slots)))
-        layout.append((players, col, wcols, col + 1 + len(slots)))
-        blocks.append(frame.to_numpy(np.float64))
-        col += width
-    return np.hstack(blocks), layout
-
-
 def _seat_columns(results: Any) -> set[str]:
     from simkit.games import get
 
@@ -145,50 +126,28 @@ def _seat_columns(results: Any) -> set[str]:
     return set(game.seat_columns)
 
 
-def _values(sums: np.ndarray, n: np.ndarray, layout: list, terms, groups: list[list[int]]):
-    """Objective of each candidate (its worst cell) from column sums over ``n`` races."""
-    per_cell = []
-    for players, dcol, wcols, tcol in layout:
-        dec = np.maximum(sums[..., dcol], 1e-12)
-        dev = 100 * np.max(np.abs(sums[..., wcols] / dec[..., None] - 1 / players), axis=-1)
-        total = np.zeros_like(dev)
-        k = tcol
-        for t in terms:
-            if t.target is None:
-                total += t.weight * dev
-            else:
-                total += t.weight * np.abs(sums[..., k] / n - t.target)
-                k += 1
-        per_cell.append(total)
-    cells = np.stack(per_cell, axis=0)
-    return np.stack([cells[g].max(axis=0) for g in groups], axis=0)
-
-
 def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
     """One row per candidate of the confirmation, in its order (``role``: the book, the
     references, then those the search found): objective with its interval, paired
     difference from the book's and, for found candidates, from the best reference."""
     terms = s.terms()
-    x, layout = _per_race(results, terms)
+    x, blocks = deviation.race_matrix(
+        results, list(results.cells["cell"]), terms, _seat_columns(results)
+    )
     n = x.shape[0]
     bundles = _bundles(results)
     per = len(results.cells) // len(bundles)
     groups = [list(range(i * per, (i + 1) * per)) for i in range(len(bundles))]
     n_refs = len(s.search_space().references)
-
-    def values(idx: np.ndarray) -> np.ndarray:
-        counts = np.stack([np.bincount(row, minlength=n) for row in idx]).astype(np.float64)
-        return _values(counts @ x, float(n), layout, terms, groups)
-
-    point = values(np.arange(n)[None, :])[:, 0]
+    book = book_values(s.base(), s.search_space().keys)
+    point = deviation.values(x.sum(axis=0)[None, :], float(n), blocks, groups, terms)[:, 0]
     ref = 1 + int(np.argmin(point[1 : 1 + n_refs])) if n_refs else 0
 
-    def stat(idx: np.ndarray, axis: int = -1) -> np.ndarray:
-        v = values(np.atleast_2d(idx).astype(np.int64))
+    def stat(sums: np.ndarray, n: float) -> np.ndarray:
+        v = deviation.values(sums, n, blocks, groups, terms)
         return np.concatenate([v, v - v[:1], v - v[ref : ref + 1]], axis=0)
 
-    est = stat(np.arange(n)[None, :])[:, 0]
-    ci = percentile_interval((np.arange(n),), stat, seed, resamples=RESAMPLES, batch=50)
+    est, ci = deviation.bootstrap(x, stat, seed, RESAMPLES)
     k = len(groups)
     rows = []
     for i, bundle in enumerate(bundles):
@@ -196,7 +155,7 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
         row = {
             "candidate": i,
             "role": role,
-            "label": "the book's values" if i == 0 else _label(bundle),
+            "label": "the book's values" if i == 0 else describe(bundle, book),
             "objective": est[i],
             "low": ci.low[i],
             "high": ci.high[i],
@@ -210,7 +169,37 @@ def verdicts(results: Any, s: Settings, seed: int) -> pd.DataFrame:
                 vs_reference=d, vs_reference_low=lo, vs_reference_high=hi, against=_paired(lo, hi)
             )
         rows.append(row)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    goal = s.goal()
+    if goal.bounds or goal.pareto:
+        out = _with_measures(out, results, goal, per, seed)
+    return out
+
+
+def _with_measures(v: pd.DataFrame, results: Any, goal: Any, per: int, seed: int) -> pd.DataFrame:
+    """Each candidate's change of every bounded (or traded) measure against the book's on
+    the confirmation's races, its worst cell's, with its interval; ``within_bounds`` when
+    every bounded change is within its tolerance (the point estimate)."""
+    from simkit.analysis import side_effects
+
+    pairs = [(i, k * per + i) for k in range(1, len(v)) for i in range(per)]
+    side = side_effects.differences(results, pairs, seed=seed)
+    side["candidate"] = side["cell"] // per
+    out = v.copy()
+    for name in goal.measures():
+        part = side[side["measure"] == name]
+        worst = part.loc[part.groupby("candidate")["diff"].apply(lambda d: d.abs().idxmax())]
+        worst = worst.set_index("candidate")
+        out[f"{name}_change"] = out["candidate"].map(worst["diff"])
+        out[f"{name}_low"] = out["candidate"].map(worst["low"])
+        out[f"{name}_high"] = out["candidate"].map(worst["high"])
+        out.loc[out["candidate"] == 0, [f"{name}_change", f"{name}_low", f"{name}_high"]] = 0.0
+    if goal.bounds:
+        ok = pd.Series(True, index=out.index)
+        for name, tol in goal.bounds:
+            ok &= out[f"{name}_change"].abs() <= tol
+        out["within_bounds"] = ok
+    return out
 
 
 def _paired(lo: float, hi: float) -> str:
@@ -219,9 +208,3 @@ def _paired(lo: float, hi: float) -> str:
 
 def _bundles(results: Any) -> list[dict[str, Any]]:
     return list(results.manifest["scenario"]["grid"]["set"])
-
-
-def _label(bundle: dict[str, Any]) -> str:
-    from simkit.runner.grid import format_value
-
-    return ", ".join(f"{k}={format_value(v)}" for k, v in bundle.items())

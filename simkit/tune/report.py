@@ -10,12 +10,14 @@ verdict.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
+from simkit.analysis import side_effects
 from simkit.report.document import (
     Document,
     Figure,
@@ -29,30 +31,50 @@ from simkit.report.document import (
 from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
 from simkit.tune.common import setting_rows, settings_section
-from simkit.tune.study import MAX_REPEATS, Settings
+from simkit.tune.space import describe
+from simkit.tune.study import MAX_REPEATS, Settings, book_values
 
 CONFIRMATION = "confirmation"
 
 
-def history(study: Any) -> pd.DataFrame:
-    """Every trial: its number, state, races, objective at its last rung, candidate."""
+def history(study: Any, book: dict[str, Any] | None = None) -> pd.DataFrame:
+    """Every trial: its number, state, races, objective at its last rung, candidate (in
+    words beside the book's values when ``book`` is given, :func:`simkit.tune.space.describe`)."""
     rows = []
     for t in study.get_trials(deepcopy=False):
         steps = t.intermediate_values
         last = max(steps) if steps else 0
+        values = t.values or []
+        if len(values) > 1:  # a Pareto front's trial: played in full, no rungs
+            last = int(t.user_attrs.get("races", 0)) and _per_cell(t)
+        first = values[0] if values else steps.get(last, np.nan)
         rows.append(
             {
                 "trial": t.number,
                 "state": t.state.name.lower(),
                 "races": int(t.user_attrs.get("races", 0)),
                 "rung_races": last,
-                "objective": t.value if t.value is not None else steps.get(last, np.nan),
+                "objective": first,
+                **({"distance": values[1]} if len(values) > 1 else {}),
                 "same_as": t.user_attrs.get("same_as", np.nan),
                 "stopped": t.user_attrs.get("stopped", ""),
-                "candidate": t.user_attrs.get("key", ""),
+                "candidate": _candidate(t.user_attrs.get("key", ""), book),
             }
         )
     return pd.DataFrame(rows)
+
+
+def _per_cell(t: Any) -> int:
+    """Races per cell a trial played (its counts say, cell by cell)."""
+    counts = t.user_attrs.get("counts") or [{}]
+    return int(counts[0].get("races", 0))
+
+
+def _candidate(key: str, book: dict[str, Any] | None) -> str:
+    """A trial's candidate (its JSON key) in words, each value beside the book's."""
+    if not key or book is None:
+        return key
+    return describe(json.loads(key), book)
 
 
 def _plot_history(path: Path, h: pd.DataFrame, s: Settings) -> None:
@@ -76,8 +98,11 @@ def _plot_history(path: Path, h: pd.DataFrame, s: Settings) -> None:
 
 
 def best_candidate(v: pd.DataFrame) -> int | None:
-    """The found candidate with the smallest objective on the confirmation races."""
+    """The found candidate with the smallest objective on the confirmation races, among
+    those within the goal's bounds there when it has bounds and any is."""
     cands = v[v["role"] == "found"]
+    if "within_bounds" in cands and cands["within_bounds"].any():
+        cands = cands[cands["within_bounds"]]
     return None if cands.empty else int(cands.sort_values("objective")["candidate"].iloc[0])
 
 
@@ -118,8 +143,32 @@ def _answer(v: pd.DataFrame, fair: pd.DataFrame, s: Settings) -> tuple[str, str,
             f"values. The search's best did not beat it: {found}"
         )
     sentence += f" Start slots {verdict} within 2 pp."
+    goal = s.goal()
+    if goal.bounds:
+        sentence += " " + _bounds_text(v, best, goal)
     detail = f"confirmed on {s.confirm:,} fresh races per cell; objective {s.objective}"
     return verdict, sentence, detail
+
+
+def _bounds_text(v: pd.DataFrame, best: Any, goal: Any) -> str:
+    """Whether the best candidate keeps the goal's bounds on the confirmation's races."""
+    from simkit.analysis.side_effects import BY_NAME
+
+    parts = []
+    for name, tol in goal.bounds:
+        m = BY_NAME[name]
+        d, lo, hi = best[f"{name}_change"], best[f"{name}_low"], best[f"{name}_high"]
+        parts.append(f"{m.words} {d:+.3g} [{lo:+.3g}, {hi:+.3g}] {m.unit} (bound ±{tol:g})")
+    kept = bool(best.get("within_bounds", True))
+    found = v[v["role"] == "found"]
+    if kept:
+        return "Within its bounds against the book's: " + "; ".join(parts) + "."
+    n = int(found["within_bounds"].sum()) if "within_bounds" in found else 0
+    return (
+        "Outside its bounds: "
+        + "; ".join(parts)
+        + f" ({n} of {len(found)} candidates confirmed keep them)."
+    )
 
 
 def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, title: str) -> Path:
@@ -130,14 +179,24 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
 
     out = Path(report)
     prepare(out)
-    build_balance(results, out / CONFIRMATION)
+    build_balance(results, out / CONFIRMATION, command=s.command())
     per = len(results.cells) // len(v)
     fair = fairness(results).assign(candidate=lambda f: f["cell"] // per)
     fair = fair.groupby("candidate").agg(verdict=("verdict", _worst)).reset_index()
     doc = Document(title if title.lower().startswith("tuning") else f"Tuning: {title}")
     verdict, sentence, detail = _answer(v, fair, s)
+    side = candidates_side_effects(results, per, len(v), s.seed)
     doc.add(Heading("Answer"), Verdicts(((verdict, sentence, detail),)))
-    h = history(study)
+    if s.goal().pareto:  # the trade, on the first screen too
+        doc.add(Paragraph(trade(v, s.goal())))
+    best_row = _answer_row(v)
+    if best_row is not None and not side.empty:
+        mine = side[side["candidate"] == best_row]
+        for line in side_effects.beyond_sentences(mine, name_pairs=per > 1):
+            doc.add(
+                Paragraph(f"Side effects of {v.loc[best_row, 'label']} against the book's: {line}")
+            )
+    h = history(study, book_values(s.base(), s.search_space().keys))
     played = h[h["same_as"].isna() & (h["state"] != "fail")]
     searched, confirmed = int(played["races"].sum()), _races(results)
     full = int((played["state"] == "complete").sum())
@@ -161,6 +220,18 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     )
     shown = v.merge(fair, on="candidate")
     doc.add(Heading("Confirmation"))
+    if not side.empty:
+        doc.add(
+            Table(
+                side,
+                "side_effects.csv",
+                "What each confirmed candidate does to the races against the book's values, on "
+                "the same races: race length (median and 90th percentile), crashes, dents and "
+                "eliminations per race, drama and lead change, with 95% intervals; beyond = the "
+                'whole interval beyond the tolerance (docs/statistics.md "Side effects").',
+                True,
+            )
+        )
     doc.add(
         Paragraph(
             "The book's values, the space's references and the search's best candidates on "
@@ -176,6 +247,8 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     k = best_candidate(v)
     if k is not None:
         _slots(doc, results, per, k)
+    if s.goal().pareto:
+        _front(doc, out, s, history(study, book_values(s.base(), s.search_space().keys)), v)
     doc.add(Heading("Search"))
     _plot_history(out / "history.png", h, s)
     doc.add(
@@ -200,6 +273,101 @@ def build(report: Path, s: Settings, study: Any, v: pd.DataFrame, results: Any, 
     line = {"cell": 0, "label": "best found", "verdict": verdict, "sentence": sentence}
     write_summary(out, doc.title, str(s.scenario.get("description", "")), [line])
     return index
+
+
+def _answer_row(v: pd.DataFrame) -> int | None:
+    """The row of ``v`` the answer leads with: the best found, or a reference that beat it."""
+    k = best_candidate(v)
+    if k is None:
+        return None
+    refs = v[v["role"] == "reference"].sort_values("objective")
+    best = v[v["candidate"] == k].iloc[0]
+    if len(refs) and refs["objective"].iloc[0] < best["objective"]:
+        return int(refs["candidate"].iloc[0])
+    return k
+
+
+def candidates_side_effects(results: Any, per: int, n: int, seed: int) -> pd.DataFrame:
+    """Each confirmed candidate's side effects against the book's values, cell by cell
+    (:func:`simkit.analysis.side_effects.differences`, paired on the confirmation's races)."""
+    pairs = [(i, k * per + i) for k in range(1, n) for i in range(per)]
+    side = side_effects.differences(results, pairs, seed=seed)
+    if side.empty:
+        return side
+    side.insert(0, "candidate", side["cell"] // per)
+    return side
+
+
+def trade(v: pd.DataFrame, goal: Any) -> str:
+    """The front's trade in words, from its confirmed points: what each pp of the objective
+    saved costs in the traded measure, between the fairest and the nearest the book."""
+    from simkit.analysis.side_effects import BY_NAME
+
+    m = BY_NAME[goal.pareto]
+    col = f"{goal.pareto}_change"
+    pts = v[v["role"] == "found"].sort_values("objective")
+    if pts.empty:
+        return "No point of the front was confirmed."
+    said = [
+        f"{r.label}: objective {r.objective:.2f} [{r.low:.2f}, {r.high:.2f}], {m.words} "
+        f"{getattr(r, col):+.3g} {m.unit}"
+        for r in pts.itertuples()
+    ]
+    text = (
+        f"The front trades the objective against the {m.words} (its change from the book's, "
+        "on the confirmation's races): " + "; ".join(said) + "."
+    )
+    fairest, nearest = pts.iloc[0], pts.loc[pts[col].abs().idxmin()]
+    saved = nearest["objective"] - fairest["objective"]
+    cost = abs(fairest[col]) - abs(nearest[col])
+    if saved > 0 and cost > 0:
+        text += (
+            f" From {nearest['label']} to {fairest['label']}, each unit of objective saved "
+            f"(pp of worst-slot deviation for fairness) costs about {cost / saved:.2g} "
+            f"{m.unit} of {m.words}."
+        )
+    elif len(pts) > 1:
+        text += " The fairest is also the nearest the book: no trade among these points."
+    return text
+
+
+def _front(doc: Document, out: Path, s: Settings, h: pd.DataFrame, v: pd.DataFrame) -> None:
+    """The Pareto front: every candidate's two values, the front drawn, the trade named."""
+    from simkit.analysis.side_effects import BY_NAME
+
+    goal = s.goal()
+    m = BY_NAME[goal.pareto]
+    done = h[(h["state"] == "complete") & h["same_as"].isna()]
+    doc.add(Heading("Front"))
+    doc.add(Paragraph(trade(v, goal)))
+
+    def draw(fig):
+        ax = fig.add_subplot(1, 1, 1)
+        ax.scatter(done["objective"], done["distance"], s=12, color="#a0aec0", label="candidate")
+        pts = done.sort_values(["objective", "distance"])
+        best = pts["distance"].cummin()
+        front = pts[pts["distance"] <= best]
+        ax.step(
+            front["objective"],
+            front["distance"],
+            where="post",
+            color="#2b6cb0",
+            lw=1.2,
+            label="front",
+        )
+        ax.set_xlabel("objective on the search's races")
+        ax.set_ylabel(f"{m.words}: distance from the book's ({m.unit})")
+        ax.set_title("Pareto front of the search")
+        ax.legend(loc="upper right", fontsize=8)
+
+    save_figure(draw, out / "front.png", (7.0, 4.5))
+    doc.add(
+        Figure(
+            "front.png",
+            f"Every candidate of the search: objective against the {m.words}'s distance from "
+            "the book's values; the line joins the front (no candidate better in both).",
+        )
+    )
 
 
 def _worst(verdicts: pd.Series) -> str:

@@ -422,3 +422,26 @@ def check(space: Space, base: dict[str, Any], param_names: list[str]) -> Space:
     return Space(
         space.path, tuple(entries), space.title, space.objective, space.references, space.search
     )
+
+
+def key_text(key: str) -> str:
+    """How a space key reads in a report: ``corner 1 safety`` for ``track.corner.1.safety``,
+    ``slot order`` for ``track.slot_order``; a parameter keeps its own name."""
+    if not key.startswith(override.PREFIX):
+        return key
+    return " ".join(key.removeprefix(override.PREFIX).replace("_", " ").split("."))
+
+
+def describe(values: dict[str, Any], book: dict[str, Any]) -> str:
+    """A candidate in words, each value beside the book's: ``corner 1 safety 8 (book 4),
+    corner 2 safety 4 (as the book)``; the book's values themselves read as such."""
+    from simkit.runner.grid import format_value
+
+    parts = []
+    for key, value in values.items():
+        text = f"{key_text(key)} {format_value(value)}"
+        if key in book:
+            same = format_value(book[key]) == format_value(value)
+            text += " (as the book)" if same else f" (book {format_value(book[key])})"
+        parts.append(text)
+    return ", ".join(parts)

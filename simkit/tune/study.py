@@ -113,9 +113,13 @@ class Settings:
         sp = space.parse(self.space, self.space_path)
         return space.check(sp, book_values(sc, sp.keys), get(sc.game).params.names())
 
-    def terms(self) -> tuple[objective.Term, ...]:
+    def goal(self) -> objective.Goal:
+        """The objective's terms, its bounds on side effects, its Pareto measure."""
         g = get(self.scenario["game"])
-        return objective.parse(self.objective, g.seat_columns, g.race_columns)
+        return objective.parse_goal(self.objective, g.seat_columns, g.race_columns)
+
+    def terms(self) -> tuple[objective.Term, ...]:
+        return self.goal().terms
 
     def command(self) -> str:
         """The command line that plays this tuning (``--out`` and workers aside)."""
@@ -157,7 +161,7 @@ def play(
     """Races ``lo..hi-1`` of every cell of candidate ``values``, counted for the objective."""
     sc = s.base()
     g = get(sc.game)
-    cols = objective.columns(s.terms())
+    cols = _columns(s)
     out = []
     for pc in cells(s, values):
         counts = objective.Counts(pc.cell.players)
@@ -169,16 +173,39 @@ def play(
     return out
 
 
+def _columns(s: Settings) -> tuple[str, ...]:
+    """The result columns a candidate's counts keep: the terms', and the bounded measures'."""
+    from simkit.analysis.side_effects import BY_NAME
+
+    goal = s.goal()
+    measured = [c for m in goal.measures() for c in BY_NAME[m].columns]
+    return tuple(dict.fromkeys([*objective.columns(goal.terms), *measured]))
+
+
 def add(a: list[objective.Counts], b: list[objective.Counts]) -> list[objective.Counts]:
     """The counts of two blocks of races of the same cells."""
     out = []
     for x, y in zip(a, b, strict=True):
         wins = {k: x.wins.get(k, 0) + y.wins.get(k, 0) for k in {*x.wins, *y.wins}}
         sums = {k: x.sums.get(k, 0.0) + y.sums.get(k, 0.0) for k in {*x.sums, *y.sums}}
+        hist = {k: x.hist.get(k, 0) + y.hist.get(k, 0) for k in {*x.hist, *y.hist}}
         out.append(
-            objective.Counts(x.players, x.races + y.races, x.decided + y.decided, wins, sums)
+            objective.Counts(x.players, x.races + y.races, x.decided + y.decided, wins, sums, hist)
         )
     return out
+
+
+def book_counts(s: Settings, study: Any, races: int, threads: int | None) -> list:
+    """The book's values on the candidates' first ``races`` races per cell, the reference of
+    the goal's bounds and front: played once, kept in the study for every worker."""
+    key = f"book_counts_{races}"
+    kept = study.user_attrs.get(key)
+    if kept is not None:
+        return [objective.Counts.from_json(c) for c in kept]
+    base = book_values(s.base(), s.search_space().keys)
+    counts = play(s, base, 0, races, threads)
+    study.set_user_attr(key, [c.to_json() for c in counts])
+    return counts
 
 
 # What settings() read in this process, by sha256: create() copies it into the folder.
@@ -235,7 +262,7 @@ def _settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) ->
     if sc.grid.get("set"):
         raise SpaceError("the scenario's grid lists set tables; tune one of them", path=sp.path)
     checked = s.search_space()
-    s.terms()
+    _check_goal(s)
     try:
         _check_numbers(s, len(expand(sc)))
     except SpaceError:
@@ -259,6 +286,20 @@ def _settings(scenario_path: str | Path, space_path: str | Path, **opts: Any) ->
                 key=key,
             ) from None
     return s
+
+
+def _check_goal(s: Settings) -> None:
+    """The objective parses, and every measure it bounds or trades is one the game records."""
+    from simkit.analysis.side_effects import BY_NAME
+
+    g = get(s.scenario["game"])
+    for name in s.goal().measures():
+        missing = [c for c in BY_NAME[name].columns if c not in g.seat_columns]
+        if missing:
+            raise SimkitError(
+                f"{g.title} records no {', '.join(missing)}: it cannot bound {name}",
+                key="objective",
+            )
 
 
 def _check_numbers(s: Settings, n_cells: int) -> None:
@@ -313,8 +354,13 @@ def storage(out: Path) -> Any:
 
 
 def pruner(s: Settings) -> Any:
-    """Optuna's successive halving, among the trials that count (:class:`_Counted`)."""
+    """Optuna's successive halving, among the trials that count (:class:`_Counted`); none
+    for a Pareto front (Optuna prunes single objectives only: every candidate plays in
+    full)."""
     import optuna
+
+    if s.goal().pareto:
+        return optuna.pruners.NopPruner()
 
     halving = optuna.pruners.SuccessiveHalvingPruner(
         min_resource=s.min_races, reduction_factor=s.halving, min_early_stopping_rate=0
@@ -377,9 +423,17 @@ def _create_study(s: Settings, out: Path) -> None:
     """The study with the book's values, then the references, queued first."""
     import optuna
 
-    study = optuna.create_study(
-        study_name=STUDY_NAME, storage=storage(out), direction="minimize", pruner=pruner(s)
-    )
+    if s.goal().pareto:  # a front: the objective and the measure's distance from the book
+        study = optuna.create_study(
+            study_name=STUDY_NAME,
+            storage=storage(out),
+            directions=["minimize", "minimize"],
+            pruner=pruner(s),
+        )
+    else:
+        study = optuna.create_study(
+            study_name=STUDY_NAME, storage=storage(out), direction="minimize", pruner=pruner(s)
+        )
     params = book_params(s)
     if params is not None:  # the book's values are the first candidate the search plays
         study.enqueue_trial(params, user_attrs={"book": True})
@@ -533,6 +587,8 @@ def _sampler(s: Settings, study: Any) -> Any:
     done = sum(t.state in (TrialState.COMPLETE, TrialState.PRUNED) for t in trials)
     running = sum(t.state == TrialState.RUNNING for t in trials)
     seed = int(np.random.SeedSequence([s.seed, done, running]).generate_state(1)[0])
+    if s.goal().pareto:  # multi-objective: NSGA-II, whatever --sampler says
+        return optuna.samplers.NSGAIISampler(seed=seed)
     if s.sampler == "random":
         return optuna.samplers.RandomSampler(seed=seed)
     if s.sampler == "cmaes":
@@ -555,6 +611,9 @@ def _copy(study: Any, trial: Any, same: Any) -> None:
     from optuna.trial import TrialState
 
     trial.set_user_attr("same_as", same.number)
+    if len(study.directions) > 1:
+        study.tell(trial, same.values)
+        return
     for step, v in sorted(same.intermediate_values.items()):
         trial.report(v, step)
     if same.state == TrialState.COMPLETE:
@@ -567,8 +626,11 @@ def _evaluate(s: Settings, study: Any, trial: Any, values: dict, threads: int | 
     """Play the candidate rung by rung until it is pruned, stopped by the budget, or full."""
     from optuna.trial import TrialState
 
-    terms, rungs = s.terms(), s.rungs
+    goal, rungs = s.goal(), s.rungs
     n_cells = len(cells(s, values))
+    if goal.pareto:
+        _evaluate_front(s, study, trial, values, threads, bar, n_cells)
+        return
     counts: list[objective.Counts] | None = None
     played = 0
     for k, r in enumerate(rungs):
@@ -583,7 +645,8 @@ def _evaluate(s: Settings, study: Any, trial: Any, values: dict, threads: int | 
         played += need
         trial.set_user_attr("races", played)
         trial.set_user_attr("alive_at", time.time())
-        v = objective.value(terms, counts)
+        book = book_counts(s, study, r, threads) if goal.bounds else None
+        v = objective.bounded_value(goal, counts, book)
         trial.report(v, r)
         bar.update(need)
         if k < len(rungs) - 1 and trial.should_prune():
@@ -591,6 +654,28 @@ def _evaluate(s: Settings, study: Any, trial: Any, values: dict, threads: int | 
             return
     trial.set_user_attr("counts", [c.to_json() for c in counts or []])
     study.tell(trial, v)
+
+
+def _evaluate_front(
+    s: Settings, study: Any, trial: Any, values: dict, threads: int | None, bar, n_cells: int
+) -> None:
+    """A candidate of a Pareto front: every race at once (no rungs), then its two values."""
+    from optuna.trial import TrialState
+
+    need = s.max_races * n_cells
+    if spent(study) + need > s.budget:
+        trial.set_user_attr("stopped", "budget")
+        study.tell(trial, state=TrialState.PRUNED)
+        return
+    trial.set_user_attr("races", need)
+    counts = play(s, values, 0, s.max_races, threads)
+    trial.set_user_attr("alive_at", time.time())
+    goal = s.goal()
+    book = book_counts(s, study, s.max_races, threads)
+    front = [objective.value(goal.terms, counts), objective.distance(goal, counts, book)]
+    trial.set_user_attr("counts", [c.to_json() for c in counts])
+    bar.update(need)
+    study.tell(trial, front)
 
 
 def search(
@@ -618,7 +703,7 @@ def _search(out: Path, threads: int | None, progress: bool) -> int:
     base = book_values(s.base(), sp.keys)
     game = get(s.scenario["game"])
     shown = common.progress_bar(game, s.budget, min(spent(study), s.budget), progress)
-    first = s.rungs[0] * len(cells(s, base))
+    first = (s.max_races if s.goal().pareto else s.rungs[0]) * len(cells(s, base))
     finished = 0
     trial = None
     try:
@@ -704,6 +789,8 @@ def _give_back(study: Any, number: int) -> None:
 
 def _best_value(study: Any) -> float:
     try:
+        if len(study.directions) > 1:  # a front: its fairest point's objective
+            return min((float(t.values[0]) for t in study.best_trials), default=math.nan)
         return float(study.best_value)
-    except ValueError:
+    except (ValueError, RuntimeError):
         return math.nan

@@ -54,3 +54,12 @@ def test_ctrl_c_in_the_first_second_is_one_line(tmp_path, after):
             "Error: interrupted while starting; nothing was done",
             "Error: interrupted; finish the run with `simkit run --resume r`",
         )
+
+
+def test_a_library_import_is_not_the_command():
+    """Ctrl-C while simkit's package hashes its kernel sources ends the command in one line
+    (make test caught a traceback there under load at 0.2 s), but a program importing
+    simkit gets its KeyboardInterrupt: only the command exits by itself."""
+    import simkit
+
+    assert not simkit._as_the_command()

@@ -34,6 +34,12 @@ def test_compare_command_and_its_errors(tmp_path):
         "(paired): diff = B - A with a 95% interval. 2 of 26 differences significant after "
         "Holm's correction for 26 comparisons at 5%; intervals paired on common random "
         "numbers. 0 win-rate differences beyond ±2 pp.\n"
+        # Issue 35: a comparison names the side effects beyond their tolerances (cell b's
+        # races are a round longer than cell a's, and B plays the cells in reverse order).
+        "Side effects: b vs a: median race length +1 rounds [+1, +1] (from 14 to 15; beyond "
+        "±0.5); 4 more not beyond their tolerances.\n"
+        "Side effects: a vs b: median race length -1 rounds [-1, -1] (from 15 to 14; beyond "
+        "±0.5); 4 more not beyond their tolerances.\n"
         f"{a / 'compare-b' / 'index.html'}\n"
     )
     assert res.stderr == "comparison paired race by race\n"

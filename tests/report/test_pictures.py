@@ -102,3 +102,30 @@ def test_a_label_that_looks_like_a_markdown_link_stays_text():
     md = to_markdown(Document("t", [Paragraph("cell [x](javascript:alert(1)) wins [1, 2]")]))
     assert "[x]\\(javascript:alert(1))" in md and "](javascript" not in md
     assert "wins [1, 2]" in md  # brackets that make no link are left as they are
+
+
+def test_heat_colour_scale_is_set_before_the_finish_line():
+    """Issue 35: the demo's run-off (about 500 crashes per 1,000 races) set the colour scale,
+    so the real hazards (about 100) looked dark. The scale now ends at the worst space
+    before the line; the run-off shows the top colour."""
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    from simkit.report.plots import heat_figure, heat_scale
+    from simkit.tracks.compiled import F_PAST_FINISH
+
+    t = tracks.load("nutcracker")
+    past = (t.flags & F_PAST_FINISH) != 0
+    values = np.zeros(t.n_spaces)
+    values[10], values[20] = 100.0, 40.0
+    values[np.flatnonzero(past)[:3]] = 500.0
+    assert heat_scale(values, past) == 100.0
+    assert heat_scale(np.where(past, 7.0, 0.0), past) == 7.0  # nothing before the line
+    fig = heat_figure("nutcracker", values, "t", "crashes per 1000 races")
+    try:
+        scaled = [c for ax in fig.axes for c in ax.collections if c.get_array() is not None]
+        assert scaled and all(c.get_clim() == (0.0, 100.0) for c in scaled)
+        bar = [ax for ax in fig.axes if ax.get_label() == "<colorbar>"]
+        assert bar and bar[0].get_ylim()[1] == 100.0
+    finally:
+        plt.close(fig)

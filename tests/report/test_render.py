@@ -241,3 +241,56 @@ def test_every_link_names_a_committed_file(page):
         if target not in files:
             missing.append(link)
     assert not missing, f"{page} links files that are not committed: {missing[:5]}"
+
+
+# Where the first paragraph naming the race length's change ends (CSS pixels from the top).
+SIDE_PROBE = """<script>
+const hit = [...document.querySelectorAll('p')].find(
+  p => p.textContent.includes('median race length +'));
+document.body.setAttribute('data-side-bottom',
+  JSON.stringify(hit ? hit.getBoundingClientRect().bottom + window.scrollY : null));
+</script></body>"""
+
+
+def side_effect_bottom(tmp_path, index) -> float | None:
+    probe = tmp_path / "side.html"
+    html = index.read_text(encoding="utf-8").replace("</body>", SIDE_PROBE, 1)
+    probe.write_text(html.replace("<head>", f'<head><base href="{index.parent.as_uri()}/">', 1))
+    res = _chromium(tmp_path, probe.resolve().as_uri(), "--dump-dom")
+    m = re.search(r'data-side-bottom="([^"]*)"', res.stdout)
+    assert m, f"chromium gave no layout ({res.stderr[-300:]})"
+    return json.loads(m.group(1).replace("&quot;", '"'))
+
+
+@needs_chromium
+def test_a_sweeps_race_length_change_is_on_the_first_screen(tmp_path):
+    """Issue 35 (done when): the bonus sweep's answer names its race-length change on the
+    first screen. A sweep of two settings at two skill levels, the second's races two rounds
+    longer, as the bonus study's are without the bonus."""
+    cells = [
+        {
+            "players": 4,
+            "label": f"bonus_rule={rule}, skill={level}",
+            "bots": [level] * 4,
+            "strength": [0.4, 0, 0, 0],
+            "params": {"bonus_rule": rule},
+            "extra_rounds": extra,
+        }
+        for rule, extra in (("position", 0), ("none", 2))
+        for level in ("greedy", "greedy:tuned")
+    ]
+    run = synthetic_run(cells, races=2000, seed=6)
+    run = replace(run, cells=run.cells.assign(skill=["greedy", "greedy:tuned"] * 2))
+    bottom = side_effect_bottom(tmp_path, build(run, tmp_path / "r"))
+    assert bottom is not None and bottom <= FIRST_SCREEN, bottom
+
+
+@needs_chromium
+def test_the_tuned_s_bends_race_length_change_is_on_its_first_screen(tmp_path):
+    """Issue 35 (done when): the committed tuned S-Bends page names its race length's
+    change (median 9 to 11 rounds) on the first screen."""
+    page = ROOT / "reports/tune-s-bends/index.html"
+    if "reports/tune-s-bends/index.html" not in COMMITTED:
+        pytest.skip("the tuned S-Bends sample is not committed")
+    bottom = side_effect_bottom(tmp_path, page)
+    assert bottom is not None and bottom <= FIRST_SCREEN, bottom

@@ -146,7 +146,10 @@ def test_report_states_bots_races_seed_version_and_command(report):
     assert f"simkit report synthetic-again -o {out}-again" in md
     assert "No track picture for cell 2: track 'no_such_track' could not be loaded" in md
     assert "bonus &lt;script&gt;alert('x')&lt;/script&gt;: unfair: slot 1 wins" in md
-    assert "Fairest of the 2 cells with 4 players: no bonus $x^$ 100% (cell 1)" in md
+    assert (
+        "None of the 2 settings with 4 players is fair at ±2 pp; the fairest, no bonus $x^$ "
+        "100%, is still inconclusive"
+    ) in md
 
 
 def test_aggregates_only_run_compares_unpaired_and_says_so(tmp_path):
@@ -205,3 +208,81 @@ def test_rings_stay_before_the_finish_line(run, tmp_path):
     rings = marked[marked["cell"] == 0]
     assert len(rings) == 5
     assert not set(rings["space"]) & set(past.tolist())
+
+
+def test_a_run_that_is_not_complete_says_so_first(tmp_path):
+    """Issue 35: a report on an interrupted run looked complete (header "12 cells", 5 with
+    verdicts, only "run status: running" in the settings table)."""
+    import dataclasses
+    import json
+
+    full = synthetic_run([*CELLS[:2], {"players": 4, "label": "third"}], races=400, seed=3)
+    agg = {k: v[v["cell"] != 2] for k, v in full.agg.items()}
+    manifest = {**full.manifest, "status": "running", "races_per_cell": 1000}
+    run = dataclasses.replace(
+        full,
+        manifest=manifest,
+        agg=agg,
+        races=full.races[full.races["cell"] != 2],
+        heat=full.heat[full.heat["cell"] != 2],
+    )
+    md = (build(run, tmp_path).parent / "report.md").read_text(encoding="utf-8")
+    head, answer = md.split("## Answer", 1)
+    assert "3 cells (2 with races so far: the run is not complete)" in head
+    answer = answer.split("## ", 1)[0]
+    first = answer.strip().splitlines()[0]
+    assert first.startswith("This run is not complete (run status: running): 2 of 3 cells")
+    assert "800 of 3,000 races" in first and "cell 2 has none yet" in first
+    assert "`simkit run --resume synthetic` finishes it" in first
+    assert "third: not played yet (the run is not complete)." in answer
+    assert "decided 100.0% of 400 (of 1,000: the run is not complete)" in answer
+    cells = json.loads((tmp_path / "summary.json").read_text())["cells"]
+    assert [c["verdict"] for c in cells][-1] == "not played"
+
+
+@pytest.mark.parametrize(
+    ("game", "says"),
+    [
+        ("mush", "What a slot is in MUSH (1994): slot k is the k-th sled to choose its training"),
+        ("mushroomwalk", "What a slot is in Mushroom Walk: slot 1 is the player who takes"),
+        ("snowtails", None),
+    ],
+)
+def test_the_answer_says_what_a_slot_is_where_it_is_no_place(game, says):
+    """Issue 35: in MUSH "slot" silently meant the order of choosing training."""
+    import dataclasses
+
+    from simkit.report.summary import slot_meanings
+
+    run = synthetic_run([{"players": 3}], races=50, seed=3)
+    run = dataclasses.replace(run, cells=run.cells.assign(game=game))
+    lines = slot_meanings(run)
+    assert lines == ([] if says is None else [lines[0]])
+    if says is not None:
+        assert lines[0].startswith(says)
+
+
+def test_the_answer_names_side_effects_beyond_their_tolerance(report):
+    """Issue 35: the bonus sweep's answer said nothing of its races running 1.4 to 1.6 rounds
+    longer. A compared cell's changes beyond tolerance follow the verdicts, before "Try
+    next"; each verdict's detail gives its cell's race length and roughness."""
+    out, _, _ = report
+    answer = (out / "report.md").read_text(encoding="utf-8").split("## Answer", 1)[1]
+    answer = answer.split("\n## ", 1)[0]
+    (side,) = [x for x in answer.splitlines() if x.startswith("Side effects: ")]
+    assert "median race length +1 rounds [+1, +1] (from 14 to 15; beyond ±0.5)" in side
+    assert answer.index("Side effects: ") < answer.index("Try next: ")
+    assert "races 14 rounds [14, 14] (90%: " in answer
+    side_csv = pd.read_csv(out / "side_effects.csv")
+    assert set(side_csv["measure"]) >= {"rounds_median", "rounds_p90", "crashes", "dents"}
+
+
+def test_a_comparison_of_two_runs_names_its_side_effects(run, tmp_path):
+    other = synthetic_run(
+        [CELLS[0], {**CELLS[1], "extra_rounds": 3}, CELLS[2]], races=400, seed=3, directory="b"
+    )
+    build_comparison(run, other, tmp_path)
+    answer = (tmp_path / "report.md").read_text(encoding="utf-8").split("## Differences")[0]
+    lines = [x for x in answer.splitlines() if x.startswith("Side effects: ")]
+    assert any("median race length +2 rounds" in x for x in lines), lines
+    assert (tmp_path / "side_effects.csv").is_file()

@@ -98,13 +98,21 @@ def test_the_report_states_it_first_and_next_to_each_verdict(run):
     )
     assert f"- **head_start=[0,0,0,0,0,0]: {GROWS}.** 2 players" in answer
     assert f"- **head_start=[0,2,0,0,0,0]: {SHRINKS}.** 2 players" in answer
-    # The fairest cell is sought at each level: who plays is no setting to choose.
-    assert [x.split(" (cell")[0] for x in answer.splitlines() if x.startswith("Try next")] == [
-        "Try next: Fairest of the 2 cells with 2 players at skill level steady: "
-        "head_start=[0,2,0,0,0,0], skill=steady",
-        "Try next: Fairest of the 2 cells with 2 players at skill level bold: "
-        "head_start=[0,2,0,0,0,0], skill=bold",
-    ]
+    # One answer across the levels (issue 35: the bonus sweep named one setting at one level
+    # and another at the other): the setting fairest at its worst level, since every level
+    # plays the rule; fair with bold, still unfair with steady, so a search goes further.
+    tried = [x for x in answer.splitlines() if x.startswith("Try next")]
+    assert tried[0].startswith(
+        "Try next: None of the 2 settings with 2 players is fair at every skill level at ±2 pp; "
+        "the fairest at its worst level, head_start=[0,2,0,0,0,0], is still unfair with steady: "
+        "slot 1 wins "
+    )
+    assert (
+        "Its worst slot is closer to fair than the next, head_start=[0,0,0,0,0,0]'s: " in (tried[0])
+    )
+    assert tried[1].startswith(f"Try next: `simkit tune {out / 'try-next-tune.toml'} --space ")
+    assert tried[2].startswith("Try next: Why, and what to change: `simkit why ")
+    assert len(tried) == 3
     # Next to each cell's own verdict: the label, and which combination's sentence above.
     assert answer.count("across skill levels: skill-dependent (above: head_start=[0,0,") == 2
     assert answer.count("across skill levels: skill-dependent (above: head_start=[0,2,") == 2
@@ -148,7 +156,7 @@ def test_without_a_skill_axis_the_report_says_it_was_not_measured(run, tmp_path)
     assert "across skill levels:" not in md
 
 
-def _try_next(tmp_path, skill: str, head_start: str = "[0, 0, 0, 0, 0, 0]") -> list[str]:
+def _try_next(tmp_path, skill: str, head_start: str = "[0, 0, 0, 0, 0, 0]", out=None) -> list[str]:
     from simkit.report.summary import try_next
     from simkit.results import load
     from simkit.runner import load_scenario, start
@@ -163,17 +171,21 @@ def _try_next(tmp_path, skill: str, head_start: str = "[0, 0, 0, 0, 0, 0]") -> l
         res = load(tmp_path / "run")
         summary = fairness(res)  # with each cell's level, as the report passes it
         summary["skill"] = summary["cell"].map(res.cells.set_index("cell")["skill"])
-        return try_next(res, summary, 0.02)
+        if out is not None:
+            out.mkdir()
+        return try_next(res, summary, 0.02, out)
 
 
-def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
+def test_try_next_names_the_slot_the_table_and_the_races_that_would_decide(tmp_path):
     """Slot 1 is ~19 pp ahead at both levels: each level's line says slot 2 needs more head
     start (slot 1's is at its lowest), and one `simkit tune` line searches it. With slot 2's head
     start (fair for bold, not for steady) a bold level of 30 races is inconclusive, and its
-    advice adds races to that level of this run (``simkit run --resume RUN --races N --level
-    bold``)."""
+    advice plays the study with the races that would decide, from a scenario file written
+    beside the report (issue 35: a pasted ``--resume runs/...`` fails where the run is not
+    shipped)."""
     both = _try_next(tmp_path / "a", '["steady", "bold"]')
-    assert len(both) == 3
+    assert len(both) == 4
+    assert both[3].startswith("Why, and what to change: `simkit why ")
     for line, level in zip(both, ["steady", "bold"], strict=False):
         assert line.startswith(f"skill={level}: slot 2 wins ")
         assert "give it more `head_start` (now 0); slot 1 wins " in line
@@ -183,31 +195,37 @@ def test_try_next_names_the_slot_the_table_and_adds_races_to_the_run(tmp_path):
         f"`simkit tune {scenario} --space try-next-head_start.toml` searches `head_start` "
         "for slot 2 ("
     )
+    out = tmp_path / "b" / "report"
     own = _try_next(
-        tmp_path / "b", '["steady", { bot = "bold", races = 30 }]', "[0, 2, 0, 0, 0, 0]"
+        tmp_path / "b", '["steady", { bot = "bold", races = 30 }]', "[0, 2, 0, 0, 0, 0]", out
     )
     (bold,) = [line for line in own if line.startswith("skill=bold: ")]
-    assert bold.startswith("skill=bold: run about ")
-    run = tmp_path / "b" / "run"
-    assert f"`simkit run --resume {run} --races " in bold
-    # A level with its own races grows only when the command names it (--level).
-    assert "--level bold` adds them" in bold
-    assert "(this level alone, from the 30 races per cell it plays now)" in bold
-    # The command works as printed: the run grows to the races named, the same keys.
+    assert bold.startswith("skill=bold: run about ") and "(this level plays 30 now)" in bold
+    need = int(bold.split("about ")[1].split()[0].replace(",", ""))
+    (command,) = [line.split("`")[1] for line in own if line.startswith("`simkit run ")]
+    assert command == f"simkit run {out / 'try-next-races.toml'} --out runs/s-more"
+    assert "--resume" not in " ".join(own)
+    # The command works as printed: the level plays the races named, on the run's keys.
     from click.testing import CliRunner
 
     from simkit.cli import main
     from simkit.results import load
 
-    command = bold.split("`")[1]
-    need = int(command.split()[-3])
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(simkit.games._REGISTRY, "dicerace", GAME)
+        mp.chdir(tmp_path / "b")
         result = CliRunner().invoke(main, command.split()[1:])
         assert result.exit_code == 0, result.output
-        races = load(run).races
-    # bold alone grows; steady keeps the scenario's 2,000 races
-    assert races.groupby("cell")["race"].nunique().tolist() == [2000, need]
+        more = load("runs/s-more")
+    bold_cell = int(more.cells.loc[more.cells["skill"] == "bold", "cell"].iloc[0])
+    assert more.races.loc[more.races["cell"] == bold_cell, "race"].nunique() == need
+    first = load(tmp_path / "b" / "run").races
+    pd.testing.assert_frame_equal(
+        more.races[(more.races["cell"] == bold_cell) & (more.races["race"] < 30)].reset_index(
+            drop=True
+        ),
+        first[first["cell"] == bold_cell].reset_index(drop=True),
+    )
 
 
 @pytest.mark.slow

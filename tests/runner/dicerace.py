@@ -19,7 +19,15 @@ import numpy as np
 from numba import njit, prange
 
 from simkit.errors import SimkitError
-from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column, Game
+from simkit.games.base import (
+    COMMON_RACE_COLUMNS,
+    COMMON_SEAT_COLUMNS,
+    Batch,
+    Cell,
+    Column,
+    Game,
+    RuleElement,
+)
 from simkit.params import Variant, param
 from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
@@ -203,6 +211,11 @@ class DiceRace(Game):
         "lead_changes": Column("int16", "times the leader changed", "changes"),
     }
     heat_kinds = ("landing",)
+    # The rules that may favour a slot, for `simkit why` on the test game (issue 35).
+    rule_elements: ClassVar = (
+        RuleElement("head_start", lambda v: (0,) * len(v.head_start), "the head start by slot"),
+        RuleElement("bonus", False, "the top face's extra space"),
+    )
     kernels: ClassVar = {
         "simulate": ("tests.runner.dicerace:_batch",),
         "trace": ("tests.runner.dicerace:_batch",),

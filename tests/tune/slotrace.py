@@ -5,7 +5,10 @@ draw (as ``tests/ladder/lucerace.py``), where start slot 1 has an edge of 0.6, s
 and slot 3 none. ``comp`` is a per-slot compensation table, so the slots are exactly fair
 when ``comp = c + [0, 3, 6]``: with ``comp[1] = 0``, the table ``[0, 3, 6]``. A race lasts
 ``course`` rounds plus a roll of 0, 1 or 2, so its mean length is ``course + 1``: the target
-``rounds=12`` is met by ``course = 11``. Randomness comes from the race key, as in every game.
+``rounds=12`` is met by ``course = 11``. A longer course dilutes the start's edge (``edge *
+8 / course``: the book's course of 8 keeps it whole), so fairness can be bought with race
+length, the trade a tuning's Pareto front names. Randomness comes from the race key, as in
+every game.
 """
 
 from __future__ import annotations
@@ -68,7 +71,7 @@ class SlotRace(Game):
     def simulate(self, cell: Cell, keys, threads=None, race_indices=None) -> Batch:
         n, p = keys.shape[0], cell.players
         v = cell.variant
-        strength = np.array([EDGE[k] + v.comp[k] / 10 for k in range(4)])
+        strength = np.array([EDGE[k] * 8 / v.course + v.comp[k] / 10 for k in range(4)])
         seats = {
             "slot": np.zeros((n, p), np.int8),
             "finish": np.zeros((n, p), np.int8),

@@ -24,10 +24,12 @@ def test_tune_prints_the_best_and_every_confirmed_candidate(tmp_path):
     assert lines[0] == f"{out}: best course=11"
     book = lines[1].removeprefix("  the book's values: objective ")
     assert abs(float(book.split()[0]) - 3) < 0.1  # course 8: 9 rounds a race, 3 from 12
-    ref = re.fullmatch(r"  course=9: objective (\S+) .*, vs the book (\S+) \(better\)", lines[2])
+    ref = re.fullmatch(
+        r"  course 9 \(book 8\): objective (\S+) .*, vs the book (\S+) \(better\)", lines[2]
+    )
     assert ref and abs(float(ref[1]) - 2) < 0.1 and abs(float(ref[2]) + 1) < 0.1  # 10 rounds
     found = re.fullmatch(
-        r"  course=11: objective 0\.0.*, vs the book (\S+) \(better\), "
+        r"  course 11 \(book 8\): objective 0\.0.*, vs the book (\S+) \(better\), "
         r"vs the best reference (\S+) \(better\)",
         lines[3],
     )

@@ -60,14 +60,22 @@ def test_tune_finds_the_fair_table_within_its_budget(tmp_path):
     assert done.best == {"comp": [*FAIR, 0]}
     v = done.confirmation
     assert v["label"].iloc[0] == "the book's values"  # cell 0 of the confirmation
-    best = v[v["label"] == "comp=[0,3,6,0]"].iloc[0]
+    best = v[v["label"] == "comp [0,3,6,0] (book [0,0,0,0])"].iloc[0]
     assert best["paired"] == "better" and best["high"] < 2.0  # within 2 pp of fair, surely
     assert study.spent(study.open_study(tmp_path / "out", s)) <= SMALL["budget"]
     html = done.report.read_text()
-    assert "Best found: comp=[0,3,6,0]" in html
+    assert "Best found: comp [0,3,6,0] (book [0,0,0,0])" in html
+    # Issue 35: the search table names candidates in words beside the book's, not as JSON.
+    top = pd.read_csv(done.report.parent / "top_trials.csv")
+    assert not top["candidate"].str.contains("{", regex=False).any()
+    assert "comp [0,3,6,0] (book [0,0,0,0])" in set(top["candidate"])
     for name in ("history.png", "history.csv", "confirmation.csv", "summary.json"):
         assert (done.report.parent / name).is_file()
     assert (done.report.parent / "confirmation" / "index.html").is_file()
+    # Issue 35: the confirmation's report printed `simkit run SCENARIO`, which plays the
+    # scenario without the candidates; it names the tuning that made it.
+    confirmed = (done.report.parent / "confirmation" / "report.md").read_text()
+    assert f"```\n{s.command()}\n```" in confirmed and "simkit run " not in confirmed
     line = json.loads((done.report.parent / "summary.json").read_text())["cells"][0]
     assert line["verdict"] == "fair"
 
@@ -186,9 +194,17 @@ def test_references_are_played_first_and_confirmed_beside_the_book(tmp_path):
     v = done.confirmation
     assert list(v["role"]) == ["book", "reference", "found"]
     found = v.iloc[2]
-    assert found["label"] == "course=11" and found["against"] == "better"
+    assert found["label"] == "course 11 (book 8)" and found["against"] == "better"
     assert abs(found["vs_reference"] - (-2.0)) < 0.1  # |10 - 12| = 2 for course 9, 0 for 11
-    assert "Against the best reference, course=9" in done.report.read_text()
+    assert "Against the best reference, course 9 (book 8)" in done.report.read_text()
+    # Issue 35: the answer names what the change does to the races (course 8 to 11: three
+    # rounds longer), beyond the tolerance of half a round.
+    md = (done.report.parent / "report.md").read_text()
+    assert (
+        "Side effects of course 11 (book 8) against the book's: median race length +3 rounds"
+        in md.split("## Confirmation")[0]
+    )
+    assert (done.report.parent / "side_effects.csv").is_file()
 
 
 def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
@@ -344,10 +360,93 @@ def test_a_reference_that_beats_the_search_on_confirmation_leads_the_answer():
         ]
     )  # fmt: skip
     fair = pd.DataFrame({"candidate": [0, 1, 2], "verdict": ["unfair"] * 3})
-    verdict, sentence, _ = _answer(v, fair, SimpleNamespace(objective="fairness", confirm=50000))
+    from simkit.tune.objective import Goal
+
+    unbounded = SimpleNamespace(objective="fairness", confirm=50000, goal=lambda: Goal(()))
+    verdict, sentence, _ = _answer(v, fair, unbounded)
     assert sentence.startswith(
         "Best confirmed: the reference extra_cards=[0,1,1,2,2]: objective 6.30 [6.00, 6.60] pp "
         "on the fresh races, against 7.14 [6.84, 7.42] for the book's values. The search's "
         "best did not beat it: extra_cards=[0,2,2,2,2]: objective 6.80"
     )
     assert "+0.50 [+0.20, +0.80], worse." in sentence and verdict == "unfair"
+
+
+def test_candidates_read_in_words_beside_the_book():
+    """Issue 35: the tuning report printed ``track.corner.1.safety=8`` without the book's
+    value, and its search table JSON dicts."""
+    from simkit.tune.space import describe, key_text
+
+    assert key_text("track.corner.1.safety") == "corner 1 safety"
+    assert key_text("track.slot_order") == "slot order"
+    assert key_text("extra_cards") == "extra_cards"
+    book = {"track.corner.1.safety": 4, "track.corner.2.safety": 4, "extra_cards": [0, 0, 1]}
+    values = {"track.corner.1.safety": 8, "track.corner.2.safety": 4, "extra_cards": [0, 2, 2]}
+    assert describe(values, book) == (
+        "corner 1 safety 8 (book 4), corner 2 safety 4 (as the book), "
+        "extra_cards [0,2,2] (book [0,0,1])"
+    )
+
+
+BOUNDED = """
+[comp]
+elements = [2, 3]
+low = 0
+high = 10
+order = "non-decreasing"
+
+[course]
+low = 4
+high = 24
+"""
+
+
+def test_a_bound_keeps_the_race_length_of_the_book(tmp_path):
+    """Issue 35: tuned for fairness alone, a longer course is as good as a compensation (it
+    dilutes the start's edge) and makes races longer; bounded to the book's race length
+    within half a round, only the compensation is left."""
+    s = tune.settings(
+        *_files(tmp_path, space=BOUNDED),
+        objective="fairness; rounds_median<=0.5",
+        budget=60_000,
+        min_races=500,
+        max_races=4_500,
+        confirm=6_000,
+        top=2,
+    )
+    assert s.goal().bounds == (("rounds_median", 0.5),)
+    done = tune.start(s, tmp_path / "out")
+    assert done.best["course"] == 8 and done.best["comp"][1] > 0
+    v = done.confirmation
+    best = v[v["role"] == "found"].sort_values("objective").iloc[0]
+    assert bool(best["within_bounds"]) and best["rounds_median_change"] == 0
+    md = (done.report.parent / "report.md").read_text().split("## Confirmation")[0]
+    assert "Within its bounds against the book's: median race length +0 [" in md
+
+
+def test_a_front_names_the_trade_of_fairness_for_race_length(tmp_path):
+    """Issue 35: the front of fairness against the race length's distance from the book's,
+    over the course alone: a longer course is fairer and longer, and the report says what
+    each pp costs."""
+    s = tune.settings(
+        *_files(tmp_path, space="[course]\nlow = 8\nhigh = 24\n"),
+        objective="fairness vs rounds_median",
+        budget=40_000,
+        max_races=2_000,
+        confirm=4_000,
+        top=3,
+    )
+    done = tune.start(s, tmp_path / "out")
+    v = done.confirmation
+    found = v[v["role"] == "found"]
+    assert 2 <= len(found) <= 3
+    # Along the front, the fairer the point the longer its races.
+    order = found.sort_values("objective")["rounds_median_change"].tolist()
+    assert order == sorted(order, reverse=True)
+    md = (done.report.parent / "report.md").read_text()
+    assert "The front trades the objective against the median race length" in md
+    assert "costs about" in md and (done.report.parent / "front.png").is_file()
+    from simkit.errors import SimkitError
+
+    with pytest.raises(SimkitError, match=r"bounds .* or a front"):
+        tune.settings(*_files(tmp_path), objective="fairness vs rounds_median; dents<=1")

@@ -24,6 +24,7 @@ from simkit.games.base import (
     Cell,
     Column,
     Game,
+    RuleElement,
 )
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.mush import batch, records
@@ -77,6 +78,20 @@ class Inputs:
     rt: np.ndarray
 
 
+def _no_training_limits(v) -> tuple[int, ...]:
+    """Every training open to every sled, for 2 to 6 players: choosing first gains nothing."""
+    return tuple(n for n in range(2, 7) for _ in range(3))
+
+
+# The rules that may favour a slot (the order of choosing training), each switched off.
+RULE_ELEMENTS = (
+    RuleElement("training_limits", _no_training_limits, "the limits on each training (R-44)"),
+    RuleElement("bidding", False, "secret bids for the order of play (R-47)"),
+    RuleElement("bid_extra", 0, "the highest bidder's extra spaces (R-47)"),
+    RuleElement("bonus_on_match", False, "the bonus roll when weather matches training (R-42)"),
+)
+
+
 class MushGame(Game):
     """The ``GAME`` object of MUSH (see :class:`simkit.games.base.Game`)."""
 
@@ -103,6 +118,8 @@ class MushGame(Game):
     )
     commands = ("simkit.games.mush.cli:routes",)
     report_section = "simkit.games.mush.report:section"
+    slots_mean = "slot k is the k-th sled to choose its training (R-44): MUSH has no start grid"
+    rule_elements = RULE_ELEMENTS
     bench = BenchSpec(
         "4 greedy bots, standard route",
         {"players": 4, "bots": "greedy"},

@@ -22,6 +22,7 @@ from simkit.games.base import (
     Cell,
     Column,
     Game,
+    RuleElement,
 )
 from simkit.games.mushroomwalk.batch import ROUND_CAP, play_games, run
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
@@ -73,6 +74,16 @@ def _seat_columns() -> dict[str, Column]:
     return {**common, **_OWN_SEAT}
 
 
+# The rules that may favour the player who starts (slot 1), each switched off in turn.
+RULE_ELEMENTS = (
+    RuleElement(
+        "stick_costs", lambda v: tuple(0 for _ in v.stick_costs), "stick costs ('Playing a turn' 1)"
+    ),
+    RuleElement("decay_size", 8, "the small decay pile ('After every turn' 1)"),
+    RuleElement("starting_pans", 0, "the empty pan each player starts with ('Setup' 1)"),
+)
+
+
 class MushroomWalk(Game):
     """Mushroom Walk (``001_…``) and the Morels numbers: two players, no track."""
 
@@ -97,6 +108,8 @@ class MushroomWalk(Game):
         "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
     )
     report_section = "simkit.games.mushroomwalk.report:section"
+    slots_mean = "slot 1 is the player who takes the first turn (R-51), slot 2 the other"
+    rule_elements = RULE_ELEMENTS
     bench = BenchSpec(
         "2 greedy bots, preset mushroomwalk",
         {"bots": "greedy"},

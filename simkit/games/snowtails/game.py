@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, BenchSpec, Cell, Game, TunableBot
+from simkit.games.base import Batch, BenchSpec, Cell, Game, RuleElement, TunableBot
 from simkit.games.snowtails.batch import (
     RACE_COLUMNS,
     SEAT_COLUMNS,
@@ -28,6 +28,49 @@ from simkit.games.snowtails.batch import (
 from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
 from simkit.games.snowtails.records import HEAT_KINDS, MAX_SEATS
+from simkit.tracks.compiled import F_TREE
+
+
+def _zeros(key: str):
+    """A per-slot table of zeros as long as the variant's ``key``."""
+    return lambda v: tuple(0 for _ in getattr(v, key))
+
+
+def _level_dice(v) -> tuple[int, ...]:
+    """Every slot's bonus dice at the table's rounded mean: no slot starts ahead (R-23)."""
+    table = v.bonus_dice_start
+    return (round(sum(table) / len(table)),) * len(table)
+
+
+def _has_trees(cell: Cell) -> bool:
+    return any(bool((t.flags & F_TREE).any()) for t in unit_tracks(cell))
+
+
+def _has_buildings(cell: Cell) -> bool:
+    return any(bool(t.buildings) for t in unit_tracks(cell))
+
+
+# The rules that may favour a start slot (Game.rule_elements), each switched off in turn.
+RULE_ELEMENTS = (
+    RuleElement("extra_cards", _zeros("extra_cards"), "extra start cards by slot (R-11)"),
+    RuleElement("bonus_rule", "none", "the balanced-sled bonus (R-14, R-23)"),
+    RuleElement("bonus_dice_start", _level_dice, "bonus dice start values by slot (R-23)"),
+    RuleElement(
+        "tie_break",
+        lambda v: "speed" if v.tie_break == "inside" else "inside",
+        "the tie-break between level sleds (R-03)",
+    ),
+    RuleElement("tight_corner_order", False, "inside lane first on tight corners (R-29)"),
+    RuleElement(
+        "safety_speeds", False, "dents for entering corners too fast (R-15)", covers="safety"
+    ),
+    RuleElement("trees", False, "the trees (R-21)", _has_trees, covers="trees"),
+    RuleElement(
+        "buildings", "none", "the buildings (ST2 F, R-27)", _has_buildings, covers="buildings"
+    ),
+    RuleElement("wall_dents", 0, "dents for hitting the side of the track (R-17)"),
+    RuleElement("sled_collision_die", 0, "bonus dice lost for hitting a sled (R-24)"),
+)
 
 
 class SnowTailsGame(Game):
@@ -49,6 +92,7 @@ class SnowTailsGame(Game):
     seat_columns = SEAT_COLUMNS
     race_columns = RACE_COLUMNS
     heat_kinds = HEAT_KINDS
+    rule_elements = RULE_ELEMENTS
     kernels: Mapping[str, tuple[str, ...]] = {
         "simulate": ("simkit.games.snowtails.batch:_block",),
         "trace": (
@@ -171,6 +215,14 @@ class SnowTailsGame(Game):
         return trace_race(
             unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell), key, self.title
         )
+
+    def seat_events(
+        self, cell: Cell, keys: np.ndarray, race_indices: np.ndarray | None = None
+    ) -> tuple[Any, Any]:
+        """Where each seat gained or lost, race by race (``events.seat_events``)."""
+        from simkit.games.snowtails.events import seat_events
+
+        return seat_events(cell, keys, race_indices)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal play from a position and its exact outcome (docs/state.md)."""
