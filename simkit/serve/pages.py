@@ -89,6 +89,7 @@ class Pages:
         self.queue: deque[tuple[str, int]] = deque()
         self.lock = threading.Condition()
         self.stopping = False
+        self.busy: str | None = None  # the page whose round is in flight
         self.worker = threading.Thread(target=self._work, name="simkit-serve-rounds", daemon=True)
         self.worker.start()
 
@@ -146,7 +147,7 @@ class Pages:
             )
         with self.lock:
             # Wait out a round in flight: its folder is complete again when it ends.
-            while page.status == "playing":
+            while self.busy == page.id:
                 self.lock.wait(0.1)
             if page.races == 0:
                 raise InputError("name", "nothing played yet: play the change first")
@@ -176,6 +177,7 @@ class Pages:
                     page = self.pages.get(pid)
                     if page is not None and page.generation == gen:
                         page.status = "playing"
+                        self.busy = page.id
                         page.version += 1
                         return page, gen, page.races + page.setting.races_per_round
                 self.lock.wait()
@@ -198,12 +200,16 @@ class Pages:
                 traceback.print_exc()
                 found, error = None, "internal error (the terminal running simkit serve says)"
             with self.lock:
-                if page.generation != gen:
-                    continue  # changed or stopped meanwhile: this round's answer is stale
+                self.busy = None
+                self.lock.notify_all()
+                if page.setting is not setting:
+                    continue  # changed meanwhile: this round's answer is of the old setting
                 page.races, page.seconds = races, time.monotonic() - page.started
                 page.answer, page.error = found or page.answer, error
                 if error is not None:
                     page.status = "error"
+                elif page.generation != gen:
+                    page.status = "stopped"  # the round played is kept; no more are queued
                 elif found["decided"]:
                     page.status = "decided"
                 elif races >= setting.max_races:

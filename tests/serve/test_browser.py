@@ -1,0 +1,126 @@
+"""The page in a real browser (issue 36 item 7): Chromium, driven by Playwright for Python,
+types a change, sees the verdict update, saves, and the saved run reports.
+
+Playwright drives the system Chromium (Debian's package; .ci/run installs it) through
+``executable_path``: Playwright's own browser download needs the network. Rounds are 400
+races a cell, so the test takes seconds.
+"""
+
+import json
+import shutil
+import socket
+import threading
+import time
+import tomllib
+import urllib.request
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from simkit.cli import main
+from simkit.serve.study import Setting, base_of
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+DEMO = Path(__file__).resolve().parents[2] / "scenarios" / "demo.toml"
+
+pytest.importorskip(
+    "uvicorn", reason="simkit serve's extra is not installed (pip install -e '.[serve]')"
+)
+playwright = pytest.importorskip(
+    "playwright.sync_api", reason="playwright is not installed (pip install -e '.[test]')"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``simkit serve``'s app over the demo study on a free port, in this process."""
+    import uvicorn
+
+    from simkit.serve.app import create_app
+    from simkit.serve.pages import Pages
+
+    root = tmp_path_factory.mktemp("serve")
+    setting = Setting(base_of(tomllib.loads(DEMO.read_text())), races_per_round=400)
+    pages = Pages(root, setting, threads=1)
+    app = create_app(pages, hosts=["127.0.0.1", "localhost"])
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    while not srv.started:
+        time.sleep(0.01)
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", root
+    srv.should_exit = True
+    thread.join(10)
+    pages.close()
+
+
+def _post(url: str, body: dict) -> tuple[int, dict]:
+    req = urllib.request.Request(
+        url, json.dumps(body).encode(), {"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as err:
+        return err.code, json.load(err)
+
+
+def test_a_bad_value_is_refused_with_its_field_and_the_clis_words(server):
+    url, _ = server
+    status, page = _post(f"{url}/api/pages", {})
+    assert status == 200 and page["status"] == "idle"
+    status, err = _post(f"{url}/api/pages/{page['page']}/play", {"change": "bonus_rule = 3"})
+    assert status == 422 and err["field"] == "change"
+    assert "bonus_rule" in err["error"]
+
+
+def test_a_request_for_another_host_is_refused(server):
+    url, _ = server
+    req = urllib.request.Request(f"{url}/", headers={"Host": "evil.example"})
+    with pytest.raises(urllib.error.HTTPError) as err:
+        urllib.request.urlopen(req, timeout=10)
+    assert err.value.code == 400
+
+
+def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server, tmp_path):
+    if not Path(CHROMIUM).is_file():
+        pytest.skip(
+            f"{CHROMIUM} is absent (Debian: apt-get install -y chromium; .ci/run installs it)"
+        )
+    url, root = server
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        try:
+            page = browser.new_page()
+            page.goto(url)
+            expect(page.locator("#where")).to_contain_text("nutcracker", timeout=15_000)
+            # A bad value: an inline error under its field, nothing plays.
+            page.fill("#change", "track.corner.1.safety = 400")
+            page.click("#play")
+            expect(page.locator("#error-change")).to_contain_text("between 0 and 99")
+            # Corner 1 three speeds slower: slot 4 falls far below the band.
+            page.fill("#change", "track.corner.1.safety = 2")
+            page.click("#play")
+            verdict = page.locator("#cell-B .verdict")
+            expect(verdict).to_have_text("unfair", timeout=60_000)
+            expect(page.locator("#cell-B .label")).to_have_text("track.corner.1.safety=2")
+            expect(page.locator("#changes")).to_contain_text("slot")
+            page.click("#stop")
+            page.fill("#save-name", "corner1")
+            page.click("#save")
+            expect(page.locator("#saved")).to_contain_text("simkit report", timeout=30_000)
+        finally:
+            browser.close()
+    run, scenario = root / "saved" / "corner1", root / "saved" / "corner1.toml"
+    assert scenario.is_file() and (run / "manifest.json").is_file()
+    res = CliRunner().invoke(main, ["report", str(run), "-o", str(tmp_path / "report")])
+    assert res.exit_code == 0, res.output
+    assert "track.corner.1.safety=2: unfair" in res.output
+    assert (tmp_path / "report" / "index.html").is_file()
+    res = CliRunner().invoke(main, ["run", "--resume", str(run)])
+    assert res.exit_code == 0 and "already complete" in res.output, res.output
