@@ -7,7 +7,8 @@ ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), 
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
 Then each game's bots' price on the strength frontier (``bench/frontier.py``). Last, each
-game's cold compile (``bench/compile.py``).
+game's cold compile (``bench/compile.py``), and ``simkit serve``'s time to an answer
+(``bench/serve.py``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 
 from bench import compile as cold
 from bench import frontier, runner, yardstick
+from bench import serve as live
 from bench.common import game_rows
 
 
@@ -36,6 +38,7 @@ def main() -> int:
         print(f"per seat-turn at 1 thread (x: slower than the fastest): {each}")
     frontier.main([])
     cold.main(benched)
+    live.main()
     return 0
 
 

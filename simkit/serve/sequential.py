@@ -76,3 +76,20 @@ def confidence_sequence(
 def slot_alpha(slots: int, alpha: float = ALPHA) -> float:
     """Each slot's share of ``alpha`` when ``slots`` sequences (of all cells) decide at once."""
     return alpha / max(int(slots), 1)
+
+
+def simulated_error(
+    p: float,
+    alpha: float = ALPHA,
+    streams: int = 2_000,
+    looks: int = 100,
+    per_look: int = 200,
+    seed: int = 0,
+) -> float:
+    """Share of simulated win/lose streams at rate ``p``, looked at every ``per_look`` races,
+    whose confidence sequence misses ``p`` at some look (at most ``alpha`` if valid)."""
+    rng = np.random.default_rng(seed)
+    wins = rng.binomial(per_look, p, size=(streams, looks)).cumsum(axis=1)
+    n = np.broadcast_to(per_look * np.arange(1, looks + 1), wins.shape)
+    low, high = confidence_sequence(wins, n, alpha)
+    return float(((low > p) | (high < p)).any(axis=1).mean())
