@@ -4,7 +4,8 @@ greedy:tuned sleds on The Nutcracker within 10 s on 2 cores).
 Each change is played as the page plays it (:class:`simkit.serve.pages.Pages`, rounds of
 2,000 races a cell through the runner, the answer after every round) from the moment it is
 made until the page's answer is decided, at tolerance ±1 pp. The kernels are compiled and
-the modules imported by a first, untimed change. Then the stopping rule's error rate under
+the modules imported by a first, untimed change. Then a question that cannot decide,
+played to 40,000 races a cell: what a long question costs. Then the stopping rule's error rate under
 repeated looks, simulated (:func:`simkit.serve.sequential.simulated_error`; the test holds
 it to 5%).
 
@@ -17,6 +18,7 @@ import statistics
 import tempfile
 import time
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import numba
@@ -24,6 +26,7 @@ import numba
 DEMO = Path(__file__).resolve().parents[1] / "scenarios" / "demo.toml"
 CHANGES = ("track.corner.1.safety = 4", "track.corner.2.safety = 4", "hand_size = 6")
 REPEATS = 3
+LONG = 40_000  # races a cell of the long question
 
 
 def _time_to_answer(pages, page, setting) -> tuple[float, int, str]:
@@ -60,6 +63,15 @@ def main() -> None:
                     f"  {change:28s} median {secs:5.1f} s of {REPEATS} "
                     f"({runs[0][1]:,} races a cell; {runs[0][2]})"
                 )
+            # A question that cannot decide (A's slot 1, about 33%, sits on the edge of a
+            # ±7.8 pp band): what LONG races a cell cost, reading and answering included.
+            long = with_inputs(base, change=CHANGES[-1], skill="greedy:tuned", tolerance=0.078)
+            long = replace(long, max_races=LONG)
+            secs, races, said = _time_to_answer(pages, page, long)
+            print(
+                f"  {races:,} races a cell of an undecidable question: {secs:5.1f} s ({said}; "
+                f"{2 * races / secs:,.0f} races/s of A and B, answers included)"
+            )
         finally:
             pages.close()
     for p in (0.25, 0.5):

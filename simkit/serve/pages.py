@@ -78,6 +78,14 @@ def _toml(value: Any) -> str:
     return tomlkit.item(value).as_string()
 
 
+def next_races(done: int, per_round: int) -> int:
+    """Races a cell after the next round: ``per_round`` more, or a quarter more once that is
+    larger (in whole rounds), so that reading the run and answering, about a second a
+    round, stays a small share of a long question's time. The sequence is valid at any
+    looks, so how many there are changes nothing but the time."""
+    return done + per_round * max(1, -(-done // (4 * per_round)))
+
+
 class Pages:
     """Every page of one ``simkit serve``, the round queue and its worker."""
 
@@ -179,7 +187,12 @@ class Pages:
                         page.status = "playing"
                         self.busy = page.id
                         page.version += 1
-                        return page, gen, page.races + page.setting.races_per_round
+                        s = page.setting
+                        return (
+                            page,
+                            gen,
+                            min(next_races(page.races, s.races_per_round), s.max_races),
+                        )
                 self.lock.wait()
             return None
 
