@@ -91,7 +91,9 @@ def serve(target, host, port, out, threads, races_per_round, cap) -> None:
             f"cannot listen on {host}:{port} ({exc.strerror}); give another --port, or 0"
         ) from None
     port = sock.getsockname()[1]
-    _run(sock, host, port, root, setting, opened, threads)
+    shown = f"[{host}]" if ":" in host else host
+    click.echo(f"simkit serve: http://{shown}:{port}/  (pages play into {root}; Ctrl-C stops)")
+    _run(sock, host, root, setting, opened, threads)
 
 
 def _open(target: Path):
@@ -112,7 +114,7 @@ def _open(target: Path):
     return Setting(base_of(sc.to_json())), None
 
 
-def _run(sock, host, port, root, setting, opened, threads) -> None:
+def _run(sock, host, root, setting, opened, threads) -> None:
     import uvicorn
 
     from simkit.serve.app import create_app
@@ -122,8 +124,6 @@ def _run(sock, host, port, root, setting, opened, threads) -> None:
     local = host in ("127.0.0.1", "localhost", "::1")
     hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if local else None
     app = create_app(pages, hosts=hosts, opened=opened)
-    shown = f"[{host}]" if ":" in host else host
-    click.echo(f"simkit serve: http://{shown}:{port}/  (pages play into {root}; Ctrl-C stops)")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     try:
         server.run(sockets=[sock])

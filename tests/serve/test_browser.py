@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.cli import serve as serve_cli
 from simkit.serve.study import Setting, base_of
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -124,3 +125,11 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
     assert (tmp_path / "report" / "index.html").is_file()
     res = CliRunner().invoke(main, ["run", "--resume", str(run)])
     assert res.exit_code == 0 and "already complete" in res.output, res.output
+    # Opening the saved run shows its answer and gives its change back (simkit serve RUN).
+    setting, opened = serve_cli._open(run)
+    assert setting.change == {"track.corner.1.safety": 2}
+    assert opened["run"] == str(run)
+    verdicts = {c["name"]: c["verdict"] for c in opened["answer"]["cells"]}
+    assert verdicts["B"] == "unfair"
+    assert setting.races_per_round == 400  # the page's rounds, kept in the run
+    assert opened["answer"]["cells"][1]["races"] >= 400
