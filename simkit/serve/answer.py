@@ -10,6 +10,7 @@ differences, paired on the common random numbers A and B share.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -117,3 +118,81 @@ def changes(results: Any, cells: list[dict[str, Any]]) -> list[str]:
 
 def _tol(cell: dict[str, Any]) -> float:
     return float(np.round(cell["band_high"] - cell["fair_rate"], 6))
+
+
+REPLAYS = 300  # races of each cell replayed for where slots lose (as simkit why --replays)
+
+
+def where(results: Any, pictures: Path, replays: int = REPLAYS) -> list[dict[str, Any]]:
+    """Where each cell's slots gain or lose, and its track with where sleds crash.
+
+    simkit why's own pieces: per cell, the slot furthest from fair
+    (:func:`simkit.analysis.ablation.worst_slot`) and the slot at the other end
+    (:func:`simkit.analysis.diagnose.other_end`), each with the places where it spends the
+    most turns more or fewer than the field (:func:`simkit.analysis.diagnose.sentences`
+    over the first ``replays`` races replayed with their seat events,
+    :func:`simkit.why.replayed_breakdown`); the picture is the report's
+    (:func:`simkit.report.balance.track_picture`), written into ``pictures``.
+
+    Returns per cell: ``cell``, ``name`` (A or B), ``replays`` (races replayed, 0 for a game
+    without seat events), ``slots`` (the two slots, each ``slot``, ``rate``, ``deviation``
+    and ``lines``), ``picture`` (a file name in ``pictures``, or None), ``picture_note`` (what
+    it counts, or why there is none) and ``marks`` (its ringed spaces in words).
+    """
+    from simkit.analysis import diagnose
+    from simkit.analysis.ablation import worst_slot
+    from simkit.analysis.track import heat_by_space
+    from simkit.report.balance import track_picture
+    from simkit.why import replayed_breakdown
+
+    cells = [int(c) for c in results.cells["cell"]]
+    breakdown = replayed_breakdown(results, cells, replays)
+    places = breakdown.get("places")
+    played = int(breakdown["replays"]["races"].iloc[0]) if "replays" in breakdown else 0
+    by_slot = fairness_by_slot(results)
+    heat = heat_by_space(results)
+    pictures.mkdir(parents=True, exist_ok=True)
+    out = []
+    for cell in cells:
+        name = "A" if cell == 0 else "B"
+        part = by_slot[by_slot["cell"] == cell].set_index("slot")
+        _, worst, _ = worst_slot(results, [cell])
+        slots = []
+        for slot in (worst, diagnose.other_end(part.reset_index(), worst)):
+            lines = []
+            if places is not None and not places.empty:
+                lines = diagnose.sentences(places[places["cell"] == cell], slot)
+            slots.append(
+                {
+                    "slot": slot,
+                    "rate": float(part.loc[slot, "win_rate"]),
+                    "deviation": float(part.loc[slot, "deviation"]),
+                    "lines": lines,
+                }
+            )
+        png = f"track-{cell}.png"
+        label = results.cells.loc[results.cells["cell"] == cell, "label"].iloc[0]
+        drawn = track_picture(results, cell, heat, pictures / png, f"{name}: {label}")
+        picture, note, marks = None, "no track or no per-space counts in this run", []
+        if drawn is not None:
+            why, what, ringed = drawn
+            if why is None:
+                picture, note = png, f"{what} per 1000 races on each space"
+                marks = [
+                    f"{r['mark']}: {r['where']} ({r['per_1000_races']:.1f} per 1000 races)"
+                    for r in ringed
+                ]
+            else:
+                note = why
+        out.append(
+            {
+                "cell": cell,
+                "name": name,
+                "replays": played,
+                "slots": slots,
+                "picture": picture,
+                "picture_note": note,
+                "marks": marks,
+            }
+        )
+    return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from simkit.serve.pages import Page, Pages
 from simkit.serve.study import InputError, with_inputs
 
 STATIC = Path(__file__).with_name("static")
+PICTURE = re.compile(r"track-\d+\.png")  # the only files a page's pictures folder serves
 POLL = 0.1  # seconds between the event stream's looks at its page
 
 
@@ -119,18 +121,37 @@ def create_app(
             }
         )
 
+    async def ask_where(request: Request) -> JSONResponse:
+        page = _page(request)
+        pages.ask_where(page)
+        return JSONResponse(page.state())
+
+    async def picture(request: Request) -> FileResponse:
+        page = _page(request)
+        name = request.path_params["name"]
+        path = pages.pictures(page) / name
+        if not PICTURE.fullmatch(name) or not path.is_file():
+            raise _Gone()
+        return FileResponse(path, media_type="image/png")
+
     async def events(request: Request) -> EventSourceResponse:
         page = _page(request)
 
         async def stream():
             seen = -1
-            while True:
-                if await request.is_disconnected():
-                    return
-                if page.version != seen:
-                    seen = page.version
-                    yield {"event": "state", "data": _dumps(page.state())}
-                await asyncio.sleep(POLL)
+            page.watchers += 1
+            try:
+                while True:
+                    if await request.is_disconnected():
+                        return
+                    if page.version != seen:
+                        seen = page.version
+                        yield {"event": "state", "data": _dumps(page.state())}
+                    await asyncio.sleep(POLL)
+            finally:
+                page.watchers -= 1
+                if page.watchers == 0:
+                    pages.stop(page)  # the tab closed: its races stop taking turns
 
         return EventSourceResponse(stream(), ping=15)
 
@@ -139,7 +160,8 @@ def create_app(
 
     async def gone(request: Request, exc: _Gone) -> JSONResponse:
         return JSONResponse(
-            {"field": "page", "error": "this page was closed; reload it"}, status_code=404
+            {"field": "base", "error": "no such page or picture (a page closed: reload it)"},
+            status_code=404,
         )
 
     routes = [
@@ -149,6 +171,8 @@ def create_app(
         Route("/api/pages/{pid}/play", play, methods=["POST"]),
         Route("/api/pages/{pid}/stop", stop, methods=["POST"]),
         Route("/api/pages/{pid}/save", save, methods=["POST"]),
+        Route("/api/pages/{pid}/where", ask_where, methods=["POST"]),
+        Route("/api/pages/{pid}/pictures/{name}", picture),
         Route("/api/pages/{pid}/events", events),
         Mount("/static", app=StaticFiles(directory=STATIC), name="static"),
     ]

@@ -46,6 +46,9 @@ class Page:
     version: int = 0  # bumped whenever anything above changes (the event stream watches it)
     touched: float = field(default_factory=time.monotonic)
     opened: str | None = None  # the run folder the page was opened with, if any
+    where: list[dict[str, Any]] | None = None  # where slots lose, once asked (answer.where)
+    asked: bool = False  # where slots lose is queued or being worked out
+    watchers: int = 0  # event streams open on it: none left, its rounds stop
 
     def state(self) -> dict[str, Any]:
         s = self.setting
@@ -69,6 +72,8 @@ class Page:
             },
             "answer": self.answer,
             "opened": self.opened,
+            "where": self.where,
+            "asked": self.asked,
         }
 
 
@@ -94,7 +99,7 @@ class Pages:
         self.setting = setting
         self.threads = threads
         self.pages: dict[str, Page] = {}
-        self.queue: deque[tuple[str, int]] = deque()
+        self.queue: deque[tuple[str, int, str]] = deque()  # (page, generation, round|where)
         self.lock = threading.Condition()
         self.stopping = False
         self.busy: str | None = None  # the page whose round is in flight
@@ -132,11 +137,23 @@ class Pages:
             page.setting = setting
             page.generation += 1
             page.races, page.answer, page.error = 0, None, None
+            page.where, page.asked = None, False
             page.status, page.started, page.seconds = "queued", time.monotonic(), 0.0
             page.version += 1
             self.queue = deque(q for q in self.queue if q[0] != page.id)
-            self.queue.append((page.id, page.generation))
+            self.queue.append((page.id, page.generation, "round"))
             self.lock.notify_all()
+
+    def ask_where(self, page: Page) -> None:
+        """Queue where the slots lose (replays: seconds, once) for the run played so far."""
+        with self.lock:
+            if page.races == 0:
+                raise InputError("where", "nothing played yet: play the change first")
+            if not page.asked:
+                page.asked, page.where = True, None
+                page.version += 1
+                self.queue.append((page.id, page.generation, "where"))
+                self.lock.notify_all()
 
     def stop(self, page: Page) -> None:
         """Stop ``page``'s races where they are (the folder keeps the rounds played)."""
@@ -145,6 +162,7 @@ class Pages:
             self.queue = deque(q for q in self.queue if q[0] != page.id)
             if page.status in ("queued", "playing"):
                 page.status = "stopped"
+            page.asked = False  # a queued replay is dropped with the rounds
             page.version += 1
 
     def save(self, page: Page, name: str) -> tuple[Path, Path]:
@@ -177,22 +195,24 @@ class Pages:
 
     # --- the worker --------------------------------------------------------------------
 
-    def _next(self) -> tuple[Page, int, int] | None:
+    def _next(self) -> tuple[Page, int, str, int] | None:
         with self.lock:
             while not self.stopping:
                 while self.queue:
-                    pid, gen = self.queue.popleft()
+                    pid, gen, kind = self.queue.popleft()
                     page = self.pages.get(pid)
-                    if page is not None and page.generation == gen:
+                    if page is None or page.generation != gen:
+                        continue  # replaced, changed or stopped since
+                    if kind == "where":
+                        self.busy = page.id
+                        return page, gen, kind, page.races
+                    if kind == "round":
                         page.status = "playing"
                         self.busy = page.id
                         page.version += 1
                         s = page.setting
-                        return (
-                            page,
-                            gen,
-                            min(next_races(page.races, s.races_per_round), s.max_races),
-                        )
+                        races = min(next_races(page.races, s.races_per_round), s.max_races)
+                        return page, gen, kind, races
                 self.lock.wait()
             return None
 
@@ -201,8 +221,11 @@ class Pages:
         from simkit.serve.answer import answer
 
         while (job := self._next()) is not None:
-            page, gen, races = job
+            page, gen, kind, races = job
             setting = page.setting
+            if kind == "where":
+                self._where(page, gen)
+                continue
             try:
                 play_round(setting, page.folder, races, self.threads)
                 found = answer(load(page.folder), setting.tolerance)
@@ -229,6 +252,29 @@ class Pages:
                     page.status = "undetermined"
                 else:
                     page.status = "queued"
-                    self.queue.append((page.id, gen))
+                    self.queue.append((page.id, gen, "round"))
                 page.version += 1
                 self.lock.notify_all()
+
+    def _where(self, page: Page, gen: int) -> None:
+        from simkit.results import load
+        from simkit.serve.answer import where
+
+        try:
+            found, error = where(load(page.folder), self.pictures(page)), None
+        except SimkitError as exc:
+            found, error = None, str(exc)
+        except Exception:
+            traceback.print_exc()
+            found, error = None, "internal error (the terminal running simkit serve says)"
+        with self.lock:
+            self.busy = None
+            self.lock.notify_all()
+            if page.generation == gen:  # else changed or stopped meanwhile: thrown away
+                page.where, page.asked = found, False
+                page.error = error or page.error
+                page.version += 1
+
+    def pictures(self, page: Page) -> Path:
+        """Where the page's track pictures go (beside its run, never inside it)."""
+        return self.root / "pictures" / page.id

@@ -1,11 +1,13 @@
 """The page in a real browser (issue 36 item 7): Chromium, driven by Playwright for Python,
-types a change, sees the verdict update, saves, and the saved run reports.
+types a change, sees the verdict update, asks where the slots lose, saves, and the saved run
+reports.
 
 Playwright drives the system Chromium (Debian's package; .ci/run installs it) through
 ``executable_path``: Playwright's own browser download needs the network. Rounds are 400
 races a cell, so the test takes seconds.
 """
 
+import http.client
 import json
 import shutil
 import socket
@@ -52,7 +54,7 @@ def server(tmp_path_factory):
     thread.start()
     while not srv.started:
         time.sleep(0.01)
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", root
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", root, pages
     srv.should_exit = True
     thread.join(10)
     pages.close()
@@ -70,7 +72,7 @@ def _post(url: str, body: dict) -> tuple[int, dict]:
 
 
 def test_a_bad_value_is_refused_with_its_field_and_the_clis_words(server):
-    url, _ = server
+    url = server[0]
     status, page = _post(f"{url}/api/pages", {})
     assert status == 200 and page["status"] == "idle"
     status, err = _post(f"{url}/api/pages/{page['page']}/play", {"change": "bonus_rule = 3"})
@@ -79,11 +81,40 @@ def test_a_bad_value_is_refused_with_its_field_and_the_clis_words(server):
 
 
 def test_a_request_for_another_host_is_refused(server):
-    url, _ = server
+    url = server[0]
     req = urllib.request.Request(f"{url}/", headers={"Host": "evil.example"})
     with pytest.raises(urllib.error.HTTPError) as err:
         urllib.request.urlopen(req, timeout=10)
     assert err.value.code == 400
+
+
+def test_where_before_playing_and_any_picture_but_a_drawn_one_are_refused(server):
+    url = server[0]
+    _, page = _post(f"{url}/api/pages", {})
+    status, err = _post(f"{url}/api/pages/{page['page']}/where", {})
+    assert status == 422 and err["field"] == "where" and "nothing played" in err["error"]
+    for name in ["track-0.png", "manifest.json", "..%2F..%2Fsaved", "%2Fetc%2Fpasswd"]:
+        with pytest.raises(urllib.error.HTTPError) as got:
+            urllib.request.urlopen(f"{url}/api/pages/{page['page']}/pictures/{name}", timeout=10)
+        assert got.value.code == 404, name
+
+
+def test_a_page_whose_event_stream_closes_stops_taking_turns(server):
+    url, _, pages = server
+    _, state = _post(f"{url}/api/pages", {})
+    page = pages.get(state["page"])
+    generation = page.generation
+    conn = http.client.HTTPConnection(url.removeprefix("http://"), timeout=10)
+    conn.request("GET", f"/api/pages/{page.id}/events")
+    resp = conn.getresponse()
+    assert resp.status == 200 and resp.read(12) == b"event: state"
+    assert page.watchers == 1
+    resp.close()
+    conn.close()  # the tab closed
+    end = time.monotonic() + 5
+    while page.watchers and time.monotonic() < end:
+        time.sleep(0.02)
+    assert page.watchers == 0 and page.generation == generation + 1  # stopped: no turns
 
 
 def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server, tmp_path):
@@ -91,7 +122,7 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
         pytest.skip(
             f"{CHROMIUM} is absent (Debian: apt-get install -y chromium; .ci/run installs it)"
         )
-    url, root = server
+    url, root, _ = server
     from playwright.sync_api import expect, sync_playwright
 
     with sync_playwright() as p:
@@ -112,6 +143,17 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
             expect(page.locator("#cell-B .label")).to_have_text("track.corner.1.safety=2")
             expect(page.locator("#changes")).to_contain_text("slot")
             page.click("#stop")
+            # Where the slots lose: both ends of B's field in words, and its track picture.
+            page.click("#ask-where")
+            where_b = page.locator("#where-B")
+            expect(where_b).to_contain_text("furthest from fair", timeout=120_000)
+            expect(where_b).to_contain_text("at the other end")
+            expect(where_b.locator("li").first).to_contain_text("per race")
+            img = where_b.locator("img")
+            expect(img).to_be_visible()
+            page.wait_for_function(
+                "(i) => i.complete && i.naturalWidth > 0", arg=img.element_handle()
+            )
             page.fill("#save-name", "corner1")
             page.click("#save")
             expect(page.locator("#saved")).to_contain_text("simkit report", timeout=30_000)

@@ -84,3 +84,36 @@ def test_a_save_name_that_is_no_plain_name_is_refused(played, name):
     p, _, _ = played
     with pytest.raises(InputError, match="letters, digits"):
         p.save(p.new(), name)
+
+
+def test_where_is_asked_once_played_and_a_stop_drops_it(played, monkeypatch, tmp_path):
+    p, _, gate = played
+    asked = []
+
+    def fake_where(results, pictures):
+        asked.append(pictures)
+        return [{"cell": 0}]
+
+    monkeypatch.setattr("simkit.serve.answer.where", fake_where)
+    page = p.new()
+    with pytest.raises(InputError, match="nothing played yet") as err:
+        p.ask_where(page)
+    assert err.value.field == "where"
+    p.play(page, Setting(BASE, races_per_round=100, max_races=200))
+    _wait(lambda: page.status == "undetermined")
+    p.ask_where(page)
+    p.ask_where(page)  # asked twice while queued: replayed once
+    _wait(lambda: not page.asked)
+    assert page.where == [{"cell": 0}] and asked == [tmp_path / "pictures" / page.id]
+    # A stop drops a queued replay: held behind another page's round, it never plays.
+    gate.clear()
+    other = p.new()
+    p.play(other, Setting(BASE, races_per_round=100, max_races=200))
+    _wait(lambda: p.busy == other.id)
+    p.ask_where(page)
+    assert page.asked and page.where is None
+    p.stop(page)
+    assert not page.asked
+    gate.set()
+    _wait(lambda: other.status == "undetermined" and p.busy is None)
+    assert len(asked) == 1 and page.where is None

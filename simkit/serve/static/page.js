@@ -4,7 +4,7 @@
 const $ = (id) => document.getElementById(id);
 let page = null;
 let source = null;
-const FIELDS = ["change", "players", "skill", "tolerance", "base", "name"];
+const FIELDS = ["change", "players", "skill", "tolerance", "base", "name", "where"];
 
 function pct(x) { return x === null || x === undefined ? "–" : (100 * x).toFixed(1) + "%"; }
 
@@ -101,6 +101,47 @@ function render(state) {
   for (const line of (a && a.changes) || []) {
     const li = document.createElement("li"); li.textContent = line; ul.appendChild(li);
   }
+  renderWhere(state);
+}
+
+function pp(x) { return (x >= 0 ? "+" : "−") + Math.abs(100 * x).toFixed(1) + " pp"; }
+
+function list(lines) {
+  const ul = document.createElement("ul");
+  for (const line of lines) { const li = document.createElement("li"); li.textContent = line; ul.appendChild(li); }
+  return ul;
+}
+
+function renderWhere(state) {
+  const box = $("where-cells");
+  box.innerHTML = "";
+  if (state.asked) { box.textContent = "Replaying races…"; return; }
+  for (const w of state.where || []) {
+    const div = document.createElement("div");
+    div.className = "where-cell";
+    div.id = `where-${w.name}`;
+    const h = document.createElement("h3");
+    h.textContent = w.replays ? `${w.name}: over ${w.replays} races replayed` : `${w.name}: this game has no seat events to replay`;
+    div.appendChild(h);
+    w.slots.forEach((s, i) => {
+      const p = document.createElement("p");
+      p.textContent = `Slot ${s.slot} wins ${pct(s.rate)} (${pp(s.deviation)} from fair)` + (i ? ", at the other end:" : ", furthest from fair:");
+      div.appendChild(p);
+      div.appendChild(list(s.lines));
+    });
+    const note = document.createElement("p");
+    note.className = "hint";
+    note.textContent = w.picture ? `The track: ${w.picture_note}; the worst spaces before the finish line ringed:` : `No track picture: ${w.picture_note}.`;
+    div.appendChild(note);
+    if (w.picture) {
+      div.appendChild(list(w.marks));
+      const img = document.createElement("img");
+      img.src = `/api/pages/${page}/pictures/${w.picture}?v=${state.version}`;
+      img.alt = `track of ${w.name}: ${w.picture_note}`;
+      div.appendChild(img);
+    }
+    box.appendChild(div);
+  }
 }
 
 function listen() {
@@ -129,6 +170,8 @@ $("form").addEventListener("submit", async (e) => {
     skill: $("skill").value, tolerance: $("tolerance").value,
   });
 });
+
+$("ask-where").addEventListener("click", () => { clearErrors(); post(`/api/pages/${page}/where`); });
 
 $("stop").addEventListener("click", () => post(`/api/pages/${page}/stop`));
 
