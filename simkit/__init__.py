@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
-from simkit import _numba_cache
+import itertools
+import os
+import sys
 
-_numba_cache.configure()  # before any kernel module is imported: see simkit/_numba_cache.py
+
+def _as_the_command() -> bool:
+    """Whether this import is the ``simkit`` command starting (its script, or ``python -m
+    simkit``, whose package is imported before ``simkit/__main__.py``), not a library use."""
+    argv = getattr(sys, "orig_argv", sys.argv)
+    return os.path.basename(sys.argv[0]) == "simkit" or any(
+        a == "-m" and b == "simkit" for a, b in itertools.pairwise(argv)
+    )
+
+
+try:
+    from simkit import _numba_cache
+
+    _numba_cache.configure()  # before any kernel module is imported: simkit/_numba_cache.py
+except KeyboardInterrupt:
+    # Ctrl-C this early in the command (its sources are hashed here) ends in one line, as
+    # later in its start does (simkit/_entry.py); a library importing simkit gets it raised.
+    if not _as_the_command():
+        raise
+    sys.stderr.write("Error: interrupted while starting; nothing was done\n")
+    sys.stderr.flush()
+    os._exit(130)
 
 __all__ = ["__version__", "load"]
 

@@ -156,12 +156,7 @@ def _measured_order(doc: Document, results: Any) -> None:
     if flagged.empty:
         head = f"{how}: every level is stronger than the one listed before it, in every setting."
     else:
-        head = (
-            f"{how}: {len(flagged)} bot{'s are' if len(flagged) > 1 else ' is'} not stronger "
-            "than the level listed before it: "
-            + "; ".join(f"{combo[r.cell]}: {r.sentence}" for r in flagged.itertuples())
-            + ". A difference between such players is style, not skill (style-dependent)."
-        )
+        head = not_stronger_text(how, [(combo[r.cell], r.sentence) for r in flagged.itertuples()])
     doc.add(Paragraph(head, "warning" if len(flagged) else ""))
     if "certified" in check:
         top = check[check["certified"].astype(str) != ""]
@@ -347,3 +342,15 @@ def _top_detail(r: Any) -> str:
         "not shown": f"top level not shown as strong as {r.reference} here",
     }[level]
     return f" · {said}"
+
+
+def not_stronger_text(how: str, flagged: list[tuple[str, str]]) -> str:
+    """The level check's warning: each (setting, sentence) of a bot not stronger than the
+    level before it, one sentence (a check's sentence ends with its own full stop)."""
+    n = len(flagged)
+    return (
+        f"{how}: {n} bot{'s are' if n > 1 else ' is'} not stronger than the level listed "
+        "before it: "
+        + "; ".join(f"{label}: {sentence.rstrip('.')}" for label, sentence in flagged)
+        + ". A difference between such players is style, not skill (style-dependent)."
+    )

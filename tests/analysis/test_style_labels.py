@@ -163,3 +163,22 @@ def test_strength_is_read_from_the_level_check_and_pooled_only_where_it_agrees()
         {"cell": [0, 1], "skill": ["a", "b"], "below": ["", "a"], "verdict": ["", "level"]}
     )
     assert strength_between(old, None, res.cells) == {0: {frozenset("ab"): EQUAL}}
+
+
+def test_the_level_warning_joins_the_checks_sentences_without_doubled_stops():
+    """The fairness study's report read "... [50.6, 54.3].; players=5: ... [51.3, 54.2].."."""
+    from simkit.report.skill import not_stronger_text
+
+    text = not_stronger_text(
+        "Measured here",
+        [
+            ("players=3", "b is not clearly stronger than a: 52.2% [50.6, 54.3]."),
+            ("p=5", "c is level with b."),
+        ],
+    )
+    assert ".;" not in text and ".." not in text
+    assert text == (
+        "Measured here: 2 bots are not stronger than the level listed before it: players=3: b "
+        "is not clearly stronger than a: 52.2% [50.6, 54.3]; p=5: c is level with b. A difference between "
+        "such players is style, not skill (style-dependent)."
+    )

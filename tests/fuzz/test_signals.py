@@ -54,3 +54,53 @@ def test_ctrl_c_in_the_first_second_is_one_line(tmp_path, after):
             "Error: interrupted while starting; nothing was done",
             "Error: interrupted; finish the run with `simkit run --resume r`",
         )
+
+
+def test_a_library_import_is_not_the_command():
+    """Ctrl-C while simkit's package hashes its kernel sources ends the command in one line
+    (make test caught a traceback there under load at 0.2 s), but a program importing
+    simkit gets its KeyboardInterrupt: only the command exits by itself."""
+    import simkit
+
+    assert not simkit._as_the_command()
+
+
+FINISHING = """
+import sys, time
+
+class Slow:
+    def __del__(self, sleep=time.sleep, out=sys.stdout):
+        # freed with the modules, after Python's exit has reset its signal handlers
+        out.write("finalizing\\n")
+        out.flush()
+        sleep(2)
+
+sys.modules["__main__"].slow = Slow()
+sys.argv = ["simkit", "--version"]
+from simkit._entry import main
+main()
+"""
+
+
+def test_ctrl_c_while_a_finished_command_exits_keeps_its_status(tmp_path):
+    """A finished command interrupted while Python frees its modules (past _PySignal_Fini,
+    where a default SIGINT kills with status -2 and no word) ends with its own status."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    p = subprocess.Popen(
+        [sys.executable, "-c", FINISHING],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    lines = []
+    for line in p.stdout:
+        lines.append(line)
+        if line.startswith("finalizing"):
+            p.send_signal(signal.SIGINT)
+            break
+    _out, err = p.communicate(timeout=60)
+    assert lines and lines[-1].startswith("finalizing"), (lines, err)
+    assert p.returncode == 0, (p.returncode, err)
