@@ -1,6 +1,6 @@
 """The page in a real browser (issue 36 item 7): Chromium, driven by Playwright for Python,
 types a change, sees the verdict update, asks where the slots lose, saves, and the saved run
-reports.
+reports, compares and resumes.
 
 Playwright drives the system Chromium (Debian's package; .ci/run installs it) through
 ``executable_path``: Playwright's own browser download needs the network. Rounds are 400
@@ -165,6 +165,12 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
     assert res.exit_code == 0, res.output
     assert "track.corner.1.safety=2: unfair" in res.output
     assert (tmp_path / "report" / "index.html").is_file()
+    # simkit compare reads it too: against a copy of itself, paired race by race, no change.
+    shutil.copytree(run, tmp_path / "again")
+    out = tmp_path / "compared"
+    res = CliRunner().invoke(main, ["compare", str(run), str(tmp_path / "again"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "paired" in res.output and (out / "index.html").is_file()
     res = CliRunner().invoke(main, ["run", "--resume", str(run)])
     assert res.exit_code == 0 and "already complete" in res.output, res.output
     # Opening the saved run shows its answer and gives its change back (simkit serve RUN).

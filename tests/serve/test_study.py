@@ -56,3 +56,33 @@ def test_a_page_run_gives_its_setting_back(demo):
     assert back.change == {"track.corner.1.safety": 4}
     assert back.base["players"] == 3
     assert back.skill == "greedy:tuned"
+
+
+@pytest.mark.parametrize(
+    ("change", "b_track"),
+    [
+        ("hand_size = 6", "nutcracker"),  # a rules parameter
+        ("track.corner.1.safety = 4", "nutcracker?corner.1.safety=4"),
+        ("track.segment.4.length = 6", "nutcracker?segment.4.length=6"),
+        ("track.segment.4.trees = [[1, 0]]", "nutcracker?segment.4.trees=[[1,0]]"),
+        (
+            'track.segment.4.buildings = [{kind = "tavern", row = 1, side = "left"}]',
+            'nutcracker?segment.4.buildings=[{"kind":"tavern","row":1,"side":"left"}]',
+        ),
+    ],
+)
+def test_each_what_if_of_the_issue_plays_as_b_beside_an_unchanged_a(demo, change, b_track):
+    """Issue 36 item 2: a rules parameter, a corner, a segment's length, a tree, a building,
+    the players and the skill level, as the cells the runner will play."""
+    from simkit.runner import expand
+    from simkit.runner.scenario import parse
+
+    s = with_inputs(demo, change=change, players=3, skill="greedy:tuned")
+    a, b = (c.cell for c in expand(parse(s.scenario_data(100), "page")))
+    assert a.track == "nutcracker" and b.track == b_track
+    assert a.players == b.players == 3
+    assert a.bots == b.bots == ("greedy:tuned",) * 3
+    if not change.startswith("track."):
+        assert a.variant != b.variant  # the rules parameter is B's alone
+    else:
+        assert a.variant == b.variant

@@ -1,8 +1,10 @@
 """Where the slots lose, on the page: simkit why's breakdown and the report's track picture.
 
-Marked slow: its replays compile the game's seat-event kernel (about 40 s of CPU on a cold
-cache), which `make test` has no budget for; `make test-all` runs it. The queue and the
-HTTP side of it are tested without replays (tests/serve/test_pages.py, test_browser.py).
+Marked slow (`make test-all` runs it): a round and 200 replays, with the seat-event
+kernel's compile on a cold cache, for what the browser test (tests/serve/test_browser.py,
+in `make test`) already sees on the page; here the two ends and the losing slot are checked
+against the run's own win rates. The queue's side is tested without replays
+(tests/serve/test_pages.py).
 """
 
 from pathlib import Path
