@@ -6,17 +6,18 @@ block per game from its ``Game.bench``: races per second with numba at 1 and 2 t
 ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
-Then each game's bots' price on the strength frontier (``bench/frontier.py``). Last, each
-game's cold compile (``bench/compile.py``), and ``simkit serve``'s time to an answer
-(``bench/serve.py``).
+Then each game's bots' price on the strength frontier (``bench/frontier.py``), Snow Tails'
+searches against the code of a named baseline commit in the same run, tables compared
+(``bench/baseline.py``). Last, each game's cold compile (``bench/compile.py``), and
+``simkit serve``'s time to an answer (``bench/serve.py``).
 """
 
 from __future__ import annotations
 
 import sys
 
+from bench import baseline, frontier, runner, yardstick
 from bench import compile as cold
-from bench import frontier, runner, yardstick
 from bench import serve as live
 from bench.common import game_rows
 
@@ -37,6 +38,7 @@ def main() -> int:
         each = ", ".join(f"{n} {r:,.0f}/s ({fastest / r:.2f}x)" for n, r in per_turn.items())
         print(f"per seat-turn at 1 thread (x: slower than the fastest): {each}")
     frontier.main([])
+    baseline.main([])
     cold.main(benched)
     live.main()
     return 0

@@ -68,20 +68,26 @@ def same_searches(bot, other):
 
 
 @pytest.mark.parametrize(("game", "track"), [("snowtails", "hairpins"), ("mushmush", None)])
-def test_search_spends_exactly_its_budget(game, track):
+def test_search_spends_its_budget_unless_its_choice_is_settled(game, track):
     # search:64 ran 56 rollouts (64 // 24 * 8 + 64 // 12 * 4 + 64 // 6 * 2), search:16 cut
-    # 8 plays down to 4 on one rollout each.
+    # 8 plays down to 4 on one rollout each. Now each spends exactly N rollouts but where
+    # the rollouts left could not change the choice (search._settle): fewer, never more,
+    # and the first cut still rests on two samples each.
     track = track or "mm5-what-goes-up"
     bots = ("search:64", "search:16", "search:7", "search:3h2")
     seen = search_decisions(bots, 11, game, track, limit=24)
     assert {b for _, b, _ in seen} == {64, 16, 7, 3}
+    spent = {b: [] for b in (64, 16, 7, 3)}
     for _, budget, tries in seen:
         if tries.size > 1:
-            assert tries.sum() == budget
-            if budget >= 16:
+            assert tries.sum() <= budget
+            spent[budget].append(bool(tries.sum() == budget))
+            if budget >= 16 and tries.sum() == budget:
                 assert tries.min() >= 2  # the first cut rests on two samples or more
     sizes = {b: max(t.size for _, bb, t in seen if bb == b) for b in (64, 16)}
     assert sizes == {64: 8, 16: 4}
+    # Settled choices are common at 64 (here 2 of 6 and 0 of 6 decisions spent it all).
+    assert not all(spent[64]) and any(spent[16] + spent[7] + spent[3])
 
 
 def _greedy_end(st, track, bot):
@@ -163,7 +169,7 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
 
 def test_a_prior_search_compares_the_candidates_it_names():
     """``search:NhHpLcM`` compares the policy's best M (where greedy finds that many), each
-    on one sample first, and still spends exactly N rollouts."""
+    on one sample first, and spends N rollouts at most (``search._settle``)."""
     assert parse_bot("search:6h2vp3c4@policy:distilled").candidates == 4
     assert parse_bot("search:8h2vp3@policy:distilled").candidates == 0
     for bad in ("search:6h2vp3c", "search:6h2vp3c1", "search:6h2vp3c9", "search:6h2c4"):
@@ -176,7 +182,7 @@ def test_a_prior_search_compares_the_candidates_it_names():
         if tries.size > 1:
             sizes.add(tries.size)
             assert tries.size <= 4 and tries.min() >= 1
-            assert tries.sum() == budget
+            assert tries.sum() <= budget
     assert 4 in sizes
 
 
@@ -198,7 +204,7 @@ def test_a_prior_search_skips_where_the_prior_decides():
     """``search:NhHpLgG`` plays the policy's best without a rollout where its prior leads the
     next play's by G/100 or more: a lead no prior reaches plays as the search without ``g``
     does, decision for decision; a small one leaves decisions unsearched that the search
-    without ``g`` searched; the searched ones still spend exactly N."""
+    without ``g`` searched; the searched ones still spend N at most."""
     assert parse_bot("search:8h2vp3s5g20@policy:distilled").gate == 20
     refused_with_a_working_example(
         ("search:8h2vp3g", "search:8h2vp3g0", "search:8h2vp3g256", "search:8h2vg5")
@@ -206,7 +212,7 @@ def test_a_prior_search_skips_where_the_prior_decides():
     plain = same_searches("search:8h2vp3g255@policy:distilled", "search:8h2vp3@policy:distilled")
     gated = search_decisions(("search:8h2vp3g3@policy:distilled", "greedy"), 11, limit=30)
     searched = [tries for _, _, tries in gated if tries.size > 1]
-    assert all(tries.sum() == 8 for tries in searched)
+    assert all(tries.sum() <= 8 for tries in searched)
     assert len(searched) < sum(tries.size > 1 for _, _, tries in plain)
 
 

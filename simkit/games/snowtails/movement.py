@@ -24,6 +24,7 @@ from simkit.games.snowtails.records import (
     C_WALL,
     MV_DRIFT,
     MV_STRAIGHT,
+    N_BITS,
     N_D,
     N_KIND,
     N_M,
@@ -83,6 +84,22 @@ def enter(cfg, pos, target, td, room):
 
 
 @njit(no_cpython_wrapper=True)
+def note(wk, t):
+    """While ``wk.reading`` is 1, keep space ``t`` among the spaces the search read
+    (``wk.reads``, each once: ``wk.seen[t]`` holds the search's ``wk.stamp``; past their
+    room they are only counted): the sleds and trees there are all a greedy card play
+    depends on besides the seat's own state (``search._recall``). A space off the track
+    (-1) reads nothing."""
+    if wk.reading != 1 or t < 0 or wk.seen[t] == wk.stamp:
+        return
+    wk.seen[t] = wk.stamp
+    n = wk.n_reads
+    if 0 <= n < wk.reads.shape[0]:
+        wk.reads[n] = t
+    wk.n_reads = n + 1
+
+
+@njit(no_cpython_wrapper=True)
 def overspeed(cfg, start, end, speed):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
@@ -102,7 +119,9 @@ def overspeed(cfg, start, end, speed):
 @njit(no_cpython_wrapper=True)
 def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space); if it
-    does with more tree dents, this way there replaces it (fewer dents, same options)."""
+    does with more tree dents, this way there replaces it (fewer dents, same options).
+    A node keeps the drift bits of the moves to it (``pattern_bits``): its parent's, and
+    bit ``m - 1`` for a drift."""
     nodes = wk.nodes
     for i in range(lo, n_nodes):
         if nodes[i, N_D] == d and nodes[i, N_SPACE] == space:
@@ -110,6 +129,7 @@ def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
                 nodes[i, N_PARENT] = parent
                 nodes[i, N_KIND] = kind
                 nodes[i, N_TD] = td
+                nodes[i, N_BITS] = _bits(nodes, parent, kind, m)
             return n_nodes
     if n_nodes >= nodes.shape[0]:
         return n_nodes
@@ -119,7 +139,17 @@ def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     nodes[n_nodes, N_PARENT] = parent
     nodes[n_nodes, N_KIND] = kind
     nodes[n_nodes, N_TD] = td
+    nodes[n_nodes, N_BITS] = _bits(nodes, parent, kind, m)
     return n_nodes + 1
+
+
+@njit(inline="always")
+def _bits(nodes, parent, kind, m):
+    """The drift bits of a node reached by a move of ``kind`` from ``parent`` (none from
+    the root's own: no parent), its ``m``-th move."""
+    if parent < 0:
+        return ZERO
+    return nodes[parent, N_BITS] | ((1 if kind == MV_DRIFT else 0) << (m - 1))
 
 
 @njit(no_cpython_wrapper=True)
@@ -150,7 +180,7 @@ def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, sp
     return n_outs + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(inline="always")  # two calls, both in outcomes' inner loop: its calls cost 6% of greedy
 def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     """Expand node ``i`` by one move of ``kind`` into column ``col``: a new node in the
     layer from ``nxt``, or an outcome if the move collides. ``search`` = (first outcome of
@@ -162,6 +192,7 @@ def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     cur = nodes[i, N_SPACE]
     td = nodes[i, N_TD]
     t = cfg.tab[cur, col]
+    note(wk, t)
     c, td2 = enter(cfg, pos, t, td, room)
     if c == C_FIFTH:
         n_outs = _add_outcome(cfg, wk, n_outs, lo, start, t, c, ZERO, i, kind, speed, td2)
@@ -172,6 +203,22 @@ def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
         d = nodes[i, N_D] + (1 if kind == MV_DRIFT else 0)
         n_nodes = _add_node(wk, n_nodes, nxt, nodes[i, N_M] + 1, d, t, i, kind, td2)
     return n_nodes, n_outs
+
+
+@njit(no_cpython_wrapper=True)
+def _straight(cfg, pos, wk, lo, hi, speed, search):
+    """``outcomes``' layers for a move without drift: one node a layer, each one straight
+    move on from the last, until a collision ends it (the same nodes and outcomes, in the
+    same order, without the layer search). Returns the last layer, the nodes and the
+    outcomes used."""
+    n_outs = search[0]
+    n_nodes = hi
+    for _ in range(speed):
+        if lo == hi:
+            break
+        n_nodes, n_outs = _step(cfg, pos, wk, lo, MV_STRAIGHT, S_NEXT, hi, n_nodes, n_outs, search)
+        lo, hi = hi, n_nodes
+    return lo, hi, n_nodes, n_outs
 
 
 @njit(no_cpython_wrapper=True)
@@ -208,6 +255,7 @@ def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, r
     td = wk.nodes[i, N_TD]
     for j in range(1, bonus + 1):
         t = cfg.tab[cur, S_NEXT]
+        note(wk, t)
         c, td2 = enter(cfg, pos, t, td, room)
         stop = cur
         if c == C_FIFTH:
@@ -218,6 +266,7 @@ def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, r
             stop = t
         emit = c != C_NONE or partial != 0 or j == bonus
         if partial == 2 and c == C_NONE and j < bonus:
+            note(wk, cfg.tab[t, S_NEXT])
             emit = not _skip_distance(cfg, pos, t, td, start, room)
         if emit:
             dist = j if partial else bonus
@@ -244,7 +293,9 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
     n_nodes = _add_node(wk, root, root, ZERO, ZERO, start, NONE, NONE, ZERO)
     lo, hi = root, n_nodes
     search = (lo_out, start, speed, room)
-    for m in range(speed):
+    if drift == 0:
+        lo, hi, n_nodes, n_outs = _straight(cfg, pos, wk, lo, hi, speed, search)
+    for m in range(speed if drift > 0 else 0):
         nxt = hi
         for i in range(lo, hi):
             d = wk.nodes[i, N_D]
@@ -274,21 +325,11 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
 
 @njit(no_cpython_wrapper=True)
 def pattern_bits(wk, o):
-    """(move count, drift bits) leading to outcome ``o``, the colliding attempt last."""
-    nodes = wk.nodes
-    n = 0
+    """(move count, drift bits) leading to outcome ``o``, the colliding attempt last: its
+    node's moves and bits (``_add_node``), then the attempt's."""
     i = wk.outs[o, O_NODE]
-    while nodes[i, N_PARENT] >= 0:
-        n += 1
-        i = nodes[i, N_PARENT]
-    bits = 0
-    i = wk.outs[o, O_NODE]
-    k = n
-    while nodes[i, N_PARENT] >= 0:
-        k -= 1
-        if nodes[i, N_KIND] == MV_DRIFT:
-            bits |= 1 << k
-        i = nodes[i, N_PARENT]
+    n = wk.nodes[i, N_M]
+    bits = wk.nodes[i, N_BITS]
     if wk.outs[o, O_ATTEMPT] >= 0:
         if wk.outs[o, O_ATTEMPT] == MV_DRIFT:
             bits |= 1 << n

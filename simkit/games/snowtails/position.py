@@ -136,6 +136,7 @@ def clear(pos):
 def new(cfg, pos, wk, key):
     """Set ``pos`` up as the unit with root ``key`` and run it to its first decision."""
     clear(pos)
+    wk.reading = 0  # no search is noting the spaces it reads (``movement.note``)
     begin_unit(cfg, pos, wk, key)
 
 

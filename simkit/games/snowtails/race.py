@@ -276,16 +276,17 @@ def _rank(cfg, pos, wk, p):
 def _start_round(cfg, pos, wk):
     """R-25 rejoins, then the round's turn order (R-03): the race order at its start."""
     # R-25: a repairing sled rejoins when it is last in race order at the start of a round,
-    # and plays that round.
-    n = race_order(cfg, pos, IN_RACE, wk.order)
-    for i in range(n - 1, -1, -1):
-        q = wk.order[i]
-        if pos.status[q] == FINISHED:
-            continue
-        if pos.status[q] == REPAIR:
-            pos.status[q] = RACING
-            log(wk, EV_REJOIN, q, pos.rnd + 1, 0, 0, 0, 0, 0, 0)
-        break
+    # and plays that round (the order is looked up only while a sled is repairing).
+    if _repairing(pos):
+        n = race_order(cfg, pos, IN_RACE, wk.order)
+        for i in range(n - 1, -1, -1):
+            q = wk.order[i]
+            if pos.status[q] == FINISHED:
+                continue
+            if pos.status[q] == REPAIR:
+                pos.status[q] = RACING
+                log(wk, EV_REJOIN, q, pos.rnd + 1, 0, 0, 0, 0, 0, 0)
+            break
     n = race_order(cfg, pos, RACING_ONLY, wk.order)
     if n == 0:
         _end_race(cfg, pos, wk)
@@ -381,21 +382,18 @@ def _end_round(cfg, pos, wk):
     order = wk.order
     if cfg.race_end == 0:
         # R-05 (ST1): at the end of a round every sled past the line has finished, ranked
-        # by race order after those that finished in earlier rounds.
-        n = race_order(cfg, pos, RACING_ONLY, order)
-        for i in range(n):
-            p = order[i]
-            if cfg.tab[pos.space[p], S_PAST] != 0:
-                _rank(cfg, pos, wk, p)
+        # by race order after those that finished in earlier rounds (ordered only when one
+        # has crossed).
+        if _crossed(cfg, pos):
+            n = race_order(cfg, pos, RACING_ONLY, order)
+            for i in range(n):
+                p = order[i]
+                if cfg.tab[pos.space[p], S_PAST] != 0:
+                    _rank(cfg, pos, wk, p)
     else:
         # R-05 / ST2 D: the race ends with the round in which a sled crosses the line;
         # every sled still in it is placed by race order, finished or not.
-        crossed = False
-        for p in range(pos.n_seats):
-            s = pos.space[p]
-            if pos.status[p] == RACING and s >= 0 and cfg.tab[s, S_PAST] != 0:
-                crossed = True
-        if crossed:
+        if _crossed(cfg, pos):
             n = race_order(cfg, pos, IN_RACE, order)
             for i in range(n):
                 _rank(cfg, pos, wk, order[i])
@@ -413,6 +411,25 @@ def _end_round(cfg, pos, wk):
         _end_race(cfg, pos, wk)
     else:
         pos.flow = FL_ROUND
+
+
+@njit(no_cpython_wrapper=True)
+def _crossed(cfg, pos):
+    """A sled still racing is past the finish line (R-05)."""
+    for p in range(pos.n_seats):
+        s = pos.space[p]
+        if pos.status[p] == RACING and s >= 0 and cfg.tab[s, S_PAST] != 0:
+            return True
+    return False
+
+
+@njit(no_cpython_wrapper=True)
+def _repairing(pos):
+    """A sled sits out a fifth dent (R-25)."""
+    for p in range(pos.n_seats):  # noqa: SIM110 - numba compiles no generator expressions
+        if pos.status[p] == REPAIR:
+            return True
+    return False
 
 
 @njit(no_cpython_wrapper=True)

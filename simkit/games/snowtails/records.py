@@ -281,9 +281,9 @@ POSITION = record_dtype(
 )
 
 # Search scratch: node rows (moves made, drifts made, space, parent node, move kind, tree
-# dents so far) and outcome rows of ``movement.outcomes``.
-N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD = (np.int64(c) for c in range(6))
-N_COLS = 6
+# dents so far, drift bits of the moves to it) and outcome rows of ``movement.outcomes``.
+N_M, N_D, N_SPACE, N_PARENT, N_KIND, N_TD, N_BITS = (np.int64(c) for c in range(7))
+N_COLS = 7
 (
     O_END,  # space where the sled stops
     O_COLL,  # C_*
@@ -301,6 +301,9 @@ MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
 MAX_TOP = 32  # candidate plays policy.top_plays keeps
 ROUND_CAP = 64  # rounds recorded in Batch.round_position (a race on the library tracks: ~15)
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
+RECALL = 2048  # greedy card plays a search's rollouts remember (search.py; a power of two)
+RECALL_READS = 44  # spaces one of them may have read (more: it is not remembered)
+RECALL_W = 8 + RECALL_READS // 2  # a remembered play's row: reads' count, play, reads
 
 WORK = record_dtype(
     [
@@ -329,6 +332,14 @@ WORK = record_dtype(
         ("sums", np.float64, (MAX_TOP,)),
         ("tries", np.int64, (MAX_TOP,)),
         ("alive", np.int64, (MAX_TOP,)),
+        # search._recall: greedy's card plays in the rollouts, one row each (search.py)
+        ("recall_key", np.int64, (RECALL, 2)),  # apart from the rows: cheap to clear
+        ("recall", np.int64, (RECALL, RECALL_W)),
+        ("reading", np.int64),  # 1: movement.note keeps the spaces a search reads
+        ("n_reads", np.int64),
+        ("reads", np.int64, (RECALL_READS,)),
+        ("stamp", np.int64),  # this search's mark in ``seen``
+        ("seen", np.int32, (MAX_SPACES,)),  # the last search that noted each space
         ("tracing", np.int64),  # 1: log events
         ("nlog", np.int64),  # events logged (past LOG_CAP they are counted, not kept)
         ("log", np.int64, (LOG_CAP, EV_WIDTH)),

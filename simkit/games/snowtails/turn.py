@@ -281,6 +281,8 @@ def _log_moves(wk, p, bits, path, k, b0):
 def _trees(cfg, pos, wk, p, k):
     """R-21 / ST2 C "A tree": each tree entered is removed and dents; movement went on.
     Returns -1 if a tree's dent was one too many (R-18 / R-25 follow), else 0."""
+    if cfg.tree_lo[pos.race] == cfg.tree_hi[pos.race]:
+        return 0  # no tree on this race's track (or trees not in play): nothing to enter
     path = wk.path
     for j in range(1, k):
         s = path[j]
