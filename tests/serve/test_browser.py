@@ -129,6 +129,12 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
         browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         try:
             page = browser.new_page()
+            # Nothing from the network (item 1): any request elsewhere is refused and listed.
+            elsewhere = []
+            page.route(
+                lambda u: not u.startswith(url + "/"),
+                lambda route: (elsewhere.append(route.request.url), route.abort()),
+            )
             page.goto(url)
             expect(page.locator("#where")).to_contain_text("nutcracker", timeout=15_000)
             # A bad value: an inline error under its field, nothing plays.
@@ -157,6 +163,7 @@ def test_the_page_in_chromium_plays_a_change_saves_it_and_the_run_reports(server
             page.fill("#save-name", "corner1")
             page.click("#save")
             expect(page.locator("#saved")).to_contain_text("simkit report", timeout=30_000)
+            assert elsewhere == []
         finally:
             browser.close()
     run, scenario = root / "saved" / "corner1", root / "saved" / "corner1.toml"
