@@ -179,6 +179,6 @@ def test_the_level_warning_joins_the_checks_sentences_without_doubled_stops():
     assert ".;" not in text and ".." not in text
     assert text == (
         "Measured here: 2 bots are not stronger than the level listed before it: players=3: b "
-        "is not clearly stronger than a: 52.2% [50.6, 54.3]; p=5: c is level with b. A difference between "
-        "such players is style, not skill (style-dependent)."
+        "is not clearly stronger than a: 52.2% [50.6, 54.3]; p=5: c is level with b. "
+        "A difference between such players is style, not skill (style-dependent)."
     )
