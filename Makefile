@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 # numba's on-disk cache, kept in the project so `make clean` can drop it.
 export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 
-.PHONY: setup demo test test-all fuzz attacks planted lint format bench profile reports clean golden
+.PHONY: setup demo serve test test-all fuzz attacks planted lint format bench profile reports clean golden
 
 setup: $(STAMP)
 
@@ -21,6 +21,9 @@ demo: setup  ## the default study end to end: tables in runs/demo, report in run
 	$(BIN)/simkit run scenarios/demo.toml --out runs/demo --force
 	$(BIN)/simkit report runs/demo -o runs/demo/report
 	@echo "tables: runs/demo   report: runs/demo/report/index.html   track pictures: reports/tracks/"
+
+serve: setup  ## the live what-if page for the demo study (docs/serve.md): prints its URL on 127.0.0.1
+	$(BIN)/simkit serve $(SERVE_OPTS)
 
 # -n auto: one pytest worker per core (numba compiles per process, so the two workers of a
 # 2-core machine each compile what their files use); --dist loadfile keeps a file's tests,

@@ -8,7 +8,8 @@ start, and the cost per seat-turn for games with a ``turns`` column. A game's ra
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
 Then each game's bots' price on the strength frontier (``bench/frontier.py``), Snow Tails'
 searches against the code of a named baseline commit in the same run, tables compared
-(``bench/baseline.py``). Last, each game's cold compile (``bench/compile.py``).
+(``bench/baseline.py``). Last, each game's cold compile (``bench/compile.py``), and
+``simkit serve``'s time to an answer (``bench/serve.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import sys
 
 from bench import baseline, frontier, runner, yardstick
 from bench import compile as cold
+from bench import serve as live
 from bench.common import game_rows
 
 
@@ -38,6 +40,7 @@ def main() -> int:
     frontier.main([])
     baseline.main([])
     cold.main(benched)
+    live.main()
     return 0
 
 

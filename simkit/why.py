@@ -117,8 +117,11 @@ def _run(data: dict[str, Any], folder: Path, path: str, threads, progress) -> An
     return load(folder)
 
 
-def _breakdown(results: Any, cells: list[int], replays: int) -> dict[str, pd.DataFrame]:
-    """The replayed breakdown of the base cell of every level, and the tables' own view."""
+def replayed_breakdown(results: Any, cells: list[int], replays: int) -> dict[str, pd.DataFrame]:
+    """The breakdown of ``cells`` (the base cell of every level): their first ``replays``
+    races replayed with seat events (``places``, ``rounds``, ``totals``, ``replays``) where
+    the game has them, and the tables' own view (``columns``, ``rounds_position``).
+    simkit serve's "where the slots lose" reads it too."""
     from simkit.analysis import diagnose
     from simkit.analysis.rounds import position_by_slot
     from simkit.runner.replay import replay_cell
@@ -255,7 +258,7 @@ def diagnose(
             progress,
         )
         effects = ablation.effects(abl, elements, seed)
-        breakdown = _breakdown(abl, ablation.groups(abl)[0], replays)
+        breakdown = replayed_breakdown(abl, ablation.groups(abl)[0], replays)
         fixes, chosen, run = _seek_fix(
             pinned,
             _top(effects, elements),

@@ -116,7 +116,14 @@ def test_a_short_flag_means_one_long_option_everywhere():
     clashes = {short: longs for short, longs in meaning.items() if len(longs) > 1}
     assert not clashes, f"short flags with several meanings: {clashes}"
     assert "--output" not in {long for longs in meaning.values() for long in longs}
-    assert sorted(meaning["-t"]["--threads"]) == ["bots tune", "ladder", "run", "tune", "why"]
+    assert sorted(meaning["-t"]["--threads"]) == [
+        "bots tune",
+        "ladder",
+        "run",
+        "serve",
+        "tune",
+        "why",
+    ]
     assert set(meaning["-p"]) == {"--players"} and set(meaning["-b"]) == {"--bots"}
     assert "-n" not in meaning
 

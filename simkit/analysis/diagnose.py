@@ -211,6 +211,14 @@ def by_column(results: Any, cell: int) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["slot", "column", "slot_mean", "diff", "low", "high"])
 
 
+def other_end(by_slot: pd.DataFrame, slot: int) -> int:
+    """The slot at the other end of one cell's win rates from ``slot``, its worst: the one
+    most ahead of fair, or the one most behind where ``slot`` is most ahead. ``by_slot``:
+    that cell's rows of :func:`simkit.analysis.fairness.fairness_by_slot`."""
+    ahead = by_slot.sort_values("deviation", ascending=False)["slot"].tolist()
+    return int(ahead[0] if ahead[0] != slot else ahead[-1])
+
+
 def _word(kind: str, diff: float) -> str:
     return f"{abs(diff):.2f} {'more' if diff > 0 else 'fewer'} {WORDS.get(kind, kind)}"
 

@@ -32,6 +32,7 @@ _COMMANDS = [
     ("simkit.cli.ladder", "ladder"),
     ("simkit.cli.bots", "bots"),
     ("simkit.cli.tune", "tune"),
+    ("simkit.cli.serve", "serve"),
 ]
 
 

@@ -561,55 +561,64 @@ def _drama_section(doc: Document, results: Any, out: Path) -> None:
         )
 
 
-def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) -> None:
+def track_picture(
+    results: Any, cell: int, heat: pd.DataFrame, path: Path, title: str
+) -> tuple[str | None, str, list[dict[str, Any]]] | None:
+    """The report's track picture of ``cell`` written to ``path``: crashes per 1000 races on
+    each space (every kind of event where the run counted no crash), the worst spaces before
+    the finish line ringed A-E. ``heat`` is :func:`simkit.analysis.track.heat_by_space`.
+
+    Returns None where the cell has no track or no counts, else (why it could not be drawn
+    or None, what it counts, the ringed spaces: ``mark``, ``where``, ``space`` and
+    ``per_1000_races``). simkit serve draws its pictures with it too.
+    """
     crash = heat[heat["kind"].str.startswith(CRASH_PREFIX)]
     use = crash if not crash.empty else heat
     what = "crashes (all kinds)" if not crash.empty else "events (all kinds)"
-    marked = []
+    row = results.cells[results.cells["cell"] == cell].iloc[0]
+    part = use[use["cell"] == cell]
+    track = row.get("track")
+    if part.empty or not isinstance(track, str):
+        return None
+    values = np.zeros(int(part["space"].max()) + 1)
+    np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
+    # The rings go on spaces before the finish line only, as in the hot-space table
+    # (hot_spaces): a crash in the run-off costs a finished sled nothing (R-18, R-26).
+    before = np.zeros(len(values))
+    ahead = part[~part["past_finish"].astype(bool)] if "past_finish" in part else part
+    np.add.at(before, ahead["space"].to_numpy(), ahead["per_1000_races"].to_numpy())
+    top = np.argsort(-before, kind="stable")[: len(MARKS)]
+    top = top[before[top] > 0]
+    marks = [(int(s), MARKS[i]) for i, s in enumerate(top)]
+    why = plots.track_heat(path, track, values, title, f"{what} per 1000 races", marks)
+    if why is not None:
+        return why, what, []
+    places = space_places(results, int(cell), top)
+    marked = [
+        {"mark": label, "where": place, "space": s, "per_1000_races": values[s]}
+        for (s, label), place in zip(marks, places, strict=True)
+    ]
+    return None, what, marked
+
+
+def _track_pictures(doc: Document, results: Any, out: Path, heat: pd.DataFrame) -> None:
+    marked, what = [], ""
     for cell in list(results.cells["cell"])[:MAX_CELL_PLOTS]:
         row = results.cells[results.cells["cell"] == cell].iloc[0]
-        part = use[use["cell"] == cell]
-        track = row.get("track")
-        if part.empty or not isinstance(track, str):
-            continue
-        values = np.zeros(int(part["space"].max()) + 1)
-        np.add.at(values, part["space"].to_numpy(), part["per_1000_races"].to_numpy())
-        # The rings go on spaces before the finish line only, as in the hot-space table
-        # (hot_spaces): a crash in the run-off costs a finished sled nothing (R-18, R-26).
-        before = np.zeros(len(values))
-        ahead = part[~part["past_finish"].astype(bool)] if "past_finish" in part else part
-        np.add.at(before, ahead["space"].to_numpy(), ahead["per_1000_races"].to_numpy())
-        top = np.argsort(-before, kind="stable")[: len(MARKS)]
-        top = top[before[top] > 0]
-        marks = [(int(s), MARKS[i]) for i, s in enumerate(top)]
         png = f"track_cell{int(cell)}.png"
-        why = plots.track_heat(
-            out / png,
-            track,
-            values,
-            f"cell {cell}: {row['label']}",
-            f"{what} per 1000 races",
-            marks,
-        )
+        drawn = track_picture(results, int(cell), heat, out / png, f"cell {cell}: {row['label']}")
+        if drawn is None:
+            continue
+        why, what, ringed = drawn
         if why is not None:
             doc.add(Paragraph(f"No track picture for cell {cell}: {why.rstrip('.')}."))
             continue
-        places = space_places(results, int(cell), top)
-        marked += [
-            {
-                "cell": cell,
-                "mark": label,
-                "where": place,
-                "space": s,
-                "per_1000_races": values[s],
-            }
-            for (s, label), place in zip(marks, places, strict=True)
-        ]
+        marked += [{"cell": cell, **r} for r in ringed]
         doc.add(
             Figure(
                 png,
-                f"Cell {cell} ({row['label']}) on {track}: {what} per 1000 races on each "
-                "space; A-E ring the five worst spaces before the finish line (table "
+                f"Cell {cell} ({row['label']}) on {row['track']}: {what} per 1000 races on "
+                "each space; A-E ring the five worst spaces before the finish line (table "
                 "below), C1, C2, ... number the corners. The colour scale ends at the worst "
                 "space before the line: run-off spaces beyond it, where finished sleds "
                 "crowd, show the top colour.",

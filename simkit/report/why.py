@@ -63,8 +63,7 @@ def _where(study: Any, s: Any) -> str:
 
     by = fairness_by_slot(study)
     by = by[by["cell"] == s.cells[0]]
-    ahead = by.sort_values("deviation", ascending=False)["slot"].tolist()
-    best = ahead[0] if ahead[0] != slot else ahead[-1]
+    best = diagnose.other_end(by, slot)
     n = int(s.breakdown["replays"]["races"].iloc[0])
     worst_lines = diagnose.sentences(mine, slot)
     best_lines = diagnose.sentences(mine, best)

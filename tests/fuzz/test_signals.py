@@ -23,19 +23,23 @@ seed = 1
 """
 
 
-def _interrupted(cwd: Path, args: list[str], after: float) -> subprocess.CompletedProcess:
-    """``python -m simkit ARGS`` sent SIGINT ``after`` seconds (as a terminal's Ctrl-C: a
-    process started in the background would ignore it)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.Popen(
-        [sys.executable, "-m", "simkit", *args],
+def _python(cwd: Path, args: list[str]) -> subprocess.Popen:
+    """``python ARGS`` with this checkout's simkit, SIGINT at its default action (as a
+    terminal's Ctrl-C finds it: a process started in the background would ignore it)."""
+    return subprocess.Popen(
+        [sys.executable, *args],
         cwd=cwd,
-        env=env,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
+
+
+def _interrupted(cwd: Path, args: list[str], after: float) -> subprocess.CompletedProcess:
+    """``python -m simkit ARGS`` sent SIGINT ``after`` seconds."""
+    p = _python(cwd, ["-m", "simkit", *args])
     time.sleep(after)
     p.send_signal(signal.SIGINT)
     out, err = p.communicate(timeout=120)
@@ -85,16 +89,7 @@ main()
 def test_ctrl_c_while_a_finished_command_exits_keeps_its_status(tmp_path):
     """A finished command interrupted while Python frees its modules (past _PySignal_Fini,
     where a default SIGINT kills with status -2 and no word) ends with its own status."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    p = subprocess.Popen(
-        [sys.executable, "-c", FINISHING],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    p = _python(tmp_path, ["-c", FINISHING])
     lines = []
     for line in p.stdout:
         lines.append(line)
