@@ -35,6 +35,8 @@ high = 10
 order = "non-decreasing"
 """
 SMALL = {"budget": 60_000, "min_races": 500, "max_races": 4_500, "confirm": 20_000}
+# The uninterrupted tuning the kill and full-disk tests end up at: played once a module.
+WHOLE = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
 
 
 def _files(tmp_path: Path, scenario: str = SCENARIO, space: str = SPACE) -> tuple[Path, Path]:
@@ -52,6 +54,25 @@ def _trials(out: Path) -> list[tuple]:
         for t in st.get_trials()
         if t.state.name != "FAIL"
     ]
+
+
+@pytest.fixture(scope="module")
+def whole(tmp_path_factory):
+    """One uninterrupted tuning with ``WHOLE``'s settings, its best and its trials: what an
+    interrupted one (a kill, a full disk) must end up deciding. Its folder is its own, so
+    the tests that compare against it share one tuning (the search is a pure function of its
+    settings: same candidates, rungs and values in any folder)."""
+    import simkit.games
+    from tests.tune.slotrace import GAME
+
+    simkit.games.names()
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(simkit.games._REGISTRY, "slotrace", GAME)
+        tmp = tmp_path_factory.mktemp("whole")
+        (tmp / "in").mkdir()
+        s = tune.settings(*_files(tmp / "in"), **WHOLE)
+        done = tune.start(s, tmp / "whole")
+        yield done, _trials(tmp / "whole")
 
 
 def test_tune_finds_the_fair_table_within_its_budget(tmp_path):
@@ -91,13 +112,12 @@ def test_the_book_is_played_first_and_poor_candidates_stop_early(tmp_path):
     assert 1 in rungs  # some candidates played only the first rung
 
 
-def test_a_kill_9_in_the_middle_resumes_to_the_same_study(tmp_path):
+def test_a_kill_9_in_the_middle_resumes_to_the_same_study(tmp_path, whole):
     """One worker killed mid-candidate and resumed (`simkit tune --resume`) decides exactly
     what one uninterrupted worker decides: same candidates, same rungs, same objective
     values, and it ends with the same best candidate."""
-    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
-    s = tune.settings(*_files(tmp_path), **opts)
-    whole = tune.start(s, tmp_path / "whole")
+    s = tune.settings(*_files(tmp_path), **WHOLE)
+    whole, whole_trials = whole
     study.create(s, tmp_path / "killed")
     marker = tmp_path / "killed" / killable.MARKER
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -116,11 +136,11 @@ def test_a_kill_9_in_the_middle_resumes_to_the_same_study(tmp_path):
     lost = [t for t in st.get_trials() if t.state.name == "RUNNING"]
     assert len(lost) == 1 and lost[0].user_attrs["races"] > 0  # played a rung, not all
     before = len([t for t in st.get_trials() if t.state.name != "RUNNING"])
-    assert killable.AFTER - 1 <= before < len(_trials(tmp_path / "whole"))
+    assert killable.AFTER - 1 <= before < len(whole_trials)
     resumed = tune.resume(tmp_path / "killed")
     got = study.open_study(tmp_path / "killed", s).get_trials()
     assert [t.number for t in got if t.state.name == "FAIL"] == [lost[0].number]
-    assert _trials(tmp_path / "killed") == _trials(tmp_path / "whole")
+    assert _trials(tmp_path / "killed") == whole_trials
     assert resumed.best == whole.best
     pd.testing.assert_frame_equal(resumed.confirmation, whole.confirmation)
 
@@ -232,7 +252,9 @@ def test_a_skill_axis_is_tuned_at_every_level_on_the_same_races(tmp_path):
     assert objective.value(s.terms(), [fair, unfair]) == pytest.approx(15.0)
 
 
-def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_path, monkeypatch):
+def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(
+    tmp_path, monkeypatch, whole
+):
     """SQLite's "database or disk is full" in the middle of a candidate (a fake writer: the
     storage fails on the 4th candidate's first rung): one line naming the study and the
     remedy; the remedy, followed, ends with the study of an uninterrupted tuning."""
@@ -240,9 +262,8 @@ def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_pa
 
     from simkit.errors import RunError
 
-    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
-    s = tune.settings(*_files(tmp_path), **opts)
-    whole = tune.start(s, tmp_path / "whole")
+    s = tune.settings(*_files(tmp_path), **WHOLE)
+    whole, whole_trials = whole
     real, calls = study.play, {"n": 0}
 
     def full(*args, **kwargs):
@@ -262,18 +283,19 @@ def test_a_full_disk_is_one_line_and_the_tuning_resumes_to_the_same_study(tmp_pa
     )
     monkeypatch.setattr(study, "play", real)  # space freed (not undo: slotrace stays known)
     resumed = tune.resume(out)
-    assert _trials(out) == _trials(tmp_path / "whole")
+    assert _trials(out) == whole_trials
     assert resumed.best == whole.best
 
 
-def test_a_full_disk_while_the_study_is_made_says_run_again_and_that_works(tmp_path, monkeypatch):
+def test_a_full_disk_while_the_study_is_made_says_run_again_and_that_works(
+    tmp_path, monkeypatch, whole
+):
     """The attack table: a disk full at the study's creation was a SQLAlchemy traceback."""
     import sqlalchemy.exc
 
     from simkit.errors import RunError
 
-    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
-    s = tune.settings(*_files(tmp_path), **opts)
+    s = tune.settings(*_files(tmp_path), **WHOLE)
     real = study._create_study
 
     def full(*args, **kwargs):
@@ -290,17 +312,18 @@ def test_a_full_disk_while_the_study_is_made_says_run_again_and_that_works(tmp_p
     )
     monkeypatch.setattr(study, "_create_study", real)  # space freed
     again = tune.start(s, out)  # the same command: no --force
-    assert again.best == tune.start(s, tmp_path / "whole").best
+    assert again.best == whole[0].best
 
 
-def test_a_full_disk_in_the_confirmation_says_tune_resume_and_that_works(tmp_path, monkeypatch):
+def test_a_full_disk_in_the_confirmation_says_tune_resume_and_that_works(
+    tmp_path, monkeypatch, whole
+):
     """The confirmation is a run, but resuming the run alone writes no tuning report: the
     line names the tuning's own resume."""
     from simkit.errors import RunError
     from simkit.runner import storage
 
-    opts = {"budget": 30_000, "min_races": 500, "max_races": 4_500, "confirm": 3_000, "top": 1}
-    s = tune.settings(*_files(tmp_path), **opts)
+    s = tune.settings(*_files(tmp_path), **WHOLE)
     real, calls = storage._write_file, {"n": 0}
 
     def full(path, data):
@@ -320,7 +343,7 @@ def test_a_full_disk_in_the_confirmation_says_tune_resume_and_that_works(tmp_pat
     monkeypatch.setattr(storage, "_write_file", real)
     done = tune.resume(out)
     assert done.report.is_file()
-    assert done.best == tune.start(s, tmp_path / "whole").best
+    assert done.best == whole[0].best
 
 
 def test_a_tuning_never_writes_into_a_folder_that_is_not_a_tuning(tmp_path, monkeypatch):
