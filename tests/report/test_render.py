@@ -80,13 +80,22 @@ def _chromium(tmp_path, url: str, *args: str) -> subprocess.CompletedProcess:
         shutil.rmtree(profile, ignore_errors=True)
 
 
-def verdict_bottoms(tmp_path, index) -> list[float]:
-    probe = tmp_path / "probe.html"
-    probe.write_text(index.read_text(encoding="utf-8").replace("</body>", PROBE, 1))
+def _layout(tmp_path, index, script: str, attr: str, name: str, base: bool = False):
+    """What ``script``, run in the report ``index`` laid out by headless Chromium, wrote
+    into the body's ``attr`` (JSON); ``base``: the report's own folder resolves its files."""
+    probe = tmp_path / name
+    html = index.read_text(encoding="utf-8").replace("</body>", script, 1)
+    if base:
+        html = html.replace("<head>", f'<head><base href="{index.parent.as_uri()}/">', 1)
+    probe.write_text(html)
     res = _chromium(tmp_path, probe.resolve().as_uri(), "--dump-dom")
-    m = re.search(r'data-verdict-bottoms="([^"]*)"', res.stdout)
+    m = re.search(attr + r'="([^"]*)"', res.stdout)
     assert m, f"chromium gave no layout ({res.stderr[-300:]})"
     return json.loads(m.group(1).replace("&quot;", '"'))
+
+
+def verdict_bottoms(tmp_path, index) -> list[float]:
+    return _layout(tmp_path, index, PROBE, "data-verdict-bottoms", "probe.html")
 
 
 @needs_chromium
@@ -253,13 +262,7 @@ document.body.setAttribute('data-side-bottom',
 
 
 def side_effect_bottom(tmp_path, index) -> float | None:
-    probe = tmp_path / "side.html"
-    html = index.read_text(encoding="utf-8").replace("</body>", SIDE_PROBE, 1)
-    probe.write_text(html.replace("<head>", f'<head><base href="{index.parent.as_uri()}/">', 1))
-    res = _chromium(tmp_path, probe.resolve().as_uri(), "--dump-dom")
-    m = re.search(r'data-side-bottom="([^"]*)"', res.stdout)
-    assert m, f"chromium gave no layout ({res.stderr[-300:]})"
-    return json.loads(m.group(1).replace("&quot;", '"'))
+    return _layout(tmp_path, index, SIDE_PROBE, "data-side-bottom", "side.html", base=True)
 
 
 @needs_chromium
