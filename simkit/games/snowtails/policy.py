@@ -55,6 +55,13 @@ from simkit.games.snowtails.records import (
     C_FIFTH,
     C_SLED,
     C_WALL,
+    FX_BONUS,
+    FX_BRAKE,
+    FX_DCOL,
+    FX_DRIFT,
+    FX_LEFT,
+    FX_RIGHT,
+    FX_SPEED,
     N_VALUES,
     NONE,
     O_BONUS,
@@ -342,11 +349,12 @@ def _dice_kept(cfg, wk, o, coll, trig, die):
 
 
 @njit(inline="always")
-def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
+def _score(cfg, wk, o, dents, ws, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
     ``die`` is the bonus dice on offer this turn (after step 2), ``fives`` the 5s still
-    set aside for the kennels.
+    set aside for the kennels. ``ws``: the weights' row as values (``_weights``), which the
+    score reads once an outcome.
     """
     tab = cfg.tab
     end = wk.outs[o, O_END]
@@ -364,32 +372,50 @@ def _score(cfg, wk, o, dents, wr, hq, slowest, die, fives):
         taken = 0
     elif taken > room or coll == C_FIFTH:
         if cfg.fifth_dent != 0:  # R-25: sits out
-            return cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_REPAIR]
+            return ws[W_PROGRESS] * cfg.prog[end] - ws[W_REPAIR]
         return ELIMINATED + cfg.prog[end]  # R-18: out of the race
     after = dents + taken
-    sc = cfg.weights[wr, W_PROGRESS] * cfg.prog[end] - cfg.weights[wr, W_INSIDE] * tab[end, S_TIE]
+    sc = ws[W_PROGRESS] * cfg.prog[end] - ws[W_INSIDE] * tab[end, S_TIE]
     trig = tab[end, S_TRIG]
     if past:
         pass  # no dents to charge, none worth forgiving (above)
     elif trig & T_CHAPEL:  # R-27: every dent goes
-        sc += cfg.weights[wr, W_DENT] * dents + cfg.weights[wr, W_DENT_SQ] * dents * dents
+        sc += ws[W_DENT] * dents + ws[W_DENT_SQ] * dents * dents
     else:
-        sc -= cfg.weights[wr, W_DENT] * taken + cfg.weights[wr, W_DENT_SQ] * (
-            after * after - dents * dents
-        )
+        sc -= ws[W_DENT] * taken + ws[W_DENT_SQ] * (after * after - dents * dents)
     if coll == C_SLED:
-        sc -= cfg.weights[wr, W_SLED]
-    sc += cfg.weights[wr, W_HAND] * hq
+        sc -= ws[W_SLED]
+    sc += ws[W_HAND] * hq
     lim = tab[end, S_NSAFE]
     if lim > 0 and slowest >= tab[end, S_DIST] and slowest > lim:
-        sc -= cfg.weights[wr, W_RISK] * (slowest - lim)
+        sc -= ws[W_RISK] * (slowest - lim)
     if cfg.bonus_rule == BONUS_DICE:
-        sc += cfg.weights[wr, W_DIE] * _dice_kept(cfg, wk, o, coll, trig, die)
+        sc += ws[W_DIE] * _dice_kept(cfg, wk, o, coll, trig, die)
     if trig & T_KENNELS and fives > 0:
-        sc += cfg.weights[wr, W_BUILD]
+        sc += ws[W_BUILD]
     if trig & T_BOTHY:
-        sc += cfg.weights[wr, W_BUILD] / 3.0
+        sc += ws[W_BUILD] / 3.0
     return sc
+
+
+@njit(inline="always")
+def _weights(cfg, wr):
+    """Row ``wr`` of ``cfg.weights`` as a tuple of values, for ``_score``: read once a search
+    instead of once an outcome (an array's elements are read again after every store the
+    compiler cannot tell apart from them)."""
+    w = cfg.weights
+    return (
+        w[wr, W_PROGRESS],
+        w[wr, W_INSIDE],
+        w[wr, W_DENT],
+        w[wr, W_DENT_SQ],
+        w[wr, W_SLED],
+        w[wr, W_HAND],
+        w[wr, W_RISK],
+        w[wr, W_DIE],
+        w[wr, W_BUILD],
+        w[wr, W_REPAIR],
+    )
 
 
 @njit(no_cpython_wrapper=True)
@@ -422,7 +448,11 @@ def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     """
     v = wk.plays[i, 0]
     mask = wk.plays[i, 1]
-    _, _, _, speed, drift, dcol, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
+    fx = wk.effects[i]
+    speed = fx[FX_SPEED]
+    drift = fx[FX_DRIFT]
+    dcol = fx[FX_DCOL]
+    bonus = fx[FX_BONUS]
     start = pos.space[p]
     moves = speed + bonus
     side = 0 if drift == 0 else (1 if dcol == S_LEFT else 2)
@@ -514,9 +544,11 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held)
     for i in range(n_pl):
         v = wk.plays[i, 0]
         mask = wk.plays[i, 1]
-        _, _, _, speed, drift, dcol, _, bonus = play_effect(
-            cfg, pos, p, v, mask, pos.rnd, pos.t_pos
-        )
+        fx = wk.effects[i]
+        speed = fx[FX_SPEED]
+        drift = fx[FX_DRIFT]
+        dcol = fx[FX_DCOL]
+        bonus = fx[FX_BONUS]
         moves = speed - drift  # straight ones (R-01)
         if moves + bonus >= REACH:  # with the bonus's (R-14, R-23)
             wk.bounds[i] = np.inf
@@ -561,9 +593,11 @@ def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, 
 def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     """The outcomes of card play ``i``: searched, or found among those of an earlier play
     that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
-    v = wk.plays[i, 0]
-    mask = wk.plays[i, 1]
-    _, _, _, speed, drift, dcol, _, bonus = play_effect(cfg, pos, p, v, mask, pos.rnd, pos.t_pos)
+    fx = wk.effects[i]
+    speed = fx[FX_SPEED]
+    drift = fx[FX_DRIFT]
+    dcol = fx[FX_DCOL]
+    bonus = fx[FX_BONUS]
     keys = wk.okeys
     for q in range(n_keys):
         k = keys[q]
@@ -580,6 +614,25 @@ def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     keys[n_keys, 4] = lo
     keys[n_keys, 5] = wk.found[1]
     return n_keys, n_keys + 1
+
+
+@njit(inline="always")
+def _effects(cfg, pos, wk, p, n_pl):
+    """What each card play ``wk.plays[:n_pl]`` of seat ``p`` does (``play_effect``), into
+    ``wk.effects``: once a search, for its bounds, its movement searches and its scores,
+    which each worked it out again (three times for a play searched)."""
+    for i in range(n_pl):
+        left, right, brake, speed, drift, dcol, _, bonus = play_effect(
+            cfg, pos, p, wk.plays[i, 0], wk.plays[i, 1], pos.rnd, pos.t_pos
+        )
+        fx = wk.effects[i]
+        fx[FX_LEFT] = left
+        fx[FX_RIGHT] = right
+        fx[FX_BRAKE] = brake
+        fx[FX_SPEED] = speed
+        fx[FX_DRIFT] = drift
+        fx[FX_DCOL] = dcol
+        fx[FX_BONUS] = bonus
 
 
 @njit(no_cpython_wrapper=True)
@@ -659,6 +712,7 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     the same it takes the one the order table's bounds put first (``_first_of_equals``).
     """
     n_pl = list_plays(cfg, pos, p, wk.plays)
+    _effects(cfg, pos, wk, p, n_pl)
     dents = pos.dents[p]
     prunable = ONE  # an int64, not a bool: a literal True compiled _first_of_equals twice
     for j in range(N_WEIGHTS):
@@ -689,6 +743,7 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     n_keys = ZERO
     bar = floor
     brake_on = cfg.brake != 0
+    ws = _weights(cfg, wr)
     j = 0
     while True:
         if j == 1 and not ordered:  # the first play searched: order the rest, once
@@ -705,16 +760,18 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
             continue
         v = wk.plays[i, 0]
         mask = wk.plays[i, 1]
-        left, right, brake, _, _, _, _, bonus = play_effect(
-            cfg, pos, p, v, mask, pos.rnd, pos.t_pos
-        )
+        fx = wk.effects[i]
+        left = fx[FX_LEFT]
+        right = fx[FX_RIGHT]
+        brake = fx[FX_BRAKE]
+        bonus = fx[FX_BONUS]
         hq = _distinct_after(pos, p, v, mask, held)
         n = popcount3(mask)
         pos.hand[p, v] -= n
         slowest = _slowest_next(pos, p, left, right, brake, brake_on)
         pos.hand[p, v] += n
         for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
-            sc = _score(cfg, wk, o, dents, wr, hq, slowest, bonus, fives)
+            sc = _score(cfg, wk, o, dents, ws, hq, slowest, bonus, fives)
             if sc > bar or (sc == bar and wk.n_top < k):
                 bar = max(floor, _keep(wk, k, sc, i, o))
             elif (

@@ -295,6 +295,10 @@ N_COLS = 7
     O_TD,  # dents from trees entered
 ) = (np.int64(c) for c in range(8))
 O_COLS = 8
+# What a card play does (``rules.play_effect``), one row per play of ``WORK.plays``:
+# written once per search of greedy's (``policy._effects``) and read by its bounds and search.
+FX_LEFT, FX_RIGHT, FX_BRAKE, FX_SPEED, FX_DRIFT, FX_DCOL, FX_BONUS = (np.int64(c) for c in range(7))
+FX_COLS = 7
 MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
 MAX_OUTS = 4096
 MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
@@ -311,6 +315,7 @@ WORK = record_dtype(
         ("outs", np.int64, (MAX_OUTS, O_COLS)),
         ("okeys", np.int64, (MAX_PLAYS, 6)),  # searched (speed, drift, side, bonus) -> outs
         ("plays", np.int64, (MAX_PLAYS, 2)),  # card plays (value, mask)
+        ("effects", np.int64, (MAX_PLAYS, FX_COLS)),  # policy._top_from: each play's FX_*
         ("bounds", np.float64, (MAX_PLAYS,)),
         ("border", np.int64, (MAX_PLAYS,)),
         ("pattern", np.int64, (MAX_PATH,)),
