@@ -345,6 +345,8 @@ WORK = record_dtype(
         ("reads", np.int64, (RECALL_READS,)),
         ("stamp", np.int64),  # this search's mark in ``seen``
         ("seen", np.int32, (MAX_SPACES,)),  # the last search that noted each space
+        ("occ_stamp", np.int64),  # search._mark's mark in ``occ``
+        ("occ", np.int32, (MAX_SPACES,)),  # the spaces a sled blocks: those holding the mark
         ("tracing", np.int64),  # 1: log events
         ("nlog", np.int64),  # events logged (past LOG_CAP they are counted, not kept)
         ("log", np.int64, (LOG_CAP, EV_WIDTH)),

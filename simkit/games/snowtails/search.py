@@ -96,25 +96,21 @@ def _recall_key(pos, p, wr):
 
 
 @njit(no_cpython_wrapper=True)
-def _blockers(cfg, pos, out):
-    """The spaces sleds block (``rules.sled_at``), into ``out``; their count."""
-    m = 0
+def _mark(cfg, pos, wk):
+    """Mark the spaces sleds block (``rules.sled_at``) in ``wk.occ`` with a fresh
+    ``wk.occ_stamp``: a space's read then looks at one entry, not at every sled."""
+    wk.occ_stamp += 1
     for q in range(pos.n_seats):
         st = pos.status[q]
         if pos.space[q] >= 0 and st != OUT and (st != FINISHED or cfg.lift_finished == 0):
-            out[m] = pos.space[q]
-            m += 1
-    return m
+            wk.occ[pos.space[q]] = wk.occ_stamp
 
 
 @njit(no_cpython_wrapper=True)
-def _read(cfg, pos, t, occ, m):
+def _read(cfg, pos, wk, t):
     """What a greedy search reads at space ``t`` (``movement.enter``): a sled there (1,
-    one of the ``m`` spaces ``occ``), a standing tree (2)."""
-    r = 0
-    for j in range(m):
-        if occ[j] == t:
-            r = 1
+    marked by ``_mark``), a standing tree (2)."""
+    r = 1 if wk.occ[t] == wk.occ_stamp else 0
     tree = cfg.tab[t, S_TREE]
     if tree >= 0 and pos.trees[tree] != 0:
         r |= 2
@@ -143,13 +139,12 @@ def _recall(cfg, reach, pos, wk, wr):
     k0, k1 = _recall_key(pos, p, wr)
     slot = ((k0 * -7046029254386353131) ^ (k1 * -4658895280553007687)) >> 40 & (RECALL - 1)
     row = wk.recall[slot]
-    occ = wk.order  # free between turns (race order scratch)
+    _mark(cfg, pos, wk)  # the sleds stand still until the play is applied
     if wk.recall_key[slot, 0] == k0 and wk.recall_key[slot, 1] == k1:
-        m = _blockers(cfg, pos, occ)
         same = True
         for j in range(row[0]):
             r = (row[8 + j // 2] >> (32 * (j % 2))) & 0xFFFFFFFF
-            if _read(cfg, pos, r >> 2, occ, m) != r & 3:
+            if _read(cfg, pos, wk, r >> 2) != r & 3:
                 same = False
                 break
         if same:
@@ -164,7 +159,6 @@ def _recall(cfg, reach, pos, wk, wr):
     n = wk.n_reads
     if n > wk.reads.shape[0] or wk.n_top == 0:
         return  # read too much to remember (or found no play)
-    m = _blockers(cfg, pos, occ)
     wk.recall_key[slot, 0] = k0
     wk.recall_key[slot, 1] = k1
     row[0] = n
@@ -172,22 +166,25 @@ def _recall(cfg, reach, pos, wk, wr):
         row[1 + col] = wk.play[col]
     for j in range(0, n, 2):
         t = wk.reads[j]
-        w = (t << 2) | _read(cfg, pos, t, occ, m)
+        w = (t << 2) | _read(cfg, pos, wk, t)
         if j + 1 < n:
             t = wk.reads[j + 1]
-            w |= ((t << 2) | _read(cfg, pos, t, occ, m)) << 32
+            w |= ((t << 2) | _read(cfg, pos, wk, t)) << 32
         row[8 + j // 2] = w
 
 
 @njit(no_cpython_wrapper=True)
 def _forget(wk, n_spaces):
-    """No card play remembered (``_recall``), no space noted (``movement.note``)."""
+    """No card play remembered (``_recall``), no space noted (``movement.note``) or
+    marked (``_mark``)."""
     wk.reading = 0
     wk.stamp = 1
     for slot in range(RECALL):
         wk.recall_key[slot, 0] = -1
-    for s in range(n_spaces):  # the only spaces noted
+    wk.occ_stamp = 1
+    for s in range(n_spaces):  # the only spaces noted, or marked
         wk.seen[s] = 0
+        wk.occ[s] = 0
 
 
 @njit(no_cpython_wrapper=True)
