@@ -340,6 +340,7 @@ WORK = record_dtype(
         # search._recall: greedy's card plays in the rollouts, one row each (search.py)
         ("recall_key", np.int64, (RECALL, 2)),  # apart from the rows: cheap to clear
         ("recall", np.int64, (RECALL, RECALL_W)),
+        ("recall_mask", np.int64),  # this search's slots: the first recall_mask + 1 of them
         ("reading", np.int64),  # 1: movement.note keeps the spaces a search reads
         ("n_reads", np.int64),
         ("reads", np.int64, (RECALL_READS,)),

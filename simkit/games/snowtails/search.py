@@ -77,6 +77,8 @@ FIRST_CUT = 2  # samples each play gets before the first cut, at least (``candid
 NO_STOP = np.int64(1 << 50)  # the round a rollout without a horizon is cut at: never
 STREAM_SEARCH = np.int64(8)  # rng stream kind of the samples (simkit.rng: 0..3, 7)
 SETTLE_MARGIN = 1e-9  # how far a play's bound must clear another's to settle it (_settle)
+RECALL_MIN = 64  # recall slots a search uses, at least (_recall_size)
+RECALL_ROUNDS = 16  # rounds a rollout without a horizon is taken to play (_recall_size)
 
 
 @njit(no_cpython_wrapper=True)
@@ -131,13 +133,14 @@ def _recall(cfg, reach, pos, wk, wr):
     start row (ST2 B), whose own space moves while it searches, is not remembered. A row
     of ``wk.recall``: the reads' count, the play, then the reads two to a word (``t << 2
     | what``, ``_read``); its key's two words apart, in ``wk.recall_key``, so that
-    forgetting costs little (``_forget``, once a search)."""
+    forgetting costs little (``_forget``, once a search, only the slots the search uses:
+    ``_recall_size``)."""
     p = pos.to_move
     if pos.phase != PH_PLAY or pos.space[p] < 0:
         decide(cfg, reach, pos, wk, BOT_GREEDY, wr)
         return
     k0, k1 = _recall_key(pos, p, wr)
-    slot = ((k0 * -7046029254386353131) ^ (k1 * -4658895280553007687)) >> 40 & (RECALL - 1)
+    slot = ((k0 * -7046029254386353131) ^ (k1 * -4658895280553007687)) >> 40 & wk.recall_mask
     row = wk.recall[slot]
     _mark(cfg, pos, wk)  # the sleds stand still until the play is applied
     if wk.recall_key[slot, 0] == k0 and wk.recall_key[slot, 1] == k1:
@@ -174,12 +177,29 @@ def _recall(cfg, reach, pos, wk, wr):
 
 
 @njit(no_cpython_wrapper=True)
-def _forget(wk, n_spaces):
-    """No card play remembered (``_recall``), no space noted (``movement.note``) or
-    marked (``_mark``)."""
+def _recall_size(budget, horizon, n_seats):
+    """The recall slots a search of ``budget`` rollouts uses: a power of two, about four
+    for each card play its rollouts may make (``RECALL_ROUNDS`` rounds without a
+    horizon), at least ``RECALL_MIN`` and at most ``RECALL``. Which plays are recalled
+    never changes a choice (a recalled play is the one the search would find), only how
+    often the search runs; a search of a few short rollouts (``search:6h2...``) then
+    clears a few hundred slots, not all of them, each decision."""
+    rounds = horizon if horizon > 0 else RECALL_ROUNDS
+    want = 4 * budget * rounds * n_seats
+    size = RECALL_MIN
+    while size < want and size < RECALL:
+        size *= 2
+    return size
+
+
+@njit(no_cpython_wrapper=True)
+def _forget(wk, n_spaces, size):
+    """No card play remembered (``_recall``) in the first ``size`` slots, which the
+    search uses, no space noted (``movement.note``) or marked (``_mark``)."""
     wk.reading = 0
     wk.stamp = 1
-    for slot in range(RECALL):
+    wk.recall_mask = size - 1
+    for slot in range(size):
         wk.recall_key[slot, 0] = -1
     wk.occ_stamp = 1
     for s in range(n_spaces):  # the only spaces noted, or marked
@@ -436,7 +456,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
-        _forget(swk, cfg.n_spaces)
+        _forget(swk, cfg.n_spaces, _recall_size(budget, horizon, pos.n_seats))
         rnd = np.zeros((4, m))  # _settle's record of a round; its third row the priors
         prior = rnd[2]
         if lam > 0.0:  # each play's policy score below the best's, L/100 a logit
