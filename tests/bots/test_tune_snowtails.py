@@ -36,7 +36,9 @@ def test_fitted_presets_are_per_game(tmp_path, monkeypatch):
             weights = ", ".join(str(x) for x in (1.0, w, *(0.0,) * 8))
             (root / game / "bots.toml").write_text(f"[greedy.tuned]\nweights = [{weights}]\n")
     monkeypatch.setattr(bots, "PRESETS_FILE", root / "snowtails" / "bots.toml")
-    bots.greedy_presets.cache_clear()
+    caches = (bots.greedy_presets, bots.policy_presets)  # both read the patched file
+    for cache in caches:
+        cache.cache_clear()
     try:
         assert bots.parse_bot("greedy:tuned", "snowtails").weights[:2] == (1.0, 2.0)
         with pytest.raises(SimkitError, match="simkit bots tune mushmush greedy --name tuned"):
@@ -44,5 +46,6 @@ def test_fitted_presets_are_per_game(tmp_path, monkeypatch):
         # search plays out with the game's own fit, or with greedy where there is none
         assert bots.parse_bot("search:8", "snowtails").weights[:2] == (1.0, 2.0)
         assert bots.parse_bot("search:8", "mushmush").weights == bots.GREEDY_PRESETS["greedy"]
-    finally:
-        bots.greedy_presets.cache_clear()
+    finally:  # else a later test sees the patched file's (no) policies: order-dependent
+        for cache in caches:
+            cache.cache_clear()
