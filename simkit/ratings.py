@@ -18,10 +18,11 @@ races (every sled out, a draw) say nothing about who plays better and are left o
 
 Intervals: a bootstrap over race keys. Under common random numbers race ``i`` of every lineup
 shares its deals and dice, so the races with one key are resampled together and the pairing
-stays intact. Each replicate is refitted with choix; the 95% interval is the percentile
-interval of the replicates. Beyond ``budget`` choices a replicate draws m < n keys and its
-deviations from the full fit are scaled by sqrt(m / n) (the m-out-of-n bootstrap, Bickel,
-Götze & van Zwet 1997), so fitting time stays bounded however many races a ladder has.
+stays intact. Each replicate is refitted (choix's I-LSR, on choices counted: ``_fit``);
+the 95% interval is the percentile interval of the replicates. Beyond ``budget`` choices a
+replicate draws m < n keys and its deviations from the full fit are scaled by sqrt(m / n)
+(the m-out-of-n bootstrap, Bickel, Götze & van Zwet 1997), which keeps the intervals those
+of a bounded sample however many races a ladder has.
 """
 
 from __future__ import annotations
@@ -36,7 +37,9 @@ from simkit.stats import percentile_interval, share_ratio
 
 ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
 REPLICATES = 200
-BUDGET = 4_000  # top-1 choices per bootstrap replicate (about 0.03 s of choix each)
+BUDGET = 4_000  # top-1 choices per bootstrap replicate: m-out-of-n beyond it (docstring)
+TOL = 1e-5  # I-LSR's convergence: L1 change of the centred ratings, per bot (choix's test)
+MAX_ITER = 100  # I-LSR iterations before it gives up (choix's default)
 
 
 @dataclass(frozen=True)
@@ -85,10 +88,49 @@ def _choices(o: Outcomes) -> tuple[list[tuple[int, list[int]]], np.ndarray]:
     return data, np.asarray(keys, np.int64)
 
 
-def _fit(n: int, data: list, start: np.ndarray | None = None) -> np.ndarray:
-    import choix
+def _counted(n: int, data: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct top-1 choices of ``data`` (a winner and the multiset of its losers):
+    their winners (u,), their losers as counts per bot (u, n), and which distinct choice
+    each of ``data`` is (len(data),). A ladder has few: its bots in a race's seats."""
+    rows = np.zeros((len(data), n + 1), np.int64)
+    for i, (winner, losers) in enumerate(data):
+        rows[i, 0] = winner
+        rows[i, 1:] = np.bincount(losers, minlength=n)
+    distinct, which = np.unique(rows, axis=0, return_inverse=True)
+    return distinct[:, 0], distinct[:, 1:].astype(float), which.reshape(-1)
 
-    return choix.ilsr_top1(n, data, alpha=ALPHA, initial_params=start, tol=1e-5)
+
+def _fit(
+    winners: np.ndarray,
+    losers: np.ndarray,
+    counts: np.ndarray,
+    start: np.ndarray | None = None,
+    tol: float = TOL,
+) -> np.ndarray:
+    """``choix.ilsr_top1`` (I-LSR, Maystre & Grossglauser 2015) on choices counted rather
+    than listed: each distinct choice (``_counted``) enters the Markov chain's rates
+    ``counts`` times at once, which is the sum choix forms one choice at a time, so the
+    estimate is choix's (tests/ladder/test_ratings.py holds the two together). choix
+    loops over every choice in Python on every iteration of every replicate; this is one
+    matrix product an iteration, and a bootstrap replicate only changes ``counts``. choix's
+    own stationary distribution, transforms and convergence test do the rest."""
+    from choix.convergence import NormOfDifferenceTest
+    from choix.utils import exp_transform, log_transform, statdist
+
+    n = losers.shape[1]
+    won = np.zeros((len(winners), n))
+    won[np.arange(len(winners)), winners] = 1.0
+    converged = NormOfDifferenceTest(tol, order=1)
+    params = start
+    for _ in range(MAX_ITER):
+        weights = np.ones(n) if params is None else exp_transform(params)
+        rate = counts / (losers @ weights + weights[winners])
+        chain = ALPHA + losers.T @ (rate[:, None] * won)  # chain[loser, winner]
+        chain -= np.diag(chain.sum(axis=1))
+        params = log_transform(statdist(chain))
+        if converged(params):
+            return params
+    raise RuntimeError(f"ratings: I-LSR did not converge after {MAX_ITER} iterations")
 
 
 @dataclass(frozen=True)
@@ -145,7 +187,9 @@ def fit(
     data, keys = [data[i] for i in keep], keys[keep]
     r = int(rated.sum())
 
-    full = _fit(r, data) if r > 1 else np.zeros(r)
+    winners, losers, which = _counted(r, data)
+    once = np.bincount(which, minlength=len(winners)).astype(float)
+    full = _fit(winners, losers, once) if r > 1 else np.zeros(r)
     rating = np.full(k, -np.inf)
     rating[rated] = full  # choix centres on the mean
     uniq, cluster = np.unique(keys, return_inverse=True)
@@ -155,9 +199,9 @@ def fit(
     rng = np.random.default_rng(seed)
     reps = np.zeros((replicates, k))
     for b in range(replicates if r > 1 else 0):
-        counts = np.bincount(rng.integers(0, n, m), minlength=n)[cluster]
-        sample = [data[i] for i in np.repeat(np.arange(len(data)), counts)]
-        reps[b, rated] = (_fit(r, sample, full) - full) * scale
+        drawn = np.bincount(rng.integers(0, n, m), minlength=n)[cluster]  # per choice
+        counts = np.bincount(which, weights=drawn, minlength=len(winners))
+        reps[b, rated] = (_fit(winners, losers, counts, full) - full) * scale
     return Ratings(o.bots, rating, reps, m, n, len(data))
 
 

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import choix
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from simkit.analysis.ratings import (
     Outcomes,
@@ -17,7 +20,7 @@ from simkit.analysis.ratings import (
     verdict,
     win_rates,
 )
-from simkit.ratings import _choices
+from simkit.ratings import ALPHA, _choices, _counted, _fit
 from tests.ladder.synthetic import draw
 
 # Seat 0..3 with bots 0, 1, 2, 0; places: 0 = did not finish.
@@ -184,3 +187,57 @@ def test_a_bot_that_never_finishes_ahead_is_rated_minus_infinity_and_spares_the_
     assert rungs(r, o)[1] == (
         "bot1 above bot2 (bot2 never finished ahead of another seat in a decided race)."
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 5).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(
+                    st.integers(0, n - 1), st.lists(st.integers(0, n - 1), min_size=1, max_size=7)
+                ),
+                min_size=1,
+                max_size=60,
+            ),
+        )
+    ),
+    st.integers(0, 3),
+)
+def test_counted_choices_fit_as_choix_fits_them_one_by_one(case, repeat):
+    """``_fit`` is choix's I-LSR on each distinct choice once with its count: the same
+    estimate as ``choix.ilsr_top1`` on the listed choices (duplicates, a bot among its own
+    losers and a start point included), to well inside the fit's tolerance."""
+    n, data = case
+    data = data * (repeat + 1)  # the same choice many times, as in a ladder
+    winners, losers, which = _counted(n, data)
+    assert sorted(map(tuple, np.column_stack([winners[which], losers[which]]))) == sorted(
+        (w, *np.bincount(ls, minlength=n)) for w, ls in data
+    )
+    counts = np.bincount(which, minlength=len(winners)).astype(float)
+    ours = _fit(winners, losers, counts, tol=1e-12)
+    theirs = choix.ilsr_top1(n, data, alpha=ALPHA, tol=1e-12)
+    assert np.allclose(ours, theirs, atol=1e-8)
+    start = theirs + np.linspace(-0.5, 0.5, n)
+    again = choix.ilsr_top1(n, data, alpha=ALPHA, initial_params=start, tol=1e-12)
+    assert np.allclose(_fit(winners, losers, counts, start, tol=1e-12), again, atol=1e-8)
+
+
+def test_the_fit_and_its_intervals_are_those_of_choix_on_every_replicate():
+    """The whole of ``fit`` (full fit and bootstrap, the m-out-of-n draws included) gives
+    the ratings and intervals the choice-by-choice fit with choix gave."""
+    o = draw([0.0, 0.4, 0.9], [(0, 1, 2, 0), (1, 2, 0, 1), (2, 0, 1, 2)], races=300, seed=3)
+    for budget in (4_000, 200):
+        r = fit(o, seed=5, replicates=40, budget=budget)
+        data, keys = _choices(o)
+        uniq, cluster = np.unique(keys, return_inverse=True)
+        n, m = len(uniq), r.keys_drawn
+        full = choix.ilsr_top1(3, data, alpha=ALPHA, tol=1e-5)
+        rng = np.random.default_rng(5)
+        for b in range(40):
+            counts = np.bincount(rng.integers(0, n, m), minlength=n)[cluster]
+            sample = [data[i] for i in np.repeat(np.arange(len(data)), counts)]
+            rep = choix.ilsr_top1(3, sample, alpha=ALPHA, initial_params=full, tol=1e-5) - full
+            assert np.allclose(r.replicates[b], rep * np.sqrt(m / n), atol=1e-6)
+        assert np.allclose(r.rating, full, atol=1e-9)
