@@ -195,7 +195,7 @@ def fit(
     uniq, cluster = np.unique(keys, return_inverse=True)
     n = len(uniq)
     m = n if len(data) <= budget else max(1, n * budget // len(data))
-    scale = np.sqrt(m / n)
+    scale = np.sqrt(m / n) if n else 0.0  # no decided race: every bot unrated, no replicate
     rng = np.random.default_rng(seed)
     reps = np.zeros((replicates, k))
     for b in range(replicates if r > 1 else 0):

@@ -241,3 +241,21 @@ def test_the_fit_and_its_intervals_are_those_of_choix_on_every_replicate():
             rep = choix.ilsr_top1(3, sample, alpha=ALPHA, initial_params=full, tol=1e-5) - full
             assert np.allclose(r.replicates[b], rep * np.sqrt(m / n), atol=1e-6)
         assert np.allclose(r.rating, full, atol=1e-9)
+
+
+def test_a_ladder_without_a_decided_race_rates_nobody_and_says_so():
+    """Every race undecided (every sled out, or a draw): no bot is rated, no interval is
+    drawn, and the rungs say so (before, the bootstrap's m-out-of-n scale divided by the
+    zero race keys it had, and the ladder stopped with a ZeroDivisionError)."""
+    o = Outcomes(
+        bots=("a", "b"),
+        bot=np.array([[0, 1], [1, 0]]),
+        place=np.array([[0, 0], [1, 1]]),
+        key=np.array([0, 1]),
+        decided=np.array([False, False]),
+    )
+    r = fit(o, seed=1)
+    assert np.isneginf(r.rating).all() and r.keys == 0 and r.choices == 0
+    assert rungs(r, o) == [
+        "a and b not separated: neither finished ahead of another seat in a decided race."
+    ]
