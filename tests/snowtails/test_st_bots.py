@@ -14,7 +14,9 @@ from simkit.games.snowtails.kernels import apply, choose, new
 from simkit.games.snowtails.moves import moves, parse_state
 from simkit.games.snowtails.params import PRESETS
 from simkit.games.snowtails.records import (
+    FINISHED,
     FL_DONE,
+    OUT,
     PH_PLAY,
     POSITION,
     WORK,
@@ -214,6 +216,42 @@ def test_a_prior_search_skips_where_the_prior_decides():
     searched = [tries for _, _, tries in gated if tries.size > 1]
     assert all(tries.sum() <= 8 for tries in searched)
     assert len(searched) < sum(tries.size > 1 for _, _, tries in plain)
+
+
+def test_a_search_whose_place_is_settled_plays_greedys_best():
+    """Once every other sled has finished or is out (``search._last``) no play changes the
+    seat's place: a search with a horizon and a prior then plays greedy's best, as
+    search:N finds it (every rollout the same place, a tie), instead of choosing by the
+    value at its cut and by the policy, which held sleds still for rounds on end (a race
+    of 47 rounds on Tighter than I thought where search:64's take 7 at most)."""
+    variant = PRESETS["snowtails"]
+    cheap = ("search:6h2xp3c4@policy:broad",) * 3
+    cfga, reach = cell_inputs(load("nutcracker"), variant, cheap, (1, 2, 3))
+    ref, _ = cell_inputs(load("nutcracker"), variant, ("search:8",) * 3, (1, 2, 3))
+    settled = 0
+    for key in range(1, 13):
+        positions = np.zeros(1, dtype=POSITION)
+        works = np.zeros(1, dtype=WORK)
+        new(cfga, positions, works, np.uint64(key * 7919))
+        while positions[0]["flow"] != FL_DONE:
+            pos = positions[0]
+            seat = int(pos["to_move"])
+            others = [int(pos["status"][q]) for q in range(3) if q != seat]
+            alone = (
+                pos["phase"] == PH_PLAY
+                and pos["status"][seat] != OUT
+                and all(s in (FINISHED, OUT) for s in others)
+            )
+            if alone:
+                greedy_best = positions.copy()
+                ref_works = np.zeros(1, dtype=WORK)
+                choose(ref, reach, greedy_best, ref_works)
+            choose(cfga, reach, positions, works)
+            if alone:
+                settled += 1
+                assert np.array_equal(works["play"][0], ref_works["play"][0]), (key, settled)
+            apply(cfga, positions, works)
+    assert settled >= 5  # the case arose
 
 
 def test_the_strong_bot_the_unknown_bot_error_names_is_one():

@@ -436,7 +436,14 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     lam = cfg.prior[p] / 100.0
     lead = cfg.stop[p] / 100.0  # search:NhHpLsS, else 0
     scores = np.zeros(K)
-    if lam > 0.0:  # search:NhHpL: the distilled policy's best of greedy's best K
+    # Its place settled (every other sled finished or out, ``_last``): no play can change
+    # its result, so it plays greedy's best, as search:N finds there (every rollout the
+    # same place: a tie, the greedier kept). A search with a horizon scores its cut
+    # rollouts by the value and the policy instead, and on a place already settled they
+    # could hold its sled still to the round limit (issue 34: 127 and 200 rounds, where
+    # the race had taken 20; the head to head is the same, the race's length is not).
+    settled = _last(pos, p)
+    if lam > 0.0 and not settled:  # search:NhHpL: the distilled policy's best of greedy's best K
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
         swk.tracing = 0
         swk.heat_on = 0
@@ -452,7 +459,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     m = wk.n_top
     base = next_u64(pos.rng, bot_stream(p))  # drawn even with one candidate: same stream use
     best = 0
-    if m > 1:
+    if m > 1 and not settled:
         swk.tracing = 0
         swk.heat_on = 0
         swk.halt = 0
