@@ -23,6 +23,32 @@ def _labels(results: Any) -> pd.DataFrame:
     return results.cells[["cell", "label", "players"]]
 
 
+def guard_ended(results: Any) -> pd.DataFrame:
+    """The cells some of whose races the engine guard ended rather than the rules: races
+    still running at ``max_rounds`` (race column ``timed_out``; docs/rules-snowtails.md,
+    "Engine guard": a repairing sled blocking the only way out of a tight corner, a sled
+    waiting for a hand that cannot come).
+
+    Returns:
+        One row per such cell (none when no race reached the guard, or the game keeps no
+        ``timed_out`` column): cell, label, players, ``races``, ``timed_out`` and its
+        ``share`` with a Wilson 95% interval (``low``, ``high``).
+    """
+    cols = ["cell", "label", "players", "races", "timed_out", "share", "low", "high"]
+    rm = agg_table(results, "race_metric")
+    rm = rm[rm["metric"] == "timed_out"].groupby("cell")[["n", "sum"]].sum()
+    rm = rm[rm["sum"] > 0]
+    if rm.empty:
+        return pd.DataFrame(columns=cols)
+    n = rm["n"].to_numpy(np.int64)
+    hit = np.rint(rm["sum"].to_numpy()).astype(np.int64)
+    low, high = wilson_interval(hit, n)
+    out = pd.DataFrame(
+        {"cell": rm.index, "races": n, "timed_out": hit, "share": hit / n, "low": low, "high": high}
+    )
+    return out.merge(_labels(results), on="cell", how="left")[cols]
+
+
 def race_length(results: Any, metric: str = "rounds") -> pd.DataFrame:
     """Distribution of an integer race column (default: rounds) per cell.
 

@@ -53,6 +53,7 @@ from simkit.analysis.skill import (
 )
 from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
+    guard_ended,
     heat_by_space,
     hot_spaces,
     overspeed_by_corner,
@@ -227,6 +228,23 @@ def _fairness_section(
         )
     )
     doc.add(Table(summary, "fairness.csv", "Verdict and tests per cell."))
+    guard = guard_ended(results)
+    if not guard.empty:
+        cells = "; ".join(
+            f"{r.label}: {r.timed_out:,} of {r.races:,} races ({100 * r.share:.1f}%)"
+            for r in guard.itertuples()
+        )
+        doc.add(
+            Paragraph(
+                f"Races the engine guard ended, not the rules: {cells}. They ran to "
+                "max_rounds with sleds that could not or would not move again (a repairing "
+                "sled blocking the only way out of a tight corner; a sled waiting for a hand "
+                "that cannot come: docs/rules-snowtails.md, 'Engine guard'). One in which a "
+                "sled had finished counts as decided, the stuck sleds last; one in which none "
+                "had is not decided, and the verdicts rest on the other races.",
+                "warning",
+            )
+        )
     by_slot = fairness_by_slot(results)
     doc.add(
         Table(

@@ -26,6 +26,7 @@ from simkit.analysis.fairness import (
     needed_text,
 )
 from simkit.analysis.skill import combinations as skill_combinations
+from simkit.analysis.track import guard_ended
 from simkit.errors import SimkitError
 from simkit.report.advice import SHORT, bots_text, try_next
 from simkit.report.document import Document, Heading, Paragraph, Verdicts
@@ -239,9 +240,12 @@ def add_answer(
     bots = results.cells.set_index("cell")["bots"]
     several = bots.nunique() > 1
     rows, lines = [], []
+    guard = guard_ended(results).set_index("cell")["timed_out"]
     for r in summary.itertuples():
         sentence = verdict_sentence(r, tolerance)
         detail = f"decided {_pct(r.decided_rate)} of {r.races:,}"
+        if r.cell in guard.index:  # races the engine guard ended (the fairness section)
+            detail += f", {guard[r.cell]:,} ended by the engine guard"
         if progress is not None:
             asked = progress.set_index("cell")["asked"].get(r.cell)
             if asked is not None and r.races < asked:

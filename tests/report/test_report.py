@@ -286,3 +286,38 @@ def test_a_comparison_of_two_runs_names_its_side_effects(run, tmp_path):
     lines = [x for x in answer.splitlines() if x.startswith("Side effects: ")]
     assert any("median race length +2 rounds" in x for x in lines), lines
     assert (tmp_path / "side_effects.csv").is_file()
+
+
+def test_races_the_engine_guard_ended_are_named_where_the_verdicts_are(report, tmp_path):
+    """A race still running at max_rounds ends by the engine's guard, not by the rules
+    (docs/rules-snowtails.md, "Engine guard": 36% of greedy:tuned's 6-sled races on Drift
+    Away reversed under Mush! Mush! rules). The verdicts' cells say how many, and the
+    fairness section why; a run where none did says nothing of it."""
+    import dataclasses
+
+    from simkit.analysis.track import guard_ended
+
+    out, _, _ = report
+    assert "engine guard" not in (out / "report.md").read_text(encoding="utf-8")
+    full = synthetic_run(CELLS, races=400, seed=3)
+    assert guard_ended(full).empty
+    rows = pd.DataFrame(
+        {
+            "cell": [0, 2],
+            "metric": "timed_out",
+            "n": [400, 400],
+            "sum": [0.0, 7.0],
+            "sumsq": [0.0, 7.0],
+        }
+    )
+    agg = {**full.agg, "race_metric": pd.concat([full.agg["race_metric"], rows])}
+    races = full.races.assign(timed_out=(full.races["cell"] == 2) & (full.races["race"] < 7))
+    run = dataclasses.replace(full, agg=agg, races=races)
+    guard = guard_ended(run)
+    assert guard[["cell", "races", "timed_out"]].values.tolist() == [[2, 400, 7]]
+    assert guard["low"].iloc[0] < 7 / 400 < guard["high"].iloc[0]
+    md = (build(run, tmp_path).parent / "report.md").read_text(encoding="utf-8")
+    answer = md.split("## Answer", 1)[1].split("## ", 1)[0]
+    assert "of 400, 7 ended by the engine guard" in answer
+    assert answer.count("ended by the engine guard") == 1
+    assert "Races the engine guard ended, not the rules: three sleds: 7 of 400 races (1.8%)" in md
