@@ -239,7 +239,7 @@ def _fairness_section(
                 f"Races the engine guard ended, not the rules: {cells}. They ran to "
                 "max_rounds with sleds that could not or would not move again (a repairing "
                 "sled blocking the only way out of a tight corner; a sled waiting for a hand "
-                "that cannot come: docs/rules-snowtails.md, 'Engine guard'). One in which a "
+                "that cannot come: docs/statistics.md, 'Decided races'). One in which a "
                 "sled had finished counts as decided, the stuck sleds last; one in which none "
                 "had is not decided, and the verdicts rest on the other races.",
                 "warning",
