@@ -106,6 +106,7 @@ def _fit(
     counts: np.ndarray,
     start: np.ndarray | None = None,
     tol: float = TOL,
+    max_iter: int = MAX_ITER,
 ) -> np.ndarray:
     """``choix.ilsr_top1`` (I-LSR, Maystre & Grossglauser 2015) on choices counted rather
     than listed: each distinct choice (``_counted``) enters the Markov chain's rates
@@ -122,7 +123,7 @@ def _fit(
     won[np.arange(len(winners)), winners] = 1.0
     converged = NormOfDifferenceTest(tol, order=1)
     params = start
-    for _ in range(MAX_ITER):
+    for _ in range(max_iter):
         weights = np.ones(n) if params is None else exp_transform(params)
         rate = counts / (losers @ weights + weights[winners])
         chain = ALPHA + losers.T @ (rate[:, None] * won)  # chain[loser, winner]
@@ -130,7 +131,7 @@ def _fit(
         params = log_transform(statdist(chain))
         if converged(params):
             return params
-    raise RuntimeError(f"ratings: I-LSR did not converge after {MAX_ITER} iterations")
+    raise RuntimeError(f"ratings: I-LSR did not converge after {max_iter} iterations")
 
 
 @dataclass(frozen=True)
