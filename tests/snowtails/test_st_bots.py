@@ -125,6 +125,39 @@ def test_greedy_crosses_the_finish_line_rather_than_save_dents(rules, bot, dents
     assert t.flags[end] & F_PAST_FINISH
 
 
+@pytest.mark.parametrize("bot", ["greedy", "greedy:tuned"])
+def test_greedy_takes_the_dent_it_cannot_avoid_rather_than_wait_for_ever(bot):
+    # Drift Away reversed, space 34 (ST2 G: a tight corner raced the wrong way): every
+    # straight move and every drift to the left hits the side of the track, every drift to
+    # the right the tree on 35, the only way on. Greedy's one-turn score prefers standing
+    # still, and did so until the engine guard (a race of 200 rounds; 1.1% of greedy:tuned's
+    # 4-sled races there). After STILL_TURNS plays in a row that left it where it was it
+    # takes the dent and moves.
+    from simkit.games.snowtails.policy import STILL_TURNS
+
+    track = load("mm4-drift-away-reversed")
+    st = state([sled(34, (1, 2), 5, [3, 4, 4, 5], dents=1)], rnd=100)
+    st["track"] = "mm4-drift-away-reversed"
+    ends = {}
+    for still in (0, STILL_TURNS - 1, STILL_TURNS):
+        pos = parse_state(st, track)
+        n = pos.n_seats
+        cfga, reach = cell_inputs([track], pos.variant, (bot,) * n, tuple(range(1, n + 1)))
+        positions = pos.positions.copy()
+        positions[0]["still"][0] = still
+        works = np.zeros(1, dtype=WORK)
+        choose(cfga, reach, positions, works)
+        play = works["play"][0].copy()
+        works = np.zeros(1, dtype=WORK)
+        works["halt"] = 1
+        works["play"][0] = play
+        apply(cfga, positions, works)
+        ends[still] = int(positions[0]["space"][0])
+        assert positions[0]["still"][0] == (still + 1 if ends[still] == 34 else 0)
+    assert ends[0] == ends[STILL_TURNS - 1] == 34
+    assert ends[STILL_TURNS] != 34
+
+
 def test_search_names_parse_to_budget_and_horizon():
     tuned = parse_bot("greedy:tuned").weights
     assert parse_bot("search:64") == BotSettings(BOT_SEARCH, tuned, rollouts=64)

@@ -113,6 +113,14 @@ from simkit.rng import below, coin
 
 START_PAIR = 3  # the pair an experienced greedy sled starts on (ST2 A.5)
 ELIMINATED = -1.0e6
+# A sled whose last STILL_TURNS card plays each left it on its space (``pos.still``) scores
+# an outcome that leaves it there again STILL_PENALTY lower: above any dent or repair's
+# cost, below going out. Greedy's score is one turn's, so a sled at the end of a lane whose
+# every move costs a dent (the side of the track ahead and beside it, a tree on the only
+# way out: a tight corner of an ST2 track raced in reverse, ST2 G) waited for a hand that
+# cannot come, to the engine guard (docs/rules-snowtails.md, "Engine guard").
+STILL_TURNS = 3
+STILL_PENALTY = 1000.0
 REACH = 17  # straight moves covered by the reach table: speed (at most 10) plus bonus (6)
 CORNERS = 4  # corner entry lines told apart by the reach table: 0, 1, 2, 3 or more
 SIDES = 3  # order table moves: straight only, or with drifts to the left, or to the right
@@ -744,6 +752,8 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     bar = floor
     brake_on = cfg.brake != 0
     ws = _weights(cfg, wr)
+    here = pos.space[p]
+    stuck = wk.entering == 0 and pos.still[p] >= STILL_TURNS  # (STILL_PENALTY)
     j = 0
     while True:
         if j == 1 and not ordered:  # the first play searched: order the rest, once
@@ -772,6 +782,8 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
         pos.hand[p, v] += n
         for o in range(wk.okeys[kk, 4], wk.okeys[kk, 5]):
             sc = _score(cfg, wk, o, dents, ws, hq, slowest, bonus, fives)
+            if stuck and wk.outs[o, O_END] == here:
+                sc -= STILL_PENALTY
             if sc > bar or (sc == bar and wk.n_top < k):
                 bar = max(floor, _keep(wk, k, sc, i, o))
             elif (

@@ -94,6 +94,7 @@ def clear(pos):
         pos.order[p] = 0
         pos.first_slot[p] = 0
         pos.unseen[p] = 0
+        pos.still[p] = 0
     pos.turn_order[:] = 0
     pos.race_fin[:, :] = 0
     pos.race_pts[:, :] = 0

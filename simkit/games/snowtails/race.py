@@ -205,6 +205,7 @@ def _seat_begin(cfg, pos, wk, p):
     if pos.race == 0:
         pos.first_slot[p] = slot
     pos.status[p] = RACING
+    pos.still[p] = 0
     pos.finish[p] = 0
     pos.fin_round[p] = 0
     pos.out_round[p] = 0

@@ -233,6 +233,7 @@ SEAT_FIELDS = (
     "tavern",
     "order",  # place in the race's start order, 1 first (ST2 B; ties before moving)
     "first_slot",  # start slot of the first race of a season / tournament
+    "still",  # own card plays in a row that left the sled on its space (policy.STILL_TURNS)
     "unseen",  # in an observation (``position.observe``): cards in hand the observer cannot see
 )
 UNIT_FIELDS = (

@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.distil import K, policy_scores
-from simkit.games.snowtails.policy import decide, top_plays
+from simkit.games.snowtails.policy import STILL_TURNS, decide, top_plays
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.records import (
     BOT_GREEDY,
@@ -86,13 +86,15 @@ def _recall_key(pos, p, wr):
     """Everything of the position a greedy card play of seat ``p`` (weights row ``wr``)
     reads besides the sleds and trees on the spaces it searches: its space, race, round
     (only whether it is the first, R-14, R-23), race position (its bonus, R-14), dents,
-    dice, 5s set aside, hand and dogs; as two words."""
+    dice, 5s set aside, whether it has stood still (``policy.STILL_TURNS``), hand and dogs;
+    as two words."""
     hand = 0
     for v in range(N_VALUES):
         hand |= pos.hand[p, v] << (8 * v)  # at most 60 cards of a value (MAX_DECK)
     k0 = (pos.space[p] + 1) | (pos.race << 13) | (p << 17) | (wr << 21)
     k0 |= (min(pos.rnd, 2) << 25) | (pos.t_pos << 27) | (pos.dents[p] << 32)
     k0 |= (pos.die[p] << 40) | (pos.fives[p] << 48)
+    k0 |= (1 if pos.still[p] >= STILL_TURNS else 0) << 56  # greedy's STILL_PENALTY on or off
     k1 = hand | (pos.left[p] << 48) | (pos.right[p] << 52) | (pos.brake[p] << 56)
     return k0, k1
 
