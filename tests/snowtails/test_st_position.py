@@ -262,3 +262,27 @@ def test_the_chapel_is_a_choice():
             assert no["dents"][seat] >= dents and yes["dents"][seat] == 0
             return
     raise AssertionError("no sled stopped at the chapel with dents in 40 races")
+
+
+def test_kept_positions_of_an_older_layout_read_with_the_new_field_zero():
+    """distil_fit and value_fit keep positions as raw bytes; a file written before the seat
+    field ``still`` (5 December) reads as today's positions with it 0 and every other field
+    as written, and bytes of no layout are refused."""
+    from simkit.games.snowtails.records import SEAT_FIELDS, _position_layout, kept_positions
+
+    old = _position_layout(tuple(f for f in SEAT_FIELDS if f != "still"))
+    rows = np.zeros(3, dtype=old)
+    rng = np.random.default_rng(5)
+    for name in old.names:
+        rows[name] = rng.integers(0, 100, size=rows[name].shape)
+    raw = rows.view(np.uint8).reshape(3, -1)
+    kept = kept_positions(raw)
+    assert kept.dtype == POSITION and len(kept) == 3
+    assert (kept["still"] == 0).all()
+    for name in old.names:
+        assert np.array_equal(kept[name], rows[name]), name
+    today = np.zeros(2, dtype=POSITION)
+    today["still"] = 4
+    assert np.array_equal(kept_positions(today.view(np.uint8).reshape(2, -1)), today)
+    with pytest.raises(ValueError, match="not a Snow Tails position"):
+        kept_positions(raw[:, :-8])

@@ -46,7 +46,15 @@ from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.distil import FEATURES, N_FEATURES, K, candidate_features
 from simkit.games.snowtails.policy import top_plays
 from simkit.games.snowtails.position import apply, new
-from simkit.games.snowtails.records import BOT_SEARCH, FL_DONE, PH_PLAY, PLAY_W, POSITION, WORK
+from simkit.games.snowtails.records import (
+    BOT_SEARCH,
+    FL_DONE,
+    PH_PLAY,
+    PLAY_W,
+    POSITION,
+    WORK,
+    kept_positions,
+)
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 2424  # root seed of the teacher's races (simkit.rng.race_keys)
@@ -202,7 +210,7 @@ def refeature(path: str | Path, teacher: str) -> dict[str, np.ndarray]:
     g = ground_of(data)
     cell = g.cell(teacher)
     cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
-    saved = np.ascontiguousarray(data["pos"]).view(POSITION).reshape(-1)
+    saved = kept_positions(data["pos"])
     n = len(saved)
     x = np.zeros((n, K, N_FEATURES), dtype=np.float32)
     m = np.zeros(n, np.int64)

@@ -266,20 +266,48 @@ UNIT_FIELDS = (
     "won",  # the leader after round 1 of the first race won it
     "total_rounds",
 )
-POSITION = record_dtype(
-    [(name, np.int64, (MAX_SEATS,)) for name in SEAT_FIELDS]
-    + [(name, np.int64) for name in UNIT_FIELDS]
-    + [
-        ("turn_order", np.int64, (MAX_SEATS,)),  # the round's turns (R-03)
-        ("race_fin", np.int64, (MAX_SEATS, MAX_RACES)),
-        ("race_pts", np.int64, (MAX_SEATS, MAX_RACES)),
-        ("hand", np.int64, (MAX_SEATS, N_VALUES)),  # canine cards held, by value
-        ("disc", np.int64, (MAX_SEATS, N_VALUES)),  # used cards, by value (R-07)
-        ("deck", np.int64, (MAX_SEATS, MAX_DECK)),  # draw deck, bottom first
-        ("trees", np.int64, (MAX_TREES,)),  # 1 while the tree stands (R-21)
-        ("rng", np.uint64, (N_STREAMS,)),
-    ]
-)
+# Seat fields added since positions were first kept in files (``kept_positions``), last last.
+SEAT_FIELDS_ADDED = ("still",)  # 5 December
+
+
+def _position_layout(seat_fields: tuple[str, ...]) -> np.dtype:
+    return record_dtype(
+        [(name, np.int64, (MAX_SEATS,)) for name in seat_fields]
+        + [(name, np.int64) for name in UNIT_FIELDS]
+        + [
+            ("turn_order", np.int64, (MAX_SEATS,)),  # the round's turns (R-03)
+            ("race_fin", np.int64, (MAX_SEATS, MAX_RACES)),
+            ("race_pts", np.int64, (MAX_SEATS, MAX_RACES)),
+            ("hand", np.int64, (MAX_SEATS, N_VALUES)),  # canine cards held, by value
+            ("disc", np.int64, (MAX_SEATS, N_VALUES)),  # used cards, by value (R-07)
+            ("deck", np.int64, (MAX_SEATS, MAX_DECK)),  # draw deck, bottom first
+            ("trees", np.int64, (MAX_TREES,)),  # 1 while the tree stands (R-21)
+            ("rng", np.uint64, (N_STREAMS,)),
+        ]
+    )
+
+
+POSITION = _position_layout(SEAT_FIELDS)
+
+
+def kept_positions(raw: np.ndarray) -> np.ndarray:
+    """Positions kept in a file as raw bytes, one row each (``distil_fit`` and ``value_fit``
+    collections), as ``POSITION`` records. A file written before a seat field of
+    ``SEAT_FIELDS_ADDED`` reads with that field 0, as a position of then would have it."""
+    from numpy.lib import recfunctions
+
+    raw = np.ascontiguousarray(raw)
+    for k in range(len(SEAT_FIELDS_ADDED) + 1):
+        gone = SEAT_FIELDS_ADDED[len(SEAT_FIELDS_ADDED) - k :]
+        layout = _position_layout(tuple(f for f in SEAT_FIELDS if f not in gone))
+        if raw.shape[-1] == layout.itemsize:
+            kept = raw.view(layout).reshape(-1)
+            return kept if k == 0 else recfunctions.require_fields(kept, POSITION)
+    raise ValueError(
+        f"kept positions of {raw.shape[-1]} bytes: not a Snow Tails position of any layout "
+        f"simkit has written ({POSITION.itemsize} bytes today)"
+    )
+
 
 # Search scratch: node rows (moves made, drifts made, space, parent node, move kind, tree
 # dents so far, drift bits of the moves to it) and outcome rows of ``movement.outcomes``.

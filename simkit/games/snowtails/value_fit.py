@@ -35,7 +35,7 @@ from simkit._borrow import borrowed
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.position import apply, new
-from simkit.games.snowtails.records import FL_DONE, POSITION, RACING, WORK
+from simkit.games.snowtails.records import FL_DONE, POSITION, RACING, WORK, kept_positions
 from simkit.games.snowtails.value import (
     COEF,
     COEF2,
@@ -164,7 +164,7 @@ def refeature(path: str | Path, which: int) -> tuple[np.ndarray, np.ndarray, np.
     g = ground_of(data)
     cell = g.cell("greedy:tuned")
     cfga, _ = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
-    saved = np.ascontiguousarray(data["pos"]).view(POSITION).reshape(-1)
+    saved = kept_positions(data["pos"])
     x = np.zeros((len(saved), SETS[which][1]))
     seat_features(cfga, saved, data["seat"], which, x)
     return x, data["y"], data["race"]
