@@ -195,3 +195,26 @@ def test_the_carried_value_reads_only_what_the_seat_sees():
         positions["hand"][1, q, N_VALUES - 1] = n
         assert seat_value3(cfga, positions, 1, seat, seat, f1) == v0
         assert 0.0 < v0 < 1.0
+
+
+@pytest.mark.slow  # compiles the collecting kernel (about 25 s of CPU), which no other test uses
+def test_the_value_is_fitted_on_no_race_the_engine_guard_ended():
+    """A race still running at max_rounds was ended by simkit, not by the rules (on Slightly
+    Unbalanced reversed under Mush! Mush! rules, a fit track, about 8% of greedy:tuned's
+    4-sled races deadlock behind a repairing sled, docs/rules-mushmush.md): its ranks are
+    the guard's and its rows would be 150 a sled of positions that never change, so
+    ``value_fit.collect`` keeps none of them, and every row of every other race."""
+    from simkit.games import get
+    from simkit.games.cells import build_cell
+    from simkit.games.snowtails.value_fit import collect
+    from simkit.rng import race_keys
+
+    track, races = "mm7-slightly-unbalanced-reversed", 40
+    kept = collect(track, 4, races, game="mushmush", keep=True)
+    cell = build_cell("mushmush", track=track, players=4, bots="greedy:tuned")
+    played = get("mushmush").simulate(cell, race_keys(24, 4, np.arange(races)), threads=1)
+    timed = np.flatnonzero(played.races["timed_out"])
+    assert len(timed) > 0  # the case arises with these keys
+    assert set(kept["race"]) == set(range(races)) - set(timed)
+    rounds = played.races["rounds"]
+    assert len(kept["race"]) <= 4 * rounds[~played.races["timed_out"]].sum()

@@ -14,7 +14,8 @@ set ``SET`` (1, 2 or 3: ``FEATURES``, ``FEATURES2``, ``FEATURES3``; default 3) o
 files, holding out every other race for the log loss.
 
 Rows: ``value.features`` (or the set's) for every sled still racing at the first decision
-of each round, each labelled with that sled's final rank utility; a logistic regression of
+of each round, each labelled with that sled's final rank utility (none from a race the
+engine guard ended: ``max_rounds``, docs/statistics.md "Decided races"); a logistic regression of
 the label (a share in [0, 1]: quasi-binomial, by iteratively reweighted least squares in
 numpy) on the features. Every collection refuses a held-out ground (``grounds.refuse``).
 
@@ -96,6 +97,12 @@ def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, ra
                         rows += 1
             choose(cfg, tables, pos, wk, pool, swks)
             apply(cfg, pos, wk)
+        if pos.timed_out != 0:
+            # Ended by the engine guard, not the rules (a repairing sled on the only way out
+            # of a tight corner, docs/rules-mushmush.md): its ranks are where the guard left
+            # the sleds, and its rounds of sleds that never move again would fill the rows.
+            rows = first
+            continue
         n = pos.n_seats
         for i in range(first, rows):
             y[i] = (n - pos.race_fin[seats[i], 0]) / (n - 1)
