@@ -94,11 +94,18 @@ def test_search_spends_its_budget_unless_its_choice_is_settled(game, track):
 
 def _greedy_end(st, track, bot):
     """The space greedy's play from ``st`` ends on (carried out by the engine)."""
+    return int(_greedy_played(st, track, bot)["space"][0])
+
+
+def _greedy_played(st, track, bot, still=0):
+    """The position after greedy's play from ``st`` (its sled's ``still`` count set first),
+    carried out by the engine."""
     pos = parse_state(st, track)
     n = pos.n_seats
     slots = tuple(range(1, n + 1))
     cfga, reach = cell_inputs([track] * pos.variant.races, pos.variant, (bot,) * n, slots)
     positions = pos.positions.copy()
+    positions[0]["still"][0] = still
     works = np.zeros(1, dtype=WORK)
     choose(cfga, reach, positions, works)
     play = works["play"][0].copy()
@@ -106,7 +113,7 @@ def _greedy_end(st, track, bot):
     works["halt"] = 1
     works["play"][0] = play
     apply(cfga, positions, works)
-    return int(positions[0]["space"][0])
+    return positions[0]
 
 
 @pytest.mark.parametrize("rules", [{}, {"dents_past_finish": False}])
@@ -140,20 +147,9 @@ def test_greedy_takes_the_dent_it_cannot_avoid_rather_than_wait_for_ever(bot):
     st["track"] = "mm4-drift-away-reversed"
     ends = {}
     for still in (0, STILL_TURNS - 1, STILL_TURNS):
-        pos = parse_state(st, track)
-        n = pos.n_seats
-        cfga, reach = cell_inputs([track], pos.variant, (bot,) * n, tuple(range(1, n + 1)))
-        positions = pos.positions.copy()
-        positions[0]["still"][0] = still
-        works = np.zeros(1, dtype=WORK)
-        choose(cfga, reach, positions, works)
-        play = works["play"][0].copy()
-        works = np.zeros(1, dtype=WORK)
-        works["halt"] = 1
-        works["play"][0] = play
-        apply(cfga, positions, works)
-        ends[still] = int(positions[0]["space"][0])
-        assert positions[0]["still"][0] == (still + 1 if ends[still] == 34 else 0)
+        after = _greedy_played(st, track, bot, still)
+        ends[still] = int(after["space"][0])
+        assert after["still"][0] == (still + 1 if ends[still] == 34 else 0)
     assert ends[0] == ends[STILL_TURNS - 1] == 34
     assert ends[STILL_TURNS] != 34
 
