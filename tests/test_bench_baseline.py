@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from bench.baseline import _export, _same
+from bench.baseline import SAME, _export, _same, changed
 
 
 def test_export_puts_the_revision_package_in_the_folder(tmp_path):
@@ -29,3 +29,17 @@ def test_same_compares_the_columns_both_hold():
         _same({"bots": "x"}, {"seats.finish": "a"}, {"seats.finish": "z"})
     with pytest.raises(SystemExit):
         _same({}, {"only.here": "a"}, {"only.there": "a"})
+
+
+def test_a_bot_a_later_fix_changed_is_named_and_the_others_are_still_compared():
+    """95c7cbf changed the races of every search with a horizon (a settled place plays
+    greedy's best): their tables can no longer match 7d28aaf's, and the bench says so
+    instead of stopping; greedy, search:64 and the other bots are still held to it."""
+    horizon = {"bots": "search:6h2wp3c4@policy:distilled", "players": 2}
+    assert changed(horizon) == [
+        "95c7cbf: a search with a horizon whose place is settled plays greedy's best"
+    ]
+    assert changed({"bots": ["search:16h2v", "greedy"], "players": 2}) != []
+    for plain in ("search:64", "search:8", "greedy", "greedy:tuned", "policy:distilled"):
+        assert changed({"bots": plain, "players": 2}) == [], plain
+    assert any(not changed(cell) for _, cell, _ in SAME)
