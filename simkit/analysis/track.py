@@ -25,9 +25,8 @@ def _labels(results: Any) -> pd.DataFrame:
 
 def guard_ended(results: Any) -> pd.DataFrame:
     """The cells some of whose races the engine guard ended rather than the rules: races
-    still running at ``max_rounds`` (race column ``timed_out``; docs/statistics.md,
-    "Decided races": a repairing sled blocking the only way out of a tight corner, a sled
-    waiting for a hand that cannot come).
+    still running at ``max_rounds`` (race column ``timed_out``, every game that has one;
+    docs/statistics.md, "Decided races", says when races can be).
 
     Returns:
         One row per such cell (none when no race reached the guard, or the game keeps no

@@ -236,12 +236,11 @@ def _fairness_section(
         )
         doc.add(
             Paragraph(
-                f"Races the engine guard ended, not the rules: {cells}. They ran to "
-                "max_rounds with sleds that could not or would not move again (a repairing "
-                "sled blocking the only way out of a tight corner; a sled waiting for a hand "
-                "that cannot come: docs/statistics.md, 'Decided races'). One in which a "
-                "sled had finished counts as decided, the stuck sleds last; one in which none "
-                "had is not decided, and the verdicts rest on the other races.",
+                f"Races the engine guard ended, not the rules: {cells}. They were still "
+                "running at max_rounds, a limit simkit sets, not the game (docs/statistics.md, "
+                "'Decided races', says how races get there). One with a winner who finished "
+                "counts as decided, the others ranked as the guard left them; one without is "
+                "not decided, and the verdicts rest on the other races.",
                 "warning",
             )
         )
