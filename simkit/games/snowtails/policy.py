@@ -460,11 +460,7 @@ def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     """
     v = wk.plays[i, 0]
     mask = wk.plays[i, 1]
-    fx = wk.effects[i]
-    speed = fx[FX_SPEED]
-    drift = fx[FX_DRIFT]
-    dcol = fx[FX_DCOL]
-    bonus = fx[FX_BONUS]
+    speed, drift, dcol, bonus = _movement(wk, i)
     start = pos.space[p]
     moves = speed + bonus
     side = 0 if drift == 0 else (1 if dcol == S_LEFT else 2)
@@ -556,11 +552,7 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held)
     for i in range(n_pl):
         v = wk.plays[i, 0]
         mask = wk.plays[i, 1]
-        fx = wk.effects[i]
-        speed = fx[FX_SPEED]
-        drift = fx[FX_DRIFT]
-        dcol = fx[FX_DCOL]
-        bonus = fx[FX_BONUS]
+        speed, drift, dcol, bonus = _movement(wk, i)
         moves = speed - drift  # straight ones (R-01)
         if moves + bonus >= REACH:  # with the bonus's (R-14, R-23)
             wk.bounds[i] = np.inf
@@ -605,11 +597,7 @@ def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, 
 def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     """The outcomes of card play ``i``: searched, or found among those of an earlier play
     that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
-    fx = wk.effects[i]
-    speed = fx[FX_SPEED]
-    drift = fx[FX_DRIFT]
-    dcol = fx[FX_DCOL]
-    bonus = fx[FX_BONUS]
+    speed, drift, dcol, bonus = _movement(wk, i)
     keys = wk.okeys
     for q in range(n_keys):
         k = keys[q]
@@ -645,6 +633,14 @@ def _effects(cfg, pos, wk, p, n_pl):
         fx[FX_DRIFT] = drift
         fx[FX_DCOL] = dcol
         fx[FX_BONUS] = bonus
+
+
+@njit(inline="always")
+def _movement(wk, i):
+    """How card play ``i`` moves the sled, from ``wk.effects`` (``_effects``): speed,
+    drift, the drift's side and the bonus on offer."""
+    fx = wk.effects[i]
+    return fx[FX_SPEED], fx[FX_DRIFT], fx[FX_DCOL], fx[FX_BONUS]
 
 
 @njit(no_cpython_wrapper=True)
