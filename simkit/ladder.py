@@ -199,8 +199,9 @@ def certify(
     """Certify the top rung of the analysed ladder ``lad`` against ``reference`` (None: no
     certificate): from the ladder's own races when the reference is on it, else from a pair
     of the two played in the ladder's setting (the level check's design and keys, ``races``
-    per lineup), stored in the run folder (``levels.parquet``, ``level_pairs.parquet``) and
-    read back on a later call instead of played again."""
+    per lineup, stopped early where an interim look settles it), stored in the run folder
+    (``levels.parquet``, ``level_pairs.parquet``) and read back on a later call asking for as
+    many races instead of played again."""
     from simkit.ratings import pair_share
     from simkit.runner.levels import (
         CERT_SELF,
@@ -248,11 +249,17 @@ def certify(
     played = races * len(lineups([reference, top], cell.players))
     levels = getattr(lad.results, "levels", None)
     stored = levels is not None and len(levels) == 1
-    if not stored or (
-        str(levels["skill"].iloc[0]),
-        str(levels["reference"].iloc[0]),
-        int(levels["ref_races"].iloc[0]),
-    ) != (top, reference, played):
+    # A certificate stored before interim looks has no ref_planned: played again.
+    if (
+        not stored
+        or "ref_planned" not in levels
+        or (
+            str(levels["skill"].iloc[0]),
+            str(levels["reference"].iloc[0]),
+            int(levels["ref_planned"].iloc[0]),
+        )
+        != (top, reference, played)
+    ):
         if progress:
             print(
                 f"certifying the top rung, {top}, against {reference}: {races:,} races per lineup",

@@ -33,7 +33,7 @@ import numpy as np
 import pandas as pd
 
 from simkit.outcomes import pair_counts
-from simkit.stats import percentile_interval, share_ratio
+from simkit.stats import bootstrap, share_ratio
 
 ALPHA = 1e-3  # choix's regularisation: a bot that wins nothing in a replicate stays finite
 REPLICATES = 200
@@ -207,7 +207,13 @@ def fit(
 
 
 def pair_share(
-    o: Outcomes, a: int, b: int, *, seed: int = 0, replicates: int = REPLICATES
+    o: Outcomes,
+    a: int,
+    b: int,
+    *,
+    seed: int = 0,
+    replicates: int = REPLICATES,
+    z: float | None = None,
 ) -> tuple[float, float, float]:
     """How often bot ``a``'s seats finished ahead of bot ``b``'s: share and 95% interval.
 
@@ -217,6 +223,10 @@ def pair_share(
     resampled together, which keeps a race's correlated pairs and the common-random-numbers
     pairing intact (Wilson, which treats every pair as independent, is too narrow when a bot
     fills several seats).
+    With ``z`` the interval is the share plus and minus ``z`` times the same bootstrap's
+    standard error instead (clipped to [0, 1]): the level check's interim looks at z = 3
+    (:mod:`simkit.runner.levels`), a level a few hundred resamples cannot reach by
+    percentiles.
     NaN when no pair was separated.
     """
     ahead = np.zeros(len(o.key), np.int64)
@@ -241,8 +251,11 @@ def pair_share(
     est = float(ahead.sum() / total)
     if np.count_nonzero(ahead + behind) < 2:
         return est, est, est
-
-    ci = percentile_interval((ahead, behind), share_ratio, seed, resamples=replicates, paired=True)
+    boot = bootstrap((ahead, behind), share_ratio, seed, resamples=replicates, paired=True)
+    if z is not None:
+        half = z * float(boot.standard_error)
+        return est, max(0.0, est - half), min(1.0, est + half)
+    ci = boot.confidence_interval
     return est, float(ci.low), float(ci.high)
 
 

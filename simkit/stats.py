@@ -28,11 +28,12 @@ def wilson_interval(k, n, level: float = 0.95) -> tuple[np.ndarray, np.ndarray]:
     return low, high
 
 
-def percentile_interval(
+def bootstrap(
     data, statistic, seed: int, *, resamples: int, batch: int | None = None, paired: bool = False
 ):
-    """The 95% percentile bootstrap interval of ``statistic`` over ``data`` (scipy,
-    vectorized), drawn by a generator seeded with ``seed``: ``.low`` and ``.high``."""
+    """The percentile bootstrap of ``statistic`` over ``data`` (scipy, vectorized), drawn by
+    a generator seeded with ``seed``: scipy's result, with ``.confidence_interval`` (95%)
+    and ``.standard_error``."""
     return sps.bootstrap(
         tuple(data),
         statistic,
@@ -42,6 +43,16 @@ def percentile_interval(
         batch=batch,
         method="percentile",
         rng=np.random.default_rng(seed),
+    )
+
+
+def percentile_interval(
+    data, statistic, seed: int, *, resamples: int, batch: int | None = None, paired: bool = False
+):
+    """The 95% percentile bootstrap interval of ``statistic`` over ``data`` (:func:`bootstrap`):
+    ``.low`` and ``.high``."""
+    return bootstrap(
+        data, statistic, seed, resamples=resamples, batch=batch, paired=paired
     ).confidence_interval
 
 

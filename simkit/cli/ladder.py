@@ -67,7 +67,8 @@ MAX_BOOTSTRAP = 10_000
     "--reference-races",
     type=click.IntRange(1, 1_000_000),
     help="Races per lineup of the top rung against the reference, when it is not on the "
-    "ladder [default: --races].",
+    "ladder, at most: the match stops after a quarter or a half of them once its certificate "
+    "is settled [default: --races].",
 )
 def ladder(
     game,

@@ -27,6 +27,14 @@ here** when its head-to-head share's 95% low end is at least :data:`AS_STRONG` (
 **weaker** when the share's interval lies below 50% and reaches under 45%; otherwise not
 shown either way (more races would tell).
 
+The reference is the costly player, so its pairs are a **group-sequential** test: they
+stop at an interim look, after a quarter or a half of ``reference_races`` (:func:`looks`),
+once the top-level bot's share at z = 3 (the share plus and minus three bootstrap standard
+errors: Haybittle and Peto's boundary) lies wholly at or above 45% or wholly below it
+(:func:`settled_early`), and play on otherwise. A
+pair played to the end has exactly the races and tables it had without the looks; one
+that stopped says so in its sentence, and ``ref_races`` counts the races it played.
+
 The races are played under a cell key of their own (:data:`LEVELS_KEY`), so they never
 replay the study's races. :func:`check_run` checks every setting of a run and returns the
 two tables ``simkit run`` stores: ``levels.parquet`` (:data:`COLUMNS`, one row per cell:
@@ -64,6 +72,13 @@ DEFAULT_RACES = 1_000  # per lineup: 2,000 a pair of bots (2 lineups at 2 and 4 
 # The head-to-head share's 95% low end at or above which a bot is as strong as the
 # reference where it was measured (issue 34: "not separated below search:64").
 AS_STRONG = 0.45
+# The reference pair's interim looks (:func:`looks`): after a quarter and a half of its
+# races, at z = 3 (Haybittle and Peto's boundary), each only with at least MIN_LOOK races a
+# lineup. Two looks at z = 3 add at most 0.27% to either error of the certificate, whose last
+# look is the usual 95% interval.
+INTERIM = (4, 2)
+Z_INTERIM = 3.0
+MIN_LOOK = 20
 
 ADJACENT, FIELD, REFERENCE, RATED = "adjacent", "field", "reference", "rated"
 # Certificates of a top-level bot against the reference (``certified`` column).
@@ -99,6 +114,8 @@ COLUMNS = {
     "ref_share_low": "its 95% interval, low",
     "ref_share_high": "its 95% interval, high",
     "ref_races": "races the pair with the reference played (every lineup)",
+    "ref_planned": "races it would play without an interim look settling it (every lineup): "
+    "more than ref_races when the certificate was settled early",
     "ref_sentence": "the certificate in words",
 }
 # One row per pair of bots of a setting (the reference included).
@@ -119,6 +136,8 @@ PAIR_COLUMNS = {
     "verdict": "above, below, level or split: where the upper bot stands",
     "separated": "True when the verdict is above or below: the two are not of one strength",
     "races": "races the pair played (every lineup; 0 for kind rated)",
+    "planned": "races it would play without an interim look (every lineup): more than races "
+    "when a reference pair's certificate was settled early",
     "sentence": "the finding in words",
 }
 STRONGER = {"above": "stronger", "below": "weaker", "level": "level", "split": "split"}
@@ -279,28 +298,30 @@ def check_cell(
     for lower, upper, kind in pairs:
         n = (reference_races or races) if kind == REFERENCE else races
         design = lineups([lower, upper], cell.players)
-        for lineup in design:
-            c = dataclasses.replace(cell, bots=tuple(plays.get(b, b) for b in lineup))
-            batch = g.simulate(c, keys[:n], threads, race_indices=np.arange(n))
-            finish, finished = batch.seats["finish"], batch.seats["finished"]
-            bot.append(np.tile([index[b] for b in lineup], (n, 1)))
-            place.append(np.where(finished, finish, 0))
-            key.append(np.arange(n))
-            decided.append(decided_races(finish, finished)[0])
-        played[(lower, upper)] = (kind, n * len(design))
-    o = ratings.Outcomes(
-        tuple(bots),
-        np.concatenate(bot).astype(np.int64),
-        np.concatenate(place).astype(np.int64),
-        np.concatenate(key).astype(np.int64),
-        np.concatenate(decided),
-    )
+        parts: list[list[tuple[np.ndarray, np.ndarray]]] = [[] for _ in design]
+        done = 0
+        for look in looks(n) if kind == REFERENCE else (n,):
+            for lineup, got in zip(design, parts, strict=True):
+                c = dataclasses.replace(cell, bots=tuple(plays.get(b, b) for b in lineup))
+                batch = g.simulate(c, keys[done:look], threads, race_indices=np.arange(done, look))
+                got.append((batch.seats["finish"], batch.seats["finished"]))
+            done = look
+            if look < n and settled_early(
+                _outcomes(bots, _rows(index, design, parts)), upper, lower, seed
+            ):
+                break
+        for whole, part in zip(
+            (bot, place, key, decided), _rows(index, design, parts), strict=True
+        ):
+            whole.extend(part)
+        played[(lower, upper)] = (kind, done * len(design), n * len(design))
+    o = _outcomes(bots, (bot, place, key, decided))
     r = ratings.fit(o, seed=seed, replicates=replicates)
     where = setting_text(cell)
     rows = []
     for x, y in itertools.combinations(bots, 2):
         lower, upper = (x, y) if (x, y) in played or (y, x) not in played else (y, x)
-        kind, n = played.get((lower, upper), (RATED, 0))
+        kind, n, planned = played.get((lower, upper), (RATED, 0, 0))
         diff = r.interval(index[upper], index[lower])
         if kind == RATED:
             share = (np.nan, np.nan, np.nan)
@@ -324,11 +345,66 @@ def check_cell(
                 "verdict": v,
                 "separated": v in (ratings.ABOVE, ratings.BELOW),
                 "races": n,
-                "sentence": _sentence(upper, lower, v, diff, share, where),
+                "planned": planned,
+                "sentence": _sentence(upper, lower, v, diff, share, where) + _early(n, planned),
             }
         )
     found = pd.DataFrame(rows, columns=[c for c in PAIR_COLUMNS if "cell" not in c][1:])
     return LevelCheck(tuple(levels), _per_bot(levels, found, r, reference, where), found, r)
+
+
+def looks(n: int) -> tuple[int, ...]:
+    """Races a lineup a reference pair has played at each of its looks: a quarter and a half
+    of ``n`` (:data:`INTERIM`, each only with at least :data:`MIN_LOOK` races), then ``n``."""
+    return (*sorted({n // d for d in INTERIM if MIN_LOOK <= n // d < n}), n)
+
+
+def settled_early(o: ratings.Outcomes, bot: str, reference: str, seed: int = 0) -> bool:
+    """Whether ``bot``'s certificate against ``reference`` is settled at an interim look:
+    its share's interval at z = 3 (:data:`Z_INTERIM`, from the standard error of
+    ``ratings.REPLICATES`` bootstrap resamples drawn with ``seed``) lies wholly at or above
+    :data:`AS_STRONG` (as strong) or wholly below it (weaker). Not merely below 50%, as
+    the last look's "weaker" asks: a share between 45% and 50% is as strong once enough
+    races narrow its interval (:func:`certificate` ranks that first), so only one wholly
+    below 45% is settled as weaker before the end. Either way the certificate of the races
+    played, at 95%, is the one the look settled."""
+    _, lo, hi = ratings.pair_share(
+        o, o.bots.index(bot), o.bots.index(reference), seed=seed, z=Z_INTERIM
+    )
+    return bool(lo >= AS_STRONG or hi < AS_STRONG)
+
+
+def _rows(index, design, parts) -> tuple[list, list, list, list]:
+    """The races one pair has played (``parts``: per lineup of ``design``, the finish and
+    finished arrays of each look, in order), per lineup: bots, places, keys, decided."""
+    bot, place, key, decided = [], [], [], []
+    for lineup, got in zip(design, parts, strict=True):
+        finish = np.concatenate([f for f, _ in got])
+        finished = np.concatenate([d for _, d in got])
+        bot.append(np.tile([index[b] for b in lineup], (len(finish), 1)))
+        place.append(np.where(finished, finish, 0))
+        key.append(np.arange(len(finish)))
+        decided.append(decided_races(finish, finished)[0])
+    return bot, place, key, decided
+
+
+def _outcomes(bots, rows) -> ratings.Outcomes:
+    """:class:`ratings.Outcomes` of ``bots`` from lists of rows (:func:`_rows`)."""
+    bot, place, key, decided = rows
+    return ratings.Outcomes(
+        tuple(bots),
+        np.concatenate(bot).astype(np.int64),
+        np.concatenate(place).astype(np.int64),
+        np.concatenate(key).astype(np.int64),
+        np.concatenate(decided),
+    )
+
+
+def _early(n: int, planned: int) -> str:
+    """What a sentence adds for a pair an interim look settled."""
+    if n >= planned:
+        return ""
+    return f" An interim look (z = 3) settled it after {n:,} of its {planned:,} races."
 
 
 def _per_bot(
@@ -371,6 +447,7 @@ def _per_bot(
                 "ref_share_low": np.nan,
                 "ref_share_high": np.nan,
                 "ref_races": 0,
+                "ref_planned": 0,
                 "ref_sentence": "",
             }
             if k > 0:
@@ -412,7 +489,9 @@ def _certify(bot: str, reference: str, met: dict, where: str) -> dict[str, Any]:
         "ref_share_low": share[1],
         "ref_share_high": share[2],
         "ref_races": int(p.races),
-        "ref_sentence": certificate_text(bot, reference, cert, share, where),
+        "ref_planned": int(p.planned),
+        "ref_sentence": certificate_text(bot, reference, cert, share, where)
+        + _early(int(p.races), int(p.planned)),
     }
 
 
@@ -506,7 +585,7 @@ def table(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame[list(COLUMNS)].copy()
     for name in ("cell", "setting", "level", "rung"):
         out[name] = out[name].astype("int32")
-    for name in ("races", "ref_races"):
+    for name in ("races", "ref_races", "ref_planned"):
         out[name] = out[name].astype("int64")
     out["flag"] = out["flag"].astype(bool)
     return out.reset_index(drop=True)
@@ -517,7 +596,8 @@ def pair_table(frame: pd.DataFrame) -> pd.DataFrame:
     out = frame[list(PAIR_COLUMNS)].copy()
     for name in ("setting", "lower_cell", "upper_cell"):
         out[name] = out[name].astype("int32")
-    out["races"] = out["races"].astype("int64")
+    for name in ("races", "planned"):
+        out[name] = out[name].astype("int64")
     out["separated"] = out["separated"].astype(bool)
     return out.reset_index(drop=True)
 

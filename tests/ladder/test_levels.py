@@ -9,7 +9,7 @@ import pytest
 from simkit import load
 from simkit.games.cells import build_cell
 from simkit.runner import start
-from simkit.runner.levels import COLUMNS, check, check_cell
+from simkit.runner.levels import COLUMNS, check, check_cell, looks
 from simkit.runner.scenario import parse
 
 
@@ -129,7 +129,17 @@ def test_a_field_and_the_reference_are_measured_and_the_top_level_certified():
         ("luce:1.5", "luce:1"): "reference",
         ("luce:1.5", "luce:1.0"): "reference",
     }
-    assert p["races"].to_dict()[("luce:1.5", "luce:1")] == 2 * 200  # reference_races
+    # The reference pairs stop at an interim look (half of reference_races): luce:1 is far
+    # below luce:1.5 (about 40% head to head), so z = 3 settles it before the end.
+    assert p["planned"].to_dict()[("luce:1.5", "luce:1")] == 2 * 200  # reference_races
+    assert p["races"].to_dict()[("luce:1.5", "luce:1")] == 2 * 100
+    assert p.loc[("luce:1.5", "luce:1"), "sentence"].endswith(
+        " An interim look (z = 3) settled it after 200 of its 400 races."
+    )
+    assert (
+        p["races"].to_dict()[("luce:0", "luce:1.0")]
+        == p["planned"].to_dict()[("luce:0", "luce:1.0")]
+    )  # only the reference's pairs have interim looks
     assert p["races"].to_dict()[("luce:0", "luce:1.0")] == 2 * 300
     assert p.loc[("luce:1", "luce:1.0"), "verdict"] == "level"
     assert not p.loc[("luce:1", "luce:1.0"), "separated"]
@@ -144,8 +154,12 @@ def test_a_field_and_the_reference_are_measured_and_the_top_level_certified():
     }
     assert t["certified"].to_dict() == {"luce:0": "", "luce:1": "weaker", "luce:1.0": "weaker"}
     assert t.loc["luce:1", "ref_share_high"] < 0.45
+    assert (t.loc["luce:1", "ref_races"], t.loc["luce:1", "ref_planned"]) == (200, 400)
     assert found.uncertified[0].startswith("luce:1 is weaker than luce:1.5 on 3 players: head ")
-    assert found.uncertified[0].endswith("; these are a weaker player's verdicts.")
+    assert found.uncertified[0].endswith(
+        "; these are a weaker player's verdicts. An interim look (z = 3) settled it after 200"
+        " of its 400 races."
+    )
 
 
 def test_a_top_level_as_strong_as_the_reference_or_the_reference_itself():
@@ -154,6 +168,7 @@ def test_a_top_level_as_strong_as_the_reference_or_the_reference_itself():
     assert top["certified"] == "as strong" and top["ref_share_low"] >= 0.45
     assert top["ref_sentence"] == (
         "luce:1 is as strong as luce:1.0 on 2 players: head to head 50.0% [50.0, 50.0]."
+        " An interim look (z = 3) settled it after 150 of its 600 races."
     )
     own = check("lucerace", ["luce:0", "luce:1"], players=2, races=100, reference="luce:1")
     assert own.table["certified"].tolist() == ["", "reference"]
@@ -177,6 +192,57 @@ def test_the_certificate_errs_at_most_5_percent_where_the_truth_is_known(truth, 
     ]
     wrong = "weaker" if want == "as strong" else "as strong"
     assert got.count(wrong) <= 5 and got.count(want) >= 90, got
+
+
+def test_the_interim_looks_settle_only_clear_certificates_and_change_nothing_else(
+    monkeypatch,
+):
+    """A top bot a little below the reference (luce:0.8 against luce:1, about 45% head to
+    head) is not settled at z = 3 after a quarter or a half of its races: it plays them all,
+    and its tables are exactly those of the check without interim looks."""
+    import simkit.runner.levels as levels
+
+    args = dict(players=2, races=200, reference="luce:1", reference_races=400)
+    looked = check("lucerace", ["luce:0", "luce:0.8"], **args)
+    monkeypatch.setattr(levels, "INTERIM", ())
+    plain = check("lucerace", ["luce:0", "luce:0.8"], **args)
+    assert looked.table["ref_races"].tolist() == [0, 800]
+    assert looked.table["ref_planned"].tolist() == [0, 800]
+    pd.testing.assert_frame_equal(looked.table, plain.table)
+    pd.testing.assert_frame_equal(looked.pairs, plain.pairs)
+
+
+def test_looks_are_a_quarter_and_a_half_of_the_races_when_both_are_big_enough():
+    assert looks(1000) == (250, 500, 1000)
+    assert looks(100) == (25, 50, 100)
+    assert looks(60) == (30, 60)  # a quarter is below MIN_LOOK (20 races a lineup)
+    assert looks(39) == (39,)
+    assert looks(1) == (1,)
+
+
+@pytest.mark.parametrize(("truth", "want"), [(0.0, "as strong"), (-0.45, "weaker")])
+def test_the_sequential_certificate_errs_at_most_5_percent_where_the_truth_is_known(truth, want):
+    """The certificate as the check reaches it, interim looks included: 100 simulated
+    checks of 2-seat races, 1,000 races a lineup, looked at after 250 and 500. The looks'
+    z = 3 keeps both errors within the 5% of one look at the end."""
+    from simkit.ratings import pair_share
+    from simkit.runner.levels import certificate, settled_early
+    from tests.ladder.synthetic import draw
+
+    def sequential(o):
+        for n in looks(1000)[:-1]:
+            part = o.key < n
+            sub = type(o)(o.bots, o.bot[part], o.place[part], o.key[part], o.decided[part])
+            if settled_early(sub, "bot0", "bot1"):
+                return certificate(pair_share(sub, 0, 1)), n
+        return certificate(pair_share(o, 0, 1)), 1000
+
+    got = [sequential(draw([truth, 0.0], [(0, 1), (1, 0)], 1000, seed)) for seed in range(100)]
+    certs = [c for c, _ in got]
+    wrong = "weaker" if want == "as strong" else "as strong"
+    assert certs.count(wrong) <= 5 and certs.count(want) >= 85, got
+    if want == "weaker":  # about 39% head to head: settled at an interim look nearly always
+        assert sum(n < 1000 for _, n in got) >= 75, got
 
 
 FIELD = {
