@@ -262,7 +262,8 @@ def certify(
     ):
         if progress:
             print(
-                f"certifying the top rung, {top}, against {reference}: {races:,} races per lineup",
+                f"certifying the top rung, {top}, against {reference}: {races:,} races per lineup"
+                " at most (it stops once an interim look settles it)",
                 file=sys.stderr,
                 flush=True,
             )

@@ -632,7 +632,7 @@ def store(
             f"checking the skill levels in {settings} setting(s): {n} pair(s) of bots each"
             f"{ref}, {scenario.check_races:,} races per lineup"
             + (
-                f" ({scenario.reference_races:,} with {reference})"
+                f" ({scenario.reference_races:,} at most with {reference})"
                 if reference and scenario.reference_races != scenario.check_races
                 else ""
             ),
