@@ -248,7 +248,7 @@ def test_a_prior_search_skips_where_the_prior_decides():
 
 
 def test_a_search_whose_place_is_settled_plays_greedys_best():
-    """Once every other sled has finished or is out (``search._last``) no play changes the
+    """Once every other sled has finished or is out (``search.place_settled``) no play changes the
     seat's place: a search with a horizon and a prior then plays greedy's best, as
     search:N finds it (every rollout the same place, a tie), instead of choosing by the
     value at its cut and by the policy, which held sleds still for rounds on end (a race

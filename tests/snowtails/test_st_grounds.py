@@ -139,3 +139,27 @@ def test_bots_tune_refuses_a_held_out_ground(tmp_path):
         "(mm2-tighter-than-i-thought, snowtails rules, 3 sleds): it is a held-out ground "
         "(simkit/games/snowtails/heldout.toml); fit on other grounds\n"
     )
+
+
+def test_collections_keep_no_decision_on_a_settled_place():
+    """A decision after every other sled finished (or is out) is no lesson for a policy: all
+    its plays end in the same place. The teacher's 6 races on The Nutcracker with 2 sleds
+    held 10 such decisions of 134 before collections left them out; ``live`` tells them
+    apart in files collected before, where ``load`` drops them."""
+    from simkit.games.snowtails.records import FINISHED, OUT, RACING, kept_positions
+
+    got = distil_fit.collect("nutcracker", 2, 6, "search:4")
+    saved = kept_positions(got["pos"])
+    assert len(saved) > 100 and distil_fit.live(saved).all()
+    one = saved[:1].copy()
+    p = int(one["to_move"][0])
+    q = 1 - p
+    for theirs, mine, want in (
+        (FINISHED, RACING, False),
+        (OUT, RACING, False),
+        (RACING, RACING, True),
+        (FINISHED, OUT, True),  # out itself: it has no place left to settle
+    ):
+        one["status"][0, q] = theirs
+        one["status"][0, p] = mine
+        assert distil_fit.live(one)[0] == want, (theirs, mine)

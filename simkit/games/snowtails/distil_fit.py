@@ -48,13 +48,16 @@ from simkit.games.snowtails.policy import top_plays
 from simkit.games.snowtails.position import apply, new
 from simkit.games.snowtails.records import (
     BOT_SEARCH,
+    FINISHED,
     FL_DONE,
+    OUT,
     PH_PLAY,
     PLAY_W,
     POSITION,
     WORK,
     kept_positions,
 )
+from simkit.games.snowtails.search import place_settled
 
 GROUNDS = tuple((t, n) for t in ("nutcracker", "s-bends", "long-haul") for n in (2, 3, 4))
 SEED = 2424  # root seed of the teacher's races (simkit.rng.race_keys)
@@ -85,7 +88,12 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, pla
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
             p = pos.to_move
-            search = cfg.bots[p] == BOT_SEARCH and pos.phase == PH_PLAY
+            # A settled place (every other sled finished or out) is no lesson: every play
+            # ends in the same place, so the teacher's choice there is a tie-break, or with
+            # a horizon its value's whim (31% of the 5 December collection, search.py).
+            search = (
+                cfg.bots[p] == BOT_SEARCH and pos.phase == PH_PLAY and not place_settled(pos, p)
+            )
             if search and d < len(m):
                 saved[d] = pos
             choose(cfg, tables, pos, wk, pool, swks)
@@ -278,10 +286,22 @@ def scores(x, m, chosen, beta):
     return float(np.mean(pick == chosen)), -_loglik(x, valid, chosen, beta)
 
 
+def live(saved: np.ndarray) -> np.ndarray:
+    """Per kept position (``records.kept_positions``): whether the seat to move still had a
+    place to play for, i.e. not ``search.place_settled`` (another sled still racing)."""
+    status = saved["status"]
+    seats = np.arange(status.shape[1])[None, :]
+    p = saved["to_move"][:, None]
+    other = (seats < saved["n_seats"][:, None]) & (seats != p)
+    racing = (status != FINISHED) & (status != OUT)
+    return (other & racing).any(axis=1) | (np.take_along_axis(status, p, axis=1)[:, 0] == OUT)
+
+
 def load(paths: list[str], teacher: str | None = None):
     """(x, m, chosen, race) of every decision of the files or folders ``paths``; with
     ``teacher``, features computed again from the positions (``refeature``). Race indices
-    are made distinct between files."""
+    are made distinct between files. Decisions on a settled place (:func:`live`), which
+    collections before 5 December kept, are left out wherever the file has positions."""
     xs, ms, cs, rs = [], [], [], []
     from simkit.games.snowtails.grounds import files
 
@@ -291,6 +311,9 @@ def load(paths: list[str], teacher: str | None = None):
             parts = [refeature(path, teacher)]
         elif "x" in data:
             parts = [{k: data[k] for k in ("x", "m", "chosen", "race")}]
+        if "pos" in data:
+            keep = live(kept_positions(data["pos"]))
+            parts = [{k: v[keep] for k, v in parts[0].items()}]
         else:  # the first collections: one array per (track, sleds), x0, m0, c0, r0, ...
             parts = []
             i = 0

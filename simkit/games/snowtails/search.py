@@ -210,7 +210,7 @@ def _forget(wk, n_spaces, size):
 
 
 @njit(no_cpython_wrapper=True)
-def _last(pos, seat):
+def place_settled(pos, seat):
     """Whether seat ``seat``, still in the race, is the only sled in it: every other one
     has finished or is out. Its place is then settled, the next one (``pos.next_rank``),
     however it ends: finishing (R-05), out (R-05: the last one out ranks first among
@@ -234,14 +234,14 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     A sled's place is settled when it finishes (R-05: at the end of the round it crossed
     in, ranked after the earlier rounds' finishers), so the rollout stops there: the
     other sleds' play after it cannot change the result; and as soon as it is the last
-    sled in the race (``_last``: the next place is its own), which 8% of search:64's
+    sled in the race (``place_settled``: the next place is its own), which 8% of search:64's
     rollout decisions at 2 sleds came after (1.6% at 4; measured). A rollout cut short at
     round ``stop`` (``search:NhH``) scores the seat's race position there instead (R-04;
     out of the race: last), or with ``valued`` 1 (``search:NhHv``) the fitted value of the
     position for the seat (``value.value``: the board and hand sizes, ``f`` its scratch),
     with ``valued`` 2 (``search:NhHw``) the second value (``value.value2``), with 3
     (``search:NhHx``) the value the seat's policy carries (``value.value3``, row ``wr``).
-    Only a rollout without a horizon stops at ``_last``: one with a horizon may still
+    Only a rollout without a horizon stops at ``place_settled``: one with a horizon may still
     reach it running."""
     pos = pool[1]
     n = pos.n_seats
@@ -254,7 +254,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
             if valued == 1:
                 return value(cfg, pos, seat, f)
             return (n - race_position(cfg, pos, seat)) / (n - 1)
-        if stop == NO_STOP and _last(pos, seat):
+        if stop == NO_STOP and place_settled(pos, seat):
             return (n - pos.next_rank) / (n - 1)
         _recall(cfg, reach, pos, swk, wr)
         apply(cfg, pos, swk)
@@ -438,13 +438,13 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     lam = cfg.prior[p] / 100.0
     lead = cfg.stop[p] / 100.0  # search:NhHpLsS, else 0
     scores = np.zeros(K)
-    # Its place settled (every other sled finished or out, ``_last``): no play can change
+    # Its place settled (every other sled finished or out, ``place_settled``): no play can change
     # its result, so it plays greedy's best, as search:N finds there (every rollout the
     # same place: a tie, the greedier kept). A search with a horizon scores its cut
     # rollouts by the value and the policy instead, and on a place already settled they
     # could hold its sled still to the round limit (issue 34: 127 and 200 rounds, where
     # the race had taken 20; the head to head is the same, the race's length is not).
-    settled = _last(pos, p)
+    settled = place_settled(pos, p)
     if lam > 0.0 and not settled:  # search:NhHpL: the distilled policy's best of greedy's best K
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
         swk.tracing = 0
