@@ -141,25 +141,48 @@ def test_bots_tune_refuses_a_held_out_ground(tmp_path):
     )
 
 
-def test_collections_keep_no_decision_on_a_settled_place():
-    """A decision after every other sled finished (or is out) is no lesson for a policy: all
-    its plays end in the same place. The teacher's 6 races on The Nutcracker with 2 sleds
-    held 10 such decisions of 134 before collections left them out; ``live`` tells them
-    apart in files collected before, where ``load`` drops them."""
-    from simkit.games.snowtails.records import FINISHED, OUT, RACING, kept_positions
+def test_live_tells_a_settled_place_from_one_still_played_for():
+    """``distil_fit.live``: a decision after every other sled finished (or is out) is no
+    lesson for a policy, since all its plays end in the same place; ``load`` drops those."""
+    from simkit.games.snowtails.records import FINISHED, OUT, POSITION, RACING
+
+    one = np.zeros(1, dtype=POSITION)
+    one["n_seats"] = 3
+    one["to_move"] = 1
+    for others, mine, want in (
+        ((FINISHED, FINISHED), RACING, False),
+        ((OUT, FINISHED), RACING, False),
+        ((RACING, FINISHED), RACING, True),
+        ((FINISHED, RACING), RACING, True),
+        ((FINISHED, FINISHED), OUT, True),  # out itself: no place left to settle
+    ):
+        one["status"][0, [0, 2]] = others
+        one["status"][0, 1] = mine
+        one["status"][0, 3:] = RACING  # seats beyond n_seats are not sleds
+        assert distil_fit.live(one)[0] == want, (others, mine)
+
+
+@pytest.mark.slow  # compiles the collecting kernel and a decision door: about 50 s of CPU
+def test_collections_keep_no_decision_on_a_settled_place_and_the_screen_finds_the_teacher(
+    tmp_path,
+):
+    """The teacher's 6 races on The Nutcracker with 2 sleds held 10 decisions on a settled
+    place of 134 before collections left them out. ``distil_fit agree``: the teacher,
+    deciding again from each saved position, plays what it played (the position carries its
+    random state); greedy does not always."""
+    import functools
+
+    from simkit.games.snowtails.grounds import collect_into
+    from simkit.games.snowtails.records import kept_positions
 
     got = distil_fit.collect("nutcracker", 2, 6, "search:4")
     saved = kept_positions(got["pos"])
     assert len(saved) > 100 and distil_fit.live(saved).all()
-    one = saved[:1].copy()
-    p = int(one["to_move"][0])
-    q = 1 - p
-    for theirs, mine, want in (
-        (FINISHED, RACING, False),
-        (OUT, RACING, False),
-        (RACING, RACING, True),
-        (FINISHED, OUT, True),  # out itself: it has no place left to settle
-    ):
-        one["status"][0, q] = theirs
-        one["status"][0, p] = mine
-        assert distil_fit.live(one)[0] == want, (theirs, mine)
+
+    g = fit_grounds("snowtails", 1, 5)
+    work = functools.partial(distil_fit._ground_work, "search:4", 2, distil_fit.SEED)
+    collect_into(str(tmp_path), g, work, 1)
+    k, n, _ = distil_fit.agreement([str(tmp_path)], 30, "search:4")
+    assert n == 30 and k == n
+    k, n, _ = distil_fit.agreement([str(tmp_path)], 30, "greedy")
+    assert n == 30 and 0 < k < n

@@ -24,6 +24,15 @@ features, a small ridge) on the decisions of even-numbered races, reports accura
 loss on the odd ones (against greedy's first choice and a uniform pick), refits on all and
 prints the coefficients for ``bots.toml``.
 
+``python -m simkit.games.snowtails.distil_fit agree DIR PER BOT ...`` is a screen: on
+``PER`` live decisions of each ground file in ``DIR`` (drawn with seed 0, the same for every
+bot) it lets each ``BOT`` decide from the saved position and prints how often it plays what
+the collection's teacher played, with a Wilson 95% interval and its CPU seconds. The
+teacher itself agrees every time (the position carries its random state). Within one
+design (the ``search:NhHx`` family) agreement with a stronger teacher ranked the bots as
+their ladders against search:64 did; across designs it measures style, not strength
+(search:64 agrees least with ``search:64h2xp1``): docs/bots.md, "A fourth look".
+
 A second round (the teacher's rollouts played by the policy, at commit bf925aa, since
 removed) did not move the first fit (docs/bots.md); it was collected with
 ``SIMKIT_NUMBA_LINK=numba``: a fitting kernel that called the search's sampling directly
@@ -229,6 +238,36 @@ def refeature(path: str | Path, teacher: str) -> dict[str, np.ndarray]:
     return {"x": x, "m": m, "chosen": chosen, "race": data["race"]}
 
 
+def agreement(paths: list[str], per: int, bot: str) -> tuple[int, int, float]:
+    """(agreeing, decisions, CPU seconds): how often ``bot``, deciding from each saved
+    position, plays the teacher's play, on ``per`` live decisions a ground file (drawn with
+    seed 0, so every bot meets the same ones)."""
+    import time
+
+    from simkit.games.snowtails import kernels
+    from simkit.games.snowtails.batch import cell_slots, unit_tracks
+    from simkit.games.snowtails.grounds import files, ground_of
+
+    rng = np.random.default_rng(0)
+    positions = np.zeros(1, dtype=POSITION)
+    works = np.zeros(1, dtype=WORK)
+    same = total = 0
+    start = time.process_time()
+    for path in files(paths):
+        data = np.load(path)
+        saved = kept_positions(data["pos"])
+        idx = np.flatnonzero(live(saved))
+        pick = np.sort(rng.choice(idx, min(per, len(idx)), replace=False))
+        cell = ground_of(data).cell(bot)
+        cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
+        for d in pick:
+            positions[0] = saved[d]
+            kernels.choose(cfga, reach, positions, works)
+            same += bool((works[0]["play"] == data["plays"][d]).all())
+            total += 1
+    return same, total, time.process_time() - start
+
+
 def _probs(x, valid, beta):
     z = x @ beta
     z = np.where(valid, z, -np.inf)
@@ -389,6 +428,19 @@ def main(argv: list[str]) -> int:
         seed = int(argv[6]) if len(argv) > 6 else SEED
         work = functools.partial(_ground_work, teacher, races, seed)
         collect_into(out, fit_grounds(preset, n, seed), work, threads)
+        return 0
+    if argv[0] == "agree":
+        from simkit.stats import wilson_interval
+
+        path, per = argv[1], int(argv[2])
+        for bot in argv[3:]:
+            k, n, cpu = agreement([path], per, bot)
+            lo, hi = wilson_interval(k, n)
+            print(
+                f"{bot:40s} agrees {k / n:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]"
+                f" of {n:,} decisions ({cpu:.1f} s CPU)",
+                flush=True,
+            )
         return 0
     report(*load(argv[1:]))
     return 0
