@@ -186,3 +186,22 @@ def test_collections_keep_no_decision_on_a_settled_place_and_the_screen_finds_th
     assert n == 30 and k == n
     k, n, _ = distil_fit.agreement([str(tmp_path)], 30, "greedy")
     assert n == 30 and 0 < k < n
+
+
+def test_the_mlp_policy_learns_what_a_linear_score_cannot():
+    """``distil_fit.fit_mlp``: a teacher that plays the candidate with the largest product
+    of two features (no linear score can say it) is followed far better by the tanh layer
+    than by the conditional logit, on decisions neither fit saw."""
+    rng = np.random.default_rng(1)
+    n, k, f = 3000, 6, 4
+    x = rng.normal(size=(n, k, f))
+    m = rng.integers(2, k + 1, size=n)
+    valid = np.arange(k)[None, :] < m[:, None]
+    chosen = np.argmax(np.where(valid, x[..., 0] * x[..., 1], -np.inf), axis=1)
+    train = np.arange(n) < 2000
+    beta = distil_fit.fit(x[train], m[train], chosen[train])
+    linear, _ = distil_fit.scores(x[~train], m[~train], chosen[~train], beta)
+    mlp = distil_fit.fit_mlp(x[train], m[train], chosen[train], hidden=8, iters=300)
+    acc, loss = distil_fit.mlp_scores(x[~train], m[~train], chosen[~train], mlp)
+    assert acc > linear + 0.3 and acc > 0.75, (acc, linear)
+    assert loss < np.mean(np.log(m[~train]))  # better than a uniform pick

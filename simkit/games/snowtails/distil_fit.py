@@ -42,8 +42,10 @@ own linker compiled it (more slowly, same code).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -318,6 +320,77 @@ def fit(x, m, chosen, iters: int = 50, ridge: float = RIDGE):
     return beta / sd
 
 
+@dataclass(frozen=True)
+class Mlp:
+    """A small nonlinear scorer of candidates (:func:`fit_mlp`): a candidate's score is
+    ``w2 . tanh(((f - mu) / sd) @ w1 + b1)``, in logits like the linear policy's."""
+
+    w1: np.ndarray  # (features, hidden)
+    b1: np.ndarray  # (hidden,)
+    w2: np.ndarray  # (hidden,)
+    mu: np.ndarray  # (features,)
+    sd: np.ndarray  # (features,)
+
+    def scores(self, x: np.ndarray) -> np.ndarray:
+        """Each candidate's score, ``x`` (decisions, candidates, features)."""
+        return np.tanh(((x - self.mu) / self.sd) @ self.w1 + self.b1) @ self.w2
+
+
+def fit_mlp(x, m, chosen, hidden: int = 32, iters: int = 600, ridge: float = 1e-4) -> Mlp:
+    """A conditional logit whose score is one hidden layer of ``hidden`` tanh units over the
+    standardised features (:class:`Mlp`), fitted by scipy's L-BFGS on the mean log loss plus
+    ``ridge`` times the squared weights, from small random weights (seed 0). What a linear
+    score cannot say, a candidate's features in combination, it can."""
+    from scipy.optimize import minimize
+
+    valid = np.arange(x.shape[1])[None, :] < m[:, None]
+    mu = x[valid].mean(axis=0)
+    sd = x[valid].std(axis=0)
+    sd[sd < 1e-9] = 1.0
+    z = np.where(valid[..., None], (x - mu) / sd, 0.0)
+    n, f = len(chosen), z.shape[2]
+    rows = np.arange(n)
+
+    def split(th):
+        return th[: f * hidden].reshape(f, hidden), th[f * hidden : -hidden], th[-hidden:]
+
+    def objective(th):
+        w1, b1, w2 = split(th)
+        h = np.tanh(z @ w1 + b1)
+        s = np.where(valid, h @ w2, -np.inf)
+        s -= s.max(axis=1, keepdims=True)
+        p = np.exp(s)
+        total = p.sum(axis=1, keepdims=True)
+        loss = -np.mean(s[rows, chosen] - np.log(total[:, 0]))
+        g = p / total
+        g[rows, chosen] -= 1.0
+        g /= n  # the mean log loss's gradient in each score
+        gh = g[..., None] * w2 * (1.0 - h**2)
+        grad = np.concatenate(
+            [
+                np.einsum("nkf,nkh->fh", z, gh).ravel(),
+                gh.sum(axis=(0, 1)),
+                np.einsum("nk,nkh->h", g, h),
+            ]
+        )
+        return loss + ridge * float(th @ th), grad + 2.0 * ridge * th
+
+    th = np.random.default_rng(0).normal(0.0, 0.1, f * hidden + 2 * hidden)
+    th = minimize(objective, th, jac=True, method="L-BFGS-B", options={"maxiter": iters}).x
+    w1, b1, w2 = split(th)
+    return Mlp(w1, b1, w2, mu, sd)
+
+
+def mlp_scores(x, m, chosen, mlp: Mlp) -> tuple[float, float]:
+    """(accuracy, log loss) of ``mlp`` on these decisions, as :func:`scores`."""
+    valid = np.arange(x.shape[1])[None, :] < m[:, None]
+    s = np.where(valid, mlp.scores(x), -np.inf)
+    s -= s.max(axis=1, keepdims=True)
+    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    rows = np.arange(len(chosen))
+    return float(np.mean(np.argmax(s, axis=1) == chosen)), float(-logp[rows, chosen].mean())
+
+
 def scores(x, m, chosen, beta):
     """(accuracy, log loss) of the coefficients ``beta`` on these decisions."""
     valid = np.arange(x.shape[1])[None, :] < m[:, None]
@@ -428,6 +501,22 @@ def main(argv: list[str]) -> int:
         seed = int(argv[6]) if len(argv) > 6 else SEED
         work = functools.partial(_ground_work, teacher, races, seed)
         collect_into(out, fit_grounds(preset, n, seed), work, threads)
+        return 0
+    if argv[0] == "mlp":
+        x, m, c, r = load([argv[1]])
+        hidden = int(argv[2]) if len(argv) > 2 else 32
+        iters = int(argv[3]) if len(argv) > 3 else 600
+        keep = c >= 0
+        x, m, c, r = x[keep], m[keep], c[keep], r[keep]
+        train = r % 2 == 0
+        beta = fit(x[train], m[train], c[train])
+        acc, loss = scores(x[~train], m[~train], c[~train], beta)
+        print(f"{len(m):,} decisions; held out: linear accuracy {acc:.3f}, log loss {loss:.4f}")
+        mlp = fit_mlp(x[train], m[train], c[train], hidden, iters)
+        acc, loss = mlp_scores(x[~train], m[~train], c[~train], mlp)
+        print(f"  {hidden} tanh units: accuracy {acc:.3f}, log loss {loss:.4f}", flush=True)
+        if len(argv) > 4:
+            np.savez(argv[4], **dataclasses.asdict(mlp))
         return 0
     if argv[0] == "agree":
         from simkit.stats import wilson_interval
