@@ -10,7 +10,7 @@ from simkit.names import closest, did_you_mean, unknown
 
 ST_BOTS = (
     "random, greedy, greedy:cautious, greedy:bold, greedy:tuned, policy:distilled, "
-    "policy:broad, greedy[w1/w2/...], search:N, search:NhH, search:NhHv, search:NhHw, "
+    "policy:broad, policy:mlp, greedy[w1/w2/...], search:N, search:NhH, search:NhHv, search:NhHw, "
     "search:NhHx@policy:NAME, search:6h2wp3c4@policy:distilled, search:6h2xp3c4@policy:broad"
 )
 

@@ -78,3 +78,39 @@ def test_features_read_only_what_the_seat_sees():
         choose(cfga, reach, positions, works)
         apply(cfga, positions, works)
     assert checked == 12
+
+
+def test_a_policy_with_a_tanh_layer_plays_its_best_scored_candidate():
+    """``policy:mlp`` (``[policy.mlp.mlp]``: a tanh layer, ``distil.policy_score``) plays,
+    at every card play of a race, the candidate its layer scores highest, as numpy scores
+    the same layer on the candidates' features; and it is not the linear policy's pick
+    everywhere (the layer decides)."""
+    import tomllib
+
+    from simkit.games.snowtails.bots import presets_file
+
+    with presets_file("snowtails").open("rb") as fh:
+        layer = tomllib.load(fh)["policy"]["mlp"]["mlp"]
+    w1, b1, w2 = (np.asarray(layer[k], float) for k in ("w1", "b1", "w2"))
+    coef = np.asarray(parse_bot("policy:mlp").weights[N_WEIGHTS : N_WEIGHTS + N_FEATURES])
+    bots = ("policy:mlp",) * 3
+    cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
+    positions = np.zeros(3, dtype=POSITION)
+    works = np.zeros(2, dtype=WORK)
+    scratch = np.zeros(1, dtype=POSITION)
+    new(cfga, positions, works, np.uint64(7))
+    checked = differ = 0
+    while positions[0]["flow"] != FL_DONE:
+        if positions[0]["phase"] == PH_PLAY:
+            out = np.zeros((K, N_FEATURES))
+            n = seat_candidates(cfga, reach, positions, 0, works, scratch, out)
+            tops = works[0]["top"][:n].copy()
+            if n > 1:
+                scores = np.tanh(out[:n] @ w1.T + b1) @ w2
+                choose(cfga, reach, positions, works)
+                assert np.array_equal(works[0]["play"], tops[np.argmax(scores)])
+                differ += np.argmax(scores) != np.argmax(out[:n] @ coef)
+                checked += 1
+        choose(cfga, reach, positions, works)
+        apply(cfga, positions, works)
+    assert checked > 20 and differ > 0, (checked, differ)

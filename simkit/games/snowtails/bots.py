@@ -82,6 +82,12 @@ MAX_HORIZON = 99  # rounds a rollout of ``search:NhH`` plays before it is scored
 MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 POLICY_COEFS = 30  # a distilled policy's coefficients (distil.N_COEF, which checks it)
 VALUE0 = N_WEIGHTS + POLICY_COEFS  # then the value a policy carries (search:NhHx, value3)
+VALUE_COEFS = 32  # the value's coefficients (value.N_FEATURES3, which checks it)
+# Then a policy's tanh layer, where it has one ([policy.NAME] mlp, distil.policy_score):
+# its units at MLP0, then units x POLICY_COEFS input weights (unit by unit, the features'
+# standardising folded in), units biases and units output weights.
+MLP0 = VALUE0 + VALUE_COEFS
+MLP_UNITS = 16  # at most
 
 
 @functools.cache
@@ -110,17 +116,44 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
             for name, entry in tomllib.load(fh).get("policy", {}).items():
                 prior = greedy_presets(game)[entry["prior"]]
                 coef = tuple(float(w) for w in entry["coef"])
-                if "value" in entry:
-                    coef += (0.0,) * (POLICY_COEFS - len(coef)) + tuple(
-                        float(w) for w in entry["value"]
-                    )
+                if "value" in entry or "mlp" in entry:
+                    value = tuple(float(w) for w in entry.get("value", ()))
+                    coef += (0.0,) * (POLICY_COEFS - len(coef)) + value
+                if "mlp" in entry:
+                    coef += (0.0,) * (VALUE_COEFS - len(value)) + _mlp_row(entry["mlp"])
                 out[f"policy:{name}"] = prior + coef
     return out
 
 
+def _mlp_row(mlp: dict) -> tuple[float, ...]:
+    """A policy's tanh layer as its weights row lays it out from ``MLP0``."""
+    units = int(mlp["units"])
+    w1 = [float(w) for row in mlp["w1"] for w in row]
+    b1, w2 = [float(w) for w in mlp["b1"]], [float(w) for w in mlp["w2"]]
+    if not 0 < units <= MLP_UNITS or (len(w1), len(b1), len(w2)) != (
+        units * POLICY_COEFS,
+        units,
+        units,
+    ):
+        raise ValueError(
+            f"a policy's mlp must have 1 to {MLP_UNITS} units of {POLICY_COEFS} weights"
+        )
+    return (float(units), *w1, *b1, *w2)
+
+
+@functools.cache
+def _valued(game: str) -> frozenset[str]:
+    path = presets_file(game)
+    if not path.exists():
+        return frozenset()
+    with path.open("rb") as fh:
+        policies = tomllib.load(fh).get("policy", {})
+    return frozenset(f"policy:{n}" for n, e in policies.items() if "value" in e)
+
+
 def carries_value(policy: str, game: str = "snowtails") -> bool:
     """Whether the distilled ``policy`` (``policy:NAME``) of the game carries a value."""
-    return len(policy_presets(game).get(policy, ())) > VALUE0
+    return policy in _valued(game)
 
 
 def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:

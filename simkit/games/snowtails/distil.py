@@ -25,7 +25,10 @@ frontier on held-out grounds").
 
 Weights go in the seat's row of ``cfg.weights``: greedy's ``N_WEIGHTS`` prior weights,
 then the ``N_FEATURES`` coefficients from column ``COEF0``, then, for a policy that carries
-a value (``search:NhHx``, value.py ``value3``), its coefficients from column ``VALUE0``.
+a value (``search:NhHx``, value.py ``value3``), its coefficients from column ``VALUE0``,
+then, for a policy with a tanh layer (``[policy.NAME.mlp]``, ``policy:mlp``), the layer
+from column ``MLP0`` (``policy_score``), which then scores the candidates instead of the
+coefficients.
 """
 
 from __future__ import annotations
@@ -33,10 +36,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simkit.games.snowtails.bots import N_WEIGHTS, POLICY_COEFS, VALUE0
+from simkit.games.snowtails.bots import MLP0, MLP_UNITS, N_WEIGHTS, POLICY_COEFS, VALUE0
 from simkit.games.snowtails.policy import _distinct, _slowest_next, top_plays
 from simkit.games.snowtails.records import (
     FINISHED,
+    MAX_WEIGHTS,
     N_VALUES,
     OUT,
     PL_TAKE,
@@ -93,6 +97,7 @@ N_COEF = N_FEATURES
 # coefficients (``value.FEATURES3``) follow the policy's in ``cfg.weights``, from
 # ``VALUE0`` (bots.py, which lays the row out without importing this module).
 assert N_COEF == POLICY_COEFS and VALUE0 == COEF0 + N_COEF
+assert MLP0 + 1 + MLP_UNITS * (N_COEF + 2) <= MAX_WEIGHTS
 
 
 @njit(no_cpython_wrapper=True)
@@ -215,16 +220,37 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
 
 
 @njit(no_cpython_wrapper=True)
+def policy_score(cfg, wr, f):
+    """The score of a candidate with features ``f`` by the policy in row ``wr`` of
+    ``cfg.weights``: its coefficients times the features, or, for a policy with a tanh
+    layer (``[policy.NAME] mlp``, ``bots.MLP0``: units, then each unit's input weights, the
+    biases and the output weights), ``sum_u w2[u] tanh(b1[u] + w1[u] . f)``."""
+    units = int(cfg.weights[wr, MLP0])
+    z = 0.0
+    if units == 0:
+        for i in range(N_FEATURES):
+            z += cfg.weights[wr, COEF0 + i] * f[i]
+        return z
+    b1 = MLP0 + 1 + units * N_FEATURES
+    w2 = b1 + units
+    for u in range(units):
+        a = cfg.weights[wr, b1 + u]
+        w1 = MLP0 + 1 + u * N_FEATURES
+        for i in range(N_FEATURES):
+            a += cfg.weights[wr, w1 + i] * f[i]
+        z += cfg.weights[wr, w2 + u] * np.tanh(a)
+    return z
+
+
+@njit(no_cpython_wrapper=True)
 def policy_scores(cfg, pos, wk, p, scratch, j, rwk, wr, out):
-    """The policy's score (row ``wr``) of each of the candidates ``wk.top[:wk.n_top]`` of
-    seat ``p`` into ``out``; ``scratch[j]`` and ``rwk`` as ``candidate_features``."""
+    """The policy's score (row ``wr``, ``policy_score``) of each of the candidates
+    ``wk.top[:wk.n_top]`` of seat ``p`` into ``out``; ``scratch[j]`` and ``rwk`` as
+    ``candidate_features``."""
     f = np.zeros(N_FEATURES)
     for c in range(wk.n_top):
         candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, f)
-        z = 0.0
-        for i in range(N_FEATURES):
-            z += cfg.weights[wr, COEF0 + i] * f[i]
-        out[c] = z
+        out[c] = policy_score(cfg, wr, f)
 
 
 @njit(no_cpython_wrapper=True)
@@ -244,9 +270,7 @@ def policy_play(cfg, reach, pos, wk, scratch, j, rwk, wr):
         top = -np.inf
         for c in range(wk.n_top):
             candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, f)
-            z = 0.0
-            for i in range(N_FEATURES):
-                z += cfg.weights[wr, COEF0 + i] * f[i]
+            z = policy_score(cfg, wr, f)
             if z > top:
                 top = z
                 best = c

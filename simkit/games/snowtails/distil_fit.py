@@ -381,6 +381,22 @@ def fit_mlp(x, m, chosen, hidden: int = 32, iters: int = 600, ridge: float = 1e-
     return Mlp(w1, b1, w2, mu, sd)
 
 
+def mlp_toml(mlp: Mlp, name: str) -> str:
+    """``[policy.NAME.mlp]`` for a game's ``bots.toml``: the layer with its features'
+    standardising folded into the weights (``distil.policy_score`` reads raw features)."""
+    w1 = mlp.w1 / mlp.sd[:, None]
+    b1 = mlp.b1 - mlp.mu @ w1
+
+    def row(v) -> str:
+        return "[" + ", ".join(f"{float(a):.9g}" for a in v) + "]"
+
+    rows = ",\n".join(f"  {row(u)}" for u in w1.T)
+    return (
+        f"[policy.{name}.mlp]\nunits = {len(b1)}\nw1 = [\n{rows},\n]\n"
+        f"b1 = {row(b1)}\nw2 = {row(mlp.w2)}\n"
+    )
+
+
 def mlp_scores(x, m, chosen, mlp: Mlp) -> tuple[float, float]:
     """(accuracy, log loss) of ``mlp`` on these decisions, as :func:`scores`."""
     valid = np.arange(x.shape[1])[None, :] < m[:, None]
@@ -517,6 +533,7 @@ def main(argv: list[str]) -> int:
         print(f"  {hidden} tanh units: accuracy {acc:.3f}, log loss {loss:.4f}", flush=True)
         if len(argv) > 4:
             np.savez(argv[4], **dataclasses.asdict(mlp))
+        print(mlp_toml(mlp, "NAME"))
         return 0
     if argv[0] == "agree":
         from simkit.stats import wilson_interval

@@ -82,7 +82,9 @@ MAX_ROW = 16  # start-row spaces of an ST2 track
 MAX_SPACES = 4096  # spaces of a unit's tracks joined (a library track has 150-430)
 MAX_CORNERS = 64  # corners of a unit's tracks joined
 MAX_TREES = 128  # trees of a unit's tracks joined
-MAX_WEIGHTS = 72  # per seat: greedy's bots.N_WEIGHTS, a policy's (distil.py), its value's
+# per seat: greedy's bots.N_WEIGHTS, a policy's (distil.py), its value's, its tanh layer's
+# (bots.MLP0: 1 + 16 x 32 numbers at most)
+MAX_WEIGHTS = 72 + 1 + 16 * 32
 N_STREAMS = 1 + 2 * MAX_SEATS  # random streams: start order, a deck per seat, a bot per seat
 
 # Bot kinds (the cell's ``bots``).

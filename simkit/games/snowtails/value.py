@@ -41,6 +41,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simkit.games.snowtails.bots import VALUE_COEFS
 from simkit.games.snowtails.distil import VALUE0, _fastest_next, over_corner
 from simkit.games.snowtails.policy import _distinct, _slowest_next
 from simkit.games.snowtails.records import N_VALUES, OUT, REPAIR, S_DIST, S_NEXT, S_NSAFE
@@ -252,6 +253,7 @@ FEATURES3 = (
     "the place utility times the sleds in the race",
 )
 N_FEATURES3 = len(FEATURES3)
+assert N_FEATURES3 == VALUE_COEFS  # bots.py lays the weights row out without this module
 TREE_LOOK = 8  # straight moves ``features3`` looks ahead for trees
 
 
