@@ -52,15 +52,21 @@ def test_policy_races_are_pure_and_the_policy_plays():
     assert not np.array_equal(out["policy:distilled"], out["greedy:tuned"])  # it decides
 
 
-def test_features_read_only_what_the_seat_sees():
-    # Mid-race, three sleds: at a card play, two samples of what the seat cannot see
-    # (other hands, deck orders) give each candidate the same features.
-    bots = ("greedy:tuned",) * 3
+def _race(bot: str, key: int):
+    """A new race of ``bot`` in three seats on The Nutcracker: the cell, greedy's reach,
+    three positions, two work records and a scratch position."""
+    bots = (bot,) * 3
     cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
     positions = np.zeros(3, dtype=POSITION)
     works = np.zeros(2, dtype=WORK)
-    scratch = np.zeros(1, dtype=POSITION)
-    new(cfga, positions, works, np.uint64(12))
+    new(cfga, positions, works, np.uint64(key))
+    return cfga, reach, positions, works, np.zeros(1, dtype=POSITION)
+
+
+def test_features_read_only_what_the_seat_sees():
+    # Mid-race, three sleds: at a card play, two samples of what the seat cannot see
+    # (other hands, deck orders) give each candidate the same features.
+    cfga, reach, positions, works, scratch = _race("greedy:tuned", 12)
     checked = 0
     while positions[0]["flow"] != FL_DONE and checked < 12:
         if positions[0]["phase"] == PH_PLAY:
@@ -93,12 +99,7 @@ def test_a_policy_with_a_tanh_layer_plays_its_best_scored_candidate():
         layer = tomllib.load(fh)["policy"]["mlp"]["mlp"]
     w1, b1, w2 = (np.asarray(layer[k], float) for k in ("w1", "b1", "w2"))
     coef = np.asarray(parse_bot("policy:mlp").weights[N_WEIGHTS : N_WEIGHTS + N_FEATURES])
-    bots = ("policy:mlp",) * 3
-    cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
-    positions = np.zeros(3, dtype=POSITION)
-    works = np.zeros(2, dtype=WORK)
-    scratch = np.zeros(1, dtype=POSITION)
-    new(cfga, positions, works, np.uint64(7))
+    cfga, reach, positions, works, scratch = _race("policy:mlp", 7)
     checked = differ = 0
     while positions[0]["flow"] != FL_DONE:
         if positions[0]["phase"] == PH_PLAY:
@@ -114,3 +115,12 @@ def test_a_policy_with_a_tanh_layer_plays_its_best_scored_candidate():
         choose(cfga, reach, positions, works)
         apply(cfga, positions, works)
     assert checked > 20 and differ > 0, (checked, differ)
+
+
+def test_a_tanh_layer_of_the_wrong_shape_is_refused_naming_where():
+    from simkit.games.snowtails.bots import _mlp_row
+
+    good = {"units": 1, "w1": [[0.0] * N_FEATURES], "b1": [0.0], "w2": [1.0]}
+    assert len(_mlp_row(good, "f [policy.x.mlp]")) == 1 + N_FEATURES + 2
+    with pytest.raises(ValueError, match=r"^f \[policy.x.mlp\]: a layer of 1 to 16 units"):
+        _mlp_row({**good, "w1": [[0.0] * 3]}, "f [policy.x.mlp]")

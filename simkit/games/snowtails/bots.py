@@ -83,7 +83,7 @@ MAX_CANDIDATES = 8  # search.CANDIDATES, distil.K
 POLICY_COEFS = 30  # a distilled policy's coefficients (distil.N_COEF, which checks it)
 VALUE0 = N_WEIGHTS + POLICY_COEFS  # then the value a policy carries (search:NhHx, value3)
 VALUE_COEFS = 32  # the value's coefficients (value.N_FEATURES3, which checks it)
-# Then a policy's tanh layer, where it has one ([policy.NAME] mlp, distil.policy_score):
+# Then a policy's tanh layer, where it has one ([policy.NAME.mlp], distil.policy_score):
 # its units at MLP0, then units x POLICY_COEFS input weights (unit by unit, the features'
 # standardising folded in), units biases and units output weights.
 MLP0 = VALUE0 + VALUE_COEFS
@@ -109,23 +109,31 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     each as its weights row, the prior greedy preset's ``N_WEIGHTS`` weights then its
     coefficients, and for a policy that carries a value (``value``: ``value.FEATURES3``'s
     coefficients, ``search:NhHx``) those after ``POLICY_COEFS`` columns of coefficients."""
-    path = presets_file(game)
     out: dict[str, tuple[float, ...]] = {}
-    if path.exists():
-        with path.open("rb") as fh:
-            for name, entry in tomllib.load(fh).get("policy", {}).items():
-                prior = greedy_presets(game)[entry["prior"]]
-                coef = tuple(float(w) for w in entry["coef"])
-                if "value" in entry or "mlp" in entry:
-                    value = tuple(float(w) for w in entry.get("value", ()))
-                    coef += (0.0,) * (POLICY_COEFS - len(coef)) + value
-                if "mlp" in entry:
-                    coef += (0.0,) * (VALUE_COEFS - len(value)) + _mlp_row(entry["mlp"])
-                out[f"policy:{name}"] = prior + coef
+    for name, entry in _policies(game).items():
+        prior = greedy_presets(game)[entry["prior"]]
+        coef = tuple(float(w) for w in entry["coef"])
+        if "value" in entry or "mlp" in entry:
+            value = tuple(float(w) for w in entry.get("value", ()))
+            coef += (0.0,) * (POLICY_COEFS - len(coef)) + value
+        if "mlp" in entry:
+            where = f"{presets_file(game)} [policy.{name}.mlp]"
+            coef += (0.0,) * (VALUE_COEFS - len(value)) + _mlp_row(entry["mlp"], where)
+        out[f"policy:{name}"] = prior + coef
     return out
 
 
-def _mlp_row(mlp: dict) -> tuple[float, ...]:
+@functools.cache
+def _policies(game: str) -> dict[str, dict]:
+    """The ``[policy.NAME]`` tables of the game's ``bots.toml``, as read."""
+    path = presets_file(game)
+    if not path.exists():
+        return {}
+    with path.open("rb") as fh:
+        return tomllib.load(fh).get("policy", {})
+
+
+def _mlp_row(mlp: dict, where: str) -> tuple[float, ...]:
     """A policy's tanh layer as its weights row lays it out from ``MLP0``."""
     units = int(mlp["units"])
     w1 = [float(w) for row in mlp["w1"] for w in row]
@@ -136,24 +144,15 @@ def _mlp_row(mlp: dict) -> tuple[float, ...]:
         units,
     ):
         raise ValueError(
-            f"a policy's mlp must have 1 to {MLP_UNITS} units of {POLICY_COEFS} weights"
+            f"{where}: a layer of 1 to {MLP_UNITS} units, each with {POLICY_COEFS} weights in "
+            f"w1 and one in b1 and w2 (got units = {units}, {len(w1)}, {len(b1)}, {len(w2)})"
         )
     return (float(units), *w1, *b1, *w2)
 
 
-@functools.cache
-def _valued(game: str) -> frozenset[str]:
-    path = presets_file(game)
-    if not path.exists():
-        return frozenset()
-    with path.open("rb") as fh:
-        policies = tomllib.load(fh).get("policy", {})
-    return frozenset(f"policy:{n}" for n, e in policies.items() if "value" in e)
-
-
 def carries_value(policy: str, game: str = "snowtails") -> bool:
     """Whether the distilled ``policy`` (``policy:NAME``) of the game carries a value."""
-    return policy in _valued(game)
+    return "value" in _policies(game).get(policy.removeprefix("policy:"), {})
 
 
 def parse_bot(spec: str, game: str = "snowtails") -> BotSettings:

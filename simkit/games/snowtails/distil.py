@@ -223,7 +223,7 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
 def policy_score(cfg, wr, f):
     """The score of a candidate with features ``f`` by the policy in row ``wr`` of
     ``cfg.weights``: its coefficients times the features, or, for a policy with a tanh
-    layer (``[policy.NAME] mlp``, ``bots.MLP0``: units, then each unit's input weights, the
+    layer (``[policy.NAME.mlp]``, ``bots.MLP0``: units, then each unit's input weights, the
     biases and the output weights), ``sum_u w2[u] tanh(b1[u] + w1[u] . f)``."""
     units = int(cfg.weights[wr, MLP0])
     z = 0.0

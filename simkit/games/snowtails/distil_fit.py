@@ -278,10 +278,15 @@ def _probs(x, valid, beta):
     return e / e.sum(axis=1, keepdims=True)
 
 
+def _log_softmax(scores, valid):
+    """Each decision's log probabilities of its candidates (``valid``) from their scores."""
+    z = np.where(valid, scores, -np.inf)
+    z = z - z.max(axis=1, keepdims=True)
+    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+
+
 def _loglik(xs, valid, chosen, beta):
-    z = np.where(valid, xs @ beta, -np.inf)
-    z -= z.max(axis=1, keepdims=True)
-    lp = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    lp = _log_softmax(xs @ beta, valid)
     return float(lp[np.arange(len(chosen)), chosen].mean())
 
 
@@ -357,12 +362,9 @@ def fit_mlp(x, m, chosen, hidden: int = 32, iters: int = 600, ridge: float = 1e-
     def objective(th):
         w1, b1, w2 = split(th)
         h = np.tanh(z @ w1 + b1)
-        s = np.where(valid, h @ w2, -np.inf)
-        s -= s.max(axis=1, keepdims=True)
-        p = np.exp(s)
-        total = p.sum(axis=1, keepdims=True)
-        loss = -np.mean(s[rows, chosen] - np.log(total[:, 0]))
-        g = p / total
+        lp = _log_softmax(h @ w2, valid)
+        loss = -lp[rows, chosen].mean()
+        g = np.exp(lp)
         g[rows, chosen] -= 1.0
         g /= n  # the mean log loss's gradient in each score
         gh = g[..., None] * w2 * (1.0 - h**2)
@@ -400,11 +402,9 @@ def mlp_toml(mlp: Mlp, name: str) -> str:
 def mlp_scores(x, m, chosen, mlp: Mlp) -> tuple[float, float]:
     """(accuracy, log loss) of ``mlp`` on these decisions, as :func:`scores`."""
     valid = np.arange(x.shape[1])[None, :] < m[:, None]
-    s = np.where(valid, mlp.scores(x), -np.inf)
-    s -= s.max(axis=1, keepdims=True)
-    logp = s - np.log(np.exp(s).sum(axis=1, keepdims=True))
+    lp = _log_softmax(mlp.scores(x), valid)
     rows = np.arange(len(chosen))
-    return float(np.mean(np.argmax(s, axis=1) == chosen)), float(-logp[rows, chosen].mean())
+    return float(np.mean(np.argmax(lp, axis=1) == chosen)), float(-lp[rows, chosen].mean())
 
 
 def scores(x, m, chosen, beta):
@@ -439,9 +439,6 @@ def load(paths: list[str], teacher: str | None = None):
             parts = [refeature(path, teacher)]
         elif "x" in data:
             parts = [{k: data[k] for k in ("x", "m", "chosen", "race")}]
-        if "pos" in data:
-            keep = live(kept_positions(data["pos"]))
-            parts = [{k: v[keep] for k, v in parts[0].items()}]
         else:  # the first collections: one array per (track, sleds), x0, m0, c0, r0, ...
             parts = []
             i = 0
@@ -455,6 +452,9 @@ def load(paths: list[str], teacher: str | None = None):
                     }
                 )
                 i += 1
+        if "pos" in data:  # a grounds file: one part, and the positions to tell live ones
+            keep = live(kept_positions(data["pos"]))
+            parts = [{k: v[keep] for k, v in parts[0].items()}]
         for part in parts:
             width = part["x"].shape[2]
             x = np.zeros((len(part["m"]), K, N_FEATURES))
