@@ -123,10 +123,15 @@ def policy_presets(game: str = "snowtails") -> dict[str, tuple[float, ...]]:
     return out
 
 
-@functools.cache
 def _policies(game: str) -> dict[str, dict]:
     """The ``[policy.NAME]`` tables of the game's ``bots.toml``, as read."""
-    path = presets_file(game)
+    return _policy_tables(presets_file(game))
+
+
+@functools.cache
+def _policy_tables(path: Path) -> dict[str, dict]:
+    """Cached by the file's path, so a test that points ``PRESETS_FILE`` elsewhere reads
+    that file."""
     if not path.exists():
         return {}
     with path.open("rb") as fh:
