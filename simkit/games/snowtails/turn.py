@@ -106,7 +106,11 @@ def bot_stream(p):
     return 1 + MAX_SEATS + p
 
 
-@njit(inline="always")  # tiny, and called with constants from 40 places: one body each
+# log and heat are internal kernels, not numba-inlined: inline="always" typed and lowered
+# a copy at each of their 40-odd call sites (5% of a cold `simkit run` of the demo, bench
+# compile). LLVM still inlines them where it links the kernel: greedy and search:64 play
+# at the same speed (paired runs, 5 December).
+@njit(no_cpython_wrapper=True)
 def log(wk, kind, a, b, c, d, e, f, g, h):
     """Append one event row when tracing; rows past the log's end are counted, not kept."""
     if wk.tracing == 0:
@@ -126,7 +130,7 @@ def log(wk, kind, a, b, c, d, e, f, g, h):
     wk.nlog = i + 1
 
 
-@njit(inline="always")  # tiny, called with constants from several places
+@njit(no_cpython_wrapper=True)
 def heat(wk, kind, space, n):
     """Count ``n`` events of ``kind`` at ``space`` (batch heat maps)."""
     if wk.heat_on != 0:
