@@ -13,7 +13,7 @@ from ``(run_seed, cell_key, race_index)``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -288,6 +288,11 @@ class Game:
         """Raise ``SimkitError`` if a fit (``what``: which one, for the message) may not play
         the cell: one of the game's held-out grounds, kept for strength claims (default:
         a game without any)."""
+
+    def expect(self, bots: Iterable[str]) -> None:
+        """Told, before a run's first race, every bot it will play (its cells' and its
+        level check's reference): a game whose kernels have specialisations by bot may
+        compile once for all of them. Never changes a race (default: nothing)."""
 
     def simulate(
         self,

@@ -428,6 +428,10 @@ def _execute(
                 if not stopped[i] and (i, c) not in skip and lo < caps[i]:
                     yield ChunkTask(pc, c, lo, min(lo + size, caps[i]))
 
+    expected = {b for pc in cells for b in pc.cell.bots}
+    if scenario.skill and scenario.check_levels and scenario.reference:
+        expected.add(scenario.reference)
+    game.expect(sorted(expected))  # before the first compile: one kernel for every cell
     notice = compile_notice(game, "simulate") if show else None
     if notice:
         print(notice, file=sys.stderr, flush=True)

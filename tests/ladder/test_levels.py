@@ -95,6 +95,19 @@ def test_check_levels_false_stores_nothing_and_keys_need_a_skill_axis(tmp_path):
         parse(no_skill, "x.toml")
 
 
+def test_a_run_tells_its_game_every_bot_it_will_play_before_the_first_race(tmp_path, monkeypatch):
+    """``Game.expect`` hears the cells' bots and the level check's reference (so a game can
+    compile one kernel for all of them), and no reference where the check is off."""
+    from simkit.games import get
+
+    heard = []
+    game = get("lucerace")
+    monkeypatch.setattr(type(game), "expect", lambda self, bots: heard.append(list(bots)))
+    start(parse({**SCENARIO, "reference": "luce:1.5"}, "ref.toml"), tmp_path / "ref")
+    start(parse({**SCENARIO, "check_levels": False}, "off.toml"), tmp_path / "off")
+    assert heard == [["luce:0", "luce:1", "luce:1.5"], ["luce:0", "luce:1"]]
+
+
 def test_a_damaged_levels_table_is_checked_again_on_resume(tmp_path):
     from simkit.runner import resume
 

@@ -179,8 +179,9 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
     """A cell with no search or policy seat runs the kernels' specialisation without the
     search (``choose.search_flag`` is None, numba prunes the branch: a cold compile of
     greedy cells skips it); forced into the searching one, its races are the same."""
-    from simkit.games.snowtails import batch
+    from simkit.games.snowtails import batch, choose
 
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})  # no earlier run's search
     variant = PRESETS["snowtails"]
     keys = np.arange(40, dtype=np.uint64) * np.uint64(7919)
     for bots, flag in ((("greedy", "random", "greedy"), None), (("search:4", "greedy"), True)):
@@ -196,6 +197,25 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
         assert np.array_equal(col, full.seats[name]), name
     for name, col in pruned.races.items():
         assert np.array_equal(col, full.races[name]), name
+
+
+@pytest.mark.parametrize("game", ["snowtails", "mushmush"])
+def test_a_run_that_will_search_compiles_the_searching_kernels_for_every_cell(monkeypatch, game):
+    """``Game.expect`` with a search or policy bot among a run's bots puts every later
+    cell, greedy ones too, on the searching specialisation (one compile for the run);
+    greedy bots alone leave greedy cells on theirs."""
+    from simkit.games import get
+    from simkit.games.snowtails import choose
+
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})
+    cfga, _ = cell_inputs(load("hairpins"), PRESETS[game], ("greedy", "greedy:tuned"), (1, 2))
+    get(game).expect(["greedy", "greedy:tuned", "random"])
+    assert choose.search_flag(cfga) is None
+    get(game).expect(["greedy", "search:64"])
+    assert choose.search_flag(cfga) is True
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})
+    get(game).expect(["policy:broad"])
+    assert choose.search_flag(cfga) is True
 
 
 def test_a_prior_search_compares_the_candidates_it_names():

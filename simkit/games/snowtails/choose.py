@@ -7,7 +7,9 @@
 A cell with neither passes ``pool=None``: numba prunes the branch on ``pool is not None``
 while it compiles that specialisation, so a cold run of greedy cells never compiles the
 search (half of a cold Snow Tails compile, ``bench/compile.py``). ``search_flag`` says which
-a cell needs.
+a cell needs. A run that will search in some cell (its level check's reference, say) says so
+first (``expect_search``, from ``Game.expect``): from then on every cell of the process
+takes the searching specialisation, so its greedy cells do not compile the other one.
 """
 
 from __future__ import annotations
@@ -43,10 +45,25 @@ def choose(cfg, reach, pos, wk, pool, swks):
     decide(cfg, reach, pos, wk, kind, p)
 
 
+_EXPECTED = {"search": False}  # a run of this process will search (``expect_search``)
+
+
+def expect_search() -> None:
+    """Compile one specialisation for the rest of the process: the searching one, which a
+    run about to play a search or policy seat in some cell needs anyway. Its greedy cells
+    then play that one too (the same races, tested), instead of compiling the kernels a
+    second time without the search (about 6% of a cold ``simkit run`` of the demo, whose
+    level check plays search:64). It stays on: later cells find it compiled."""
+    _EXPECTED["search"] = True
+
+
 def search_flag(cfga: np.ndarray) -> bool | None:
     """``True`` where a seat of the cell (``cfga``, the one-element cell array) searches or
-    plays a distilled policy, else ``None``: the kernels take it as the argument that
-    selects their specialisation (with ``None``, ``choose`` gets ``pool=None`` and the
-    search is not compiled; a greedy seat plays the same either way)."""
+    plays a distilled policy, or once a run expects a search (``expect_search``), else
+    ``None``: the kernels take it as the argument that selects their specialisation (with
+    ``None``, ``choose`` gets ``pool=None`` and the search is not compiled; a greedy seat
+    plays the same either way)."""
+    if _EXPECTED["search"]:
+        return True
     kinds = cfga["bots"][0]
     return True if bool(np.isin(kinds, (BOT_SEARCH, BOT_POLICY)).any()) else None

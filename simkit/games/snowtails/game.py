@@ -8,7 +8,7 @@ defaults.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -26,8 +26,9 @@ from simkit.games.snowtails.batch import (
     unit_tracks,
 )
 from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
+from simkit.games.snowtails.choose import expect_search
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
-from simkit.games.snowtails.records import HEAT_KINDS, MAX_SEATS
+from simkit.games.snowtails.records import BOT_POLICY, BOT_SEARCH, HEAT_KINDS, MAX_SEATS
 from simkit.tracks.compiled import F_TREE
 
 
@@ -137,6 +138,12 @@ class SnowTailsGame(Game):
             return bot
         _, _, after = bot.partition("@")
         return after if after.startswith("policy:") else super().construction(bot)
+
+    def expect(self, bots: Iterable[str]) -> None:
+        """A run that will search in some cell compiles only the searching kernels
+        (``choose.expect_search``)."""
+        if any(parse_bot(b, self.name).kind in (BOT_SEARCH, BOT_POLICY) for b in bots):
+            expect_search()
 
     def check_cell(self, cell: Cell) -> None:
         """Game checks beyond ``build_cell``: bot presets, tracks, start places, tables."""
