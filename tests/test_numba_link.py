@@ -106,3 +106,25 @@ def test_same_results_as_numbas_own_linking_and_cache_loads(tmp_path):
         "hits": 0,
         "via_c": _f9(5),
     }
+
+
+def test_compile_flags_hash_and_compare_as_numbas_own():
+    """The faster ``TargetConfig`` hash and equality (``_flags_compare_fast``) give numba's
+    own answers: the hash of the sorted option names, equality by every option's value
+    (an option set to its default equals one left unset)."""
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import TargetConfig
+
+    import simkit.games  # noqa: F401  (installs the patch where the numba version is tested)
+
+    a, b, c, d = Flags(), Flags(), Flags(), Flags()
+    a.nrt = True
+    b.nrt = True
+    c.nrt = False
+    d.nrt = True
+    d.boundscheck = Flags.options["boundscheck"].default  # set, to its default
+    for x in (a, b, c, d):
+        assert hash(x) == hash(tuple(sorted({k: getattr(x, k) for k in x.options})))
+    assert a == b and a == d and d == a and a != c and c != a
+    assert (a == 1) is False and TargetConfig.__eq__(a, 1) is NotImplemented
+    assert {(1, a): "x"}[(1, d)] == "x"
