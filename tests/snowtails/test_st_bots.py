@@ -181,7 +181,8 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
     greedy cells skips it); forced into the searching one, its races are the same."""
     from simkit.games.snowtails import batch, choose
 
-    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})  # no earlier run's search
+    # no earlier run's search:
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False, "guided": False})
     variant = PRESETS["snowtails"]
     keys = np.arange(40, dtype=np.uint64) * np.uint64(7919)
     for bots, flag in ((("greedy", "random", "greedy"), None), (("search:4", "greedy"), True)):
@@ -192,7 +193,7 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(monkey
     monkeypatch.setattr(batch, "search_flag", lambda cfga: True)
     full = batch.run_batch(load("hairpins"), variant, bots, (1, 2, 3), keys, threads=1)
     if hasattr(batch._block, "signatures"):  # both specialisations ran (none with JIT off)
-        assert {str(sig[-1]) for sig in batch._block.signatures} >= {"none", "bool"}
+        assert {str(sig[-2]) for sig in batch._block.signatures} >= {"none", "bool"}
     for name, col in pruned.seats.items():
         assert np.array_equal(col, full.seats[name]), name
     for name, col in pruned.races.items():
@@ -207,15 +208,55 @@ def test_a_run_that_will_search_compiles_the_searching_kernels_for_every_cell(mo
     from simkit.games import get
     from simkit.games.snowtails import choose
 
-    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False, "guided": False})
     cfga, _ = cell_inputs(load("hairpins"), PRESETS[game], ("greedy", "greedy:tuned"), (1, 2))
     get(game).expect(["greedy", "greedy:tuned", "random"])
     assert choose.search_flag(cfga) is None
     get(game).expect(["greedy", "search:64"])
-    assert choose.search_flag(cfga) is True
-    monkeypatch.setattr(choose, "_EXPECTED", {"search": False})
+    assert choose.search_flag(cfga) is True and choose.guided_flag(cfga) is None
+    get(game).expect(["search:6h2xp3c4@policy:broad"])
+    assert choose.search_flag(cfga) is True and choose.guided_flag(cfga) is True
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False, "guided": False})
     get(game).expect(["policy:broad"])
-    assert choose.search_flag(cfga) is True
+    assert choose.search_flag(cfga) is True and choose.guided_flag(cfga) is True
+
+
+def test_only_a_cell_with_a_policy_or_a_value_is_guided(monkeypatch):
+    """``choose.guided_flag``: a model-free search (search:N, search:NhH) compiles neither
+    the policy nor the values; a policy, a prior or a value in any seat does."""
+    from simkit.games.snowtails import choose
+
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False, "guided": False})
+    variant = PRESETS["snowtails"]
+    for bots, flag in (
+        (("greedy", "search:64"), None),
+        (("search:8h2", "greedy", "random"), None),
+        (("greedy", "search:8h2v"), True),
+        (("search:16h2xp1@policy:broad", "search:64"), True),
+        (("greedy", "policy:broad"), True),
+        (("search:6h2xp3c4@policy:broad", "greedy"), True),
+    ):
+        cfga, _ = cell_inputs(load("hairpins"), variant, bots, tuple(range(1, len(bots) + 1)))
+        assert choose.guided_flag(cfga) is flag, bots
+
+
+@pytest.mark.slow
+def test_a_model_free_search_plays_the_same_without_the_policy_compiled(monkeypatch):
+    """search:N in the kernels' specialisation without the policy and the values
+    (``guided`` None) and forced into the guided one: the same races."""
+    from simkit.games.snowtails import batch, choose
+
+    monkeypatch.setattr(choose, "_EXPECTED", {"search": False, "guided": False})
+    keys = np.arange(6, dtype=np.uint64) * np.uint64(7919)
+    bots = ("search:8", "greedy", "search:4h2")
+    args = (load("hairpins"), PRESETS["snowtails"], bots, (1, 2, 3), keys)
+    pruned = batch.run_batch(*args, threads=1)
+    monkeypatch.setattr(batch, "guided_flag", lambda cfga: True)
+    full = batch.run_batch(*args, threads=1)
+    for name, col in pruned.seats.items():
+        assert np.array_equal(col, full.seats[name]), name
+    for name, col in pruned.races.items():
+        assert np.array_equal(col, full.races[name]), name
 
 
 def test_a_prior_search_compares_the_candidates_it_names():

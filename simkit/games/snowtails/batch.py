@@ -25,7 +25,7 @@ from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, C
 from simkit.games.blocks import block_count, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, parse_bot
-from simkit.games.snowtails.choose import choose, search_flag
+from simkit.games.snowtails.choose import choose, guided_flag, search_flag
 from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
 from simkit.games.snowtails.policy import reach_table
 from simkit.games.snowtails.position import apply, new, result
@@ -190,7 +190,7 @@ def _search_scratch(positions, works, search):
 
 
 @njit(cache=True, nogil=True)
-def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, search):
+def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, search, guided):
     """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
     ``rounds`` = (round counts, end counts, counts by seat, measures:
     ``Batch.round_position``, ``Batch.end_position``, ``Batch.seat_position``, one row of
@@ -198,7 +198,8 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, s
     seat's bot. ``positions`` (three) and ``works`` (two) are arrays the caller owns (a
     record taken from an array allocated here would outlive its memory): the first of
     each for the race, the rest for the search bot's scratch, which ``search`` (``True`` or
-    ``None``: ``choose.search_flag``) says whether to compile and use."""
+    ``None``: ``choose.search_flag``) says whether to compile and use, and ``guided``
+    whether with the policy and the values (``choose.guided_flag``)."""
     cfg = cfga[0]
     pos = positions[0]
     wk = works[0]
@@ -225,7 +226,7 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, s
     for r in range(lo, hi):
         new(cfg, pos, wk, keys[r])
         while pos.flow != FL_DONE:
-            choose(cfg, tables, pos, wk, pool, swks)
+            choose(cfg, tables, pos, wk, pool, swks, guided)
             apply(cfg, pos, wk)
         result(cfg, pos, results[r])
         if cfg.races == 1:
@@ -352,7 +353,7 @@ def run_batch(
         tracks = [tracks] * variant.races
     keys = np.ascontiguousarray(keys, dtype=np.uint64)
     cfga, reach = cell_inputs(tracks, variant, bots, slots)
-    search = search_flag(cfga)
+    search, guided = search_flag(cfga), guided_flag(cfga)
     n = len(keys)
     n_blocks = block_count(n)
     results = np.zeros(n, dtype=RESULT)
@@ -372,7 +373,7 @@ def run_batch(
 
     def play(b: int, lo: int, hi: int, work: tuple[np.ndarray, np.ndarray]) -> None:
         counts = (rounds[b], ends[b], by_seat[b], measures)
-        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, *work, search)
+        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, *work, search, guided)
 
     run_blocks(n, play, threads, scratch=scratch)
     batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])

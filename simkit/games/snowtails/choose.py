@@ -7,9 +7,12 @@
 A cell with neither passes ``pool=None``: numba prunes the branch on ``pool is not None``
 while it compiles that specialisation, so a cold run of greedy cells never compiles the
 search (half of a cold Snow Tails compile, ``bench/compile.py``). ``search_flag`` says which
-a cell needs. A run that will search in some cell (its level check's reference, say) says so
-first (``expect_search``, from ``Game.expect``): from then on every cell of the process
-takes the searching specialisation, so its greedy cells do not compile the other one.
+a cell needs. Likewise ``guided_flag``: a cell whose searches are all model-free (search:N,
+search:NhH) passes ``guided=None`` and compiles neither the distilled policy nor the fitted
+values (12% of a cold run of the demo, whose level check plays search:64). A run that will
+search in some cell (its level check's reference, say) says so first (``expect_search``,
+from ``Game.expect``): from then on every cell of the process takes the specialisation that
+run needs, so its greedy cells do not compile another one.
 """
 
 from __future__ import annotations
@@ -24,20 +27,22 @@ from simkit.games.snowtails.search import search_play
 
 
 @njit(no_cpython_wrapper=True)
-def choose(cfg, reach, pos, wk, pool, swks):
+def choose(cfg, reach, pos, wk, pool, swks, guided):
     """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``.
 
     ``pool`` (two positions) and ``swks`` (one work record) are the search's scratch, as
-    arrays the caller owns, or both ``None`` where no seat of the cell searches."""
+    arrays the caller owns, or both ``None`` where no seat of the cell searches; ``guided``
+    ``None`` where no seat plays a policy or searches with a prior or a value
+    (``guided_flag``), else ``True``."""
     p = pos.to_move
     kind = cfg.bots[p]
     if pool is not None:  # pruned where the cell has no search seat (``search_flag``)
         if kind == BOT_SEARCH:
             if pos.phase == PH_PLAY:
-                search_play(cfg, reach, pos, wk, pool, swks[0])
+                search_play(cfg, reach, pos, wk, pool, swks[0], guided)
                 return
             kind = BOT_GREEDY
-        elif kind == BOT_POLICY:
+        elif guided is not None and kind == BOT_POLICY:  # pruned where no seat is guided
             if pos.phase == PH_PLAY:
                 policy_play(cfg, reach, pos, wk, pool, 1, swks[0], p)
                 return
@@ -45,16 +50,40 @@ def choose(cfg, reach, pos, wk, pool, swks):
     decide(cfg, reach, pos, wk, kind, p)
 
 
-_EXPECTED = {"search": False}  # a run of this process will search (``expect_search``)
+# A run of this process will search (``expect_search``), and with a policy or a value.
+_EXPECTED = {"search": False, "guided": False}
 
 
-def expect_search() -> None:
-    """Compile one specialisation for the rest of the process: the searching one, which a
-    run about to play a search or policy seat in some cell needs anyway. Its greedy cells
-    then play that one too (the same races, tested), instead of compiling the kernels a
-    second time without the search (about 6% of a cold ``simkit run`` of the demo, whose
-    level check plays search:64). It stays on: later cells find it compiled."""
+def expect_search(guided: bool = False) -> None:
+    """Compile one specialisation for the rest of the process: the searching one (with the
+    policy and the values where ``guided``), which a run about to play a search or policy
+    seat in some cell needs anyway. Its other cells then play that one too (the same races,
+    tested), instead of compiling the kernels a second time (about 6% of a cold ``simkit
+    run`` of the demo, whose level check plays search:64). It stays on: later cells find
+    it compiled."""
     _EXPECTED["search"] = True
+    _EXPECTED["guided"] = _EXPECTED["guided"] or guided
+
+
+def guided(settings) -> bool:
+    """Whether a seat's bot (``records.BotSettings``) plays a distilled policy or searches
+    with a prior or a value: what ``guided_flag`` compiles in."""
+    return settings.kind == BOT_POLICY or (
+        settings.kind == BOT_SEARCH and (settings.prior > 0 or settings.value != 0)
+    )
+
+
+def guided_flag(cfga: np.ndarray) -> bool | None:
+    """``True`` where a seat of the cell (``cfga``) plays a distilled policy or searches with
+    a prior or a value, or once a run expects one (``expect_search``), else ``None``: the
+    kernels' ``guided`` argument (with ``None`` the search compiles neither the policy nor
+    the values; a model-free search plays the same either way)."""
+    if _EXPECTED["guided"]:
+        return True
+    c = cfga[0]
+    kinds = c["bots"]
+    on = (kinds == BOT_POLICY) | ((kinds == BOT_SEARCH) & ((c["prior"] > 0) | (c["value"] != 0)))
+    return True if bool(on.any()) else None
 
 
 def search_flag(cfga: np.ndarray) -> bool | None:

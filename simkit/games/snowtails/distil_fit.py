@@ -107,7 +107,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, pla
             )
             if search and d < len(m):
                 saved[d] = pos
-            choose(cfg, tables, pos, wk, pool, swks)
+            choose(cfg, tables, pos, wk, pool, swks, True)
             if search and wk.n_top > 1 and d < len(m):
                 pick = -1
                 for c in range(wk.n_top):

@@ -19,7 +19,7 @@ from numba import njit
 
 from simkit.games.snowtails import movement, position, race, rules
 from simkit.games.snowtails.choose import choose as bot_choose
-from simkit.games.snowtails.choose import search_flag
+from simkit.games.snowtails.choose import guided_flag, search_flag
 from simkit.games.snowtails.records import POSITION, WORK
 
 
@@ -38,14 +38,14 @@ def _scratch(search):
 
 
 @njit(cache=True)
-def _choose(cfga, reach, positions, works, search):
+def _choose(cfga, reach, positions, works, search, guided):
     pool, swks = _scratch(search)
-    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks)
+    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
 
 
 def choose(cfga, reach, positions, works):
     """The seat to move's bot decides: writes ``works[0].play``."""
-    _choose(cfga, reach, positions, works, search_flag(cfga))
+    _choose(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
 
 
 @njit(cache=True)
@@ -54,15 +54,15 @@ def apply(cfga, positions, works):
 
 
 @njit(cache=True)
-def _step(cfga, reach, positions, works, search):
+def _step(cfga, reach, positions, works, search, guided):
     pool, swks = _scratch(search)
-    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks)
+    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
     position.apply(cfga[0], positions[0], works[0])
 
 
 def step(cfga, reach, positions, works):
     """The seat to move's bot decides, and its play is carried out."""
-    _step(cfga, reach, positions, works, search_flag(cfga))
+    _step(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
 
 
 @njit(cache=True)

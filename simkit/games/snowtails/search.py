@@ -226,7 +226,7 @@ def place_settled(pos, seat):
 
 
 @njit(no_cpython_wrapper=True)
-def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
+def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, guided):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
     begins; the seat's rank utility in it.
@@ -242,17 +242,19 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f):
     with ``valued`` 2 (``search:NhHw``) the second value (``value.value2``), with 3
     (``search:NhHx``) the value the seat's policy carries (``value.value3``, row ``wr``).
     Only a rollout without a horizon stops at ``place_settled``: one with a horizon may still
-    reach it running."""
+    reach it running. ``guided`` is ``None`` where no seat of the cell has a value or a
+    prior (``choose.guided_flag``): numba then compiles none of the values."""
     pos = pool[1]
     n = pos.n_seats
     while pos.flow != FL_DONE and pos.race == race and pos.status[seat] != FINISHED:
         if pos.rnd >= stop and pos.status[seat] == RACING:
-            if valued == 3:
-                return value3(cfg, pos, seat, f, wr)
-            if valued == 2:
-                return value2(cfg, pos, seat, f)
-            if valued == 1:
-                return value(cfg, pos, seat, f)
+            if guided is not None:  # pruned where no seat has a value
+                if valued == 3:
+                    return value3(cfg, pos, seat, f, wr)
+                if valued == 2:
+                    return value2(cfg, pos, seat, f)
+                if valued == 1:
+                    return value(cfg, pos, seat, f)
             return (n - race_position(cfg, pos, seat)) / (n - 1)
         if stop == NO_STOP and place_settled(pos, seat):
             return (n - pos.next_rank) / (n - 1)
@@ -345,7 +347,9 @@ def candidates_cut(budget, first):
 
 
 @njit(no_cpython_wrapper=True)
-def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, rnd):
+def _sample(
+    cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, rnd, guided
+):
     """One fresh sample of what seat ``p`` cannot see, played on for the first ``n`` plays
     of ``alive`` (common random numbers) that have a rollout left in this round (``rnd``,
     ``_settle``'s record of it); their results added to their sums. Returns False once
@@ -360,7 +364,7 @@ def _sample(cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, val
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
         apply(cfg, pool[1], swk)
-        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f)
+        wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f, guided)
         wk.tries[c] += 1
         rest[c] -= 1
         if not _settle(wk, alive, n, rnd):
@@ -412,7 +416,7 @@ def _settle(wk, alive, n, rnd):
 
 
 @njit(no_cpython_wrapper=True)
-def search_play(cfg, reach, pos, wk, pool, swk):
+def search_play(cfg, reach, pos, wk, pool, swk, guided):
     """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.rollouts``, its other
     options the seat's other ``records.BotSettings`` fields): writes ``wk.play``. ``pool``
     holds two positions and ``swk`` a work record for the rollouts.
@@ -428,7 +432,11 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     (``_settle``): a play surely out of the round's half plays no more of its samples,
     and the last round stops once its winner is sure. Same choices, same races, fewer
     rollouts (search:64, 4 sleds on The Nutcracker: 5% fewer, 1.04x the races per
-    CPU-second; measured)."""
+    CPU-second; measured).
+
+    ``guided`` is ``True``, or ``None`` where no seat of the cell has a prior or a value
+    (``choose.guided_flag``): numba then compiles neither the policy nor the values, which a
+    model-free search:N never plays."""
     p = pos.to_move
     budget = cfg.rollouts[p]
     horizon = cfg.horizon[p]
@@ -445,7 +453,8 @@ def search_play(cfg, reach, pos, wk, pool, swk):
     # could hold its sled still to the round limit (issue 34: 127 and 200 rounds, where
     # the race had taken 20; the head to head is the same, the race's length is not).
     settled = place_settled(pos, p)
-    if lam > 0.0 and not settled:  # search:NhHpL: the distilled policy's best of greedy's best K
+    # search:NhHpL: the distilled policy's best of greedy's best K (pruned unless guided)
+    if guided is not None and lam > 0.0 and not settled:
         top_plays(cfg, reach, pos, wk, p, p, np.int64(K))
         swk.tracing = 0
         swk.heat_on = 0
@@ -508,6 +517,7 @@ def search_play(cfg, reach, pos, wk, pool, swk):
                     valued,
                     f,
                     rnd,
+                    guided,
                 )
                 sample += 1
                 if not going:

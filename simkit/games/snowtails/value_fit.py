@@ -95,7 +95,7 @@ def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, ra
                         saved[rows] = pos
                         race[rows] = r
                         rows += 1
-            choose(cfg, tables, pos, wk, pool, swks)
+            choose(cfg, tables, pos, wk, pool, swks, True)
             apply(cfg, pos, wk)
         if pos.timed_out != 0:
             # Ended by the engine guard, not the rules (a repairing sled on the only way out
