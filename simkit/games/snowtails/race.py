@@ -189,7 +189,7 @@ def _begin_race(cfg, pos, wk):
     _start_order(cfg, pos, wk)
     for p in range(pos.n_seats):
         pos.space[p] = -1
-    log(wk, EV_RACE, r + 1, cfg.track_base[r], 0, 0, 0, 0, 0, 0)
+    log(wk, EV_RACE, r + 1, cfg.track_base[r], ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     pos.rnd = 0
     pos.n_out = 0
     pos.next_rank = 1
@@ -243,7 +243,7 @@ def _seat_end(cfg, pos, wk, p, deal):
     if cfg.start_rule == 0:
         space = cfg.grid[pos.race, pos.slot[p] - 1]
     pos.space[p] = space  # ST2 B: -1 until it enters the board in round 1
-    log(wk, EV_START, p, pos.slot[p], space, deal, pos.left[p], pos.die[p], 0, 0)
+    log(wk, EV_START, p, pos.slot[p], space, deal, pos.left[p], pos.die[p], ZERO, ZERO)
 
 
 @njit(no_cpython_wrapper=True)
@@ -273,7 +273,7 @@ def _rank(cfg, pos, wk, p):
     pos.status[p] = FINISHED
     pos.finish[p] = pos.next_rank
     pos.fin_round[p] = pos.rnd
-    log(wk, EV_FINISH, p, pos.next_rank, pos.rnd, 0, 0, 0, 0, 0)
+    log(wk, EV_FINISH, p, pos.next_rank, pos.rnd, ZERO, ZERO, ZERO, ZERO, ZERO)
     pos.next_rank += 1
 
 
@@ -290,7 +290,7 @@ def _start_round(cfg, pos, wk):
                 continue
             if pos.status[q] == REPAIR:
                 pos.status[q] = RACING
-                log(wk, EV_REJOIN, q, pos.rnd + 1, 0, 0, 0, 0, 0, 0)
+                log(wk, EV_REJOIN, q, pos.rnd + 1, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
             break
     n = race_order(cfg, pos, RACING_ONLY, wk.order)
     if n == 0:
@@ -301,7 +301,7 @@ def _start_round(cfg, pos, wk):
         _end_race(cfg, pos, wk)
         return
     pos.rnd += 1
-    log(wk, EV_ROUND, pos.rnd, 0, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_ROUND, pos.rnd, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     # sleds that have not moved cannot change places among themselves, so the order
     # at the start of the round is the turn order.
     for i in range(n):
@@ -340,7 +340,7 @@ def _begin_turn(cfg, pos, wk):
         # R-19 / ST1 "Special Rule": take a dent (it can be the fatal one), draw up to the
         # hand size, then play normally.
         pos.no_canine[p] += 1
-        log(wk, EV_NO_CANINE, p, 0, 0, 0, 0, 0, 0, 0)
+        log(wk, EV_NO_CANINE, p, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
         if pos.space[p] >= 0 and cfg.no_canine_dent != 0:
             got = take_dents(cfg, pos, wk, p, ONE, DENT_NO_CANINE, NONE, ZERO, ZERO, pos.space[p])
             if got < 0:
@@ -350,7 +350,7 @@ def _begin_turn(cfg, pos, wk):
         if canine_count(pos, p) == 0:
             if pos.space[p] < 0:
                 pos.space[p] = cfg.row[pos.race, 0]  # it must still enter the board
-            log(wk, EV_STALL, p, 0, 0, 0, 0, 0, 0, 0)
+            log(wk, EV_STALL, p, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
             end_turn(cfg, pos, wk, T_DONE)
             return True
     pos.phase = PH_PLAY
@@ -543,7 +543,7 @@ def _end_race(cfg, pos, wk):
         for p in range(n):
             pos.finish[p] = wk.order[MAX_SEATS + p]
             pos.slot[p] = pos.first_slot[p]
-    log(wk, EV_END, pos.total_rounds, pos.timed_out, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_END, pos.total_rounds, pos.timed_out, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     pos.flow = FL_DONE
 
 

@@ -57,6 +57,7 @@ from simkit.games.snowtails.records import (
     MV_STRAIGHT,
     N_VALUES,
     NONE,
+    ONE,
     OUT,
     PH_BOTHY,
     PH_CHAPEL,
@@ -109,7 +110,8 @@ def bot_stream(p):
 # log and heat are internal kernels, not numba-inlined: inline="always" typed and lowered
 # a copy at each of their 40-odd call sites (5% of a cold `simkit run` of the demo, bench
 # compile). LLVM still inlines them where it links the kernel: greedy and search:64 play
-# at the same speed (paired runs, 5 December).
+# at the same speed (paired runs, 5 December). Callers pass ZERO and ONE, not literal 0
+# and 1: numba compiled log once for each pattern of literal zeros (7 times), heat twice.
 @njit(no_cpython_wrapper=True)
 def log(wk, kind, a, b, c, d, e, f, g, h):
     """Append one event row when tracing; rows past the log's end are counted, not kept."""
@@ -153,12 +155,12 @@ def draw_one(pos, wk, p):
         shuffle(pos.rng, deck_stream(p), pos.deck[p], ZERO, n)
         pos.deckn[p] = n
         pos.reshuffles[p] += 1
-        log(wk, EV_RESHUFFLE, p, n, 0, 0, 0, 0, 0, 0)
+        log(wk, EV_RESHUFFLE, p, n, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     n = pos.deckn[p] - 1
     v = pos.deck[p, n]
     pos.deckn[p] = n
     pos.hand[p, v] += 1
-    log(wk, EV_DRAW, p, v, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_DRAW, p, v, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     return True
 
 
@@ -182,7 +184,7 @@ def discard(pos, wk, p, v):
     """Seat ``p`` discards one canine card of value ``v`` (ST1 Game Play 5, R-16)."""
     pos.hand[p, v] -= 1
     pos.disc[p, v] += 1
-    log(wk, EV_DISCARD, p, v, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_DISCARD, p, v, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 
 
 @njit(no_cpython_wrapper=True)
@@ -198,10 +200,10 @@ def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
         if pos.dents[p] >= cfg.dent_limit:
             if past:
                 # R-18: already across the finish line: it stays where it is.
-                log(wk, EV_KEEP, p, space, 0, 0, 0, 0, 0, 0)
+                log(wk, EV_KEEP, p, space, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
                 break
             if taken > 0:
-                log(wk, EV_DENT, p, reason, corner, lim, speed, pos.dents[p], taken, 0)
+                log(wk, EV_DENT, p, reason, corner, lim, speed, pos.dents[p], taken, ZERO)
             return -1
         pos.dents[p] += 1
         pos.dents_taken[p] += 1
@@ -209,7 +211,7 @@ def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
             pos.overspeed[p] += 1
         taken += 1
     if taken > 0:
-        log(wk, EV_DENT, p, reason, corner, lim, speed, pos.dents[p], taken, 0)
+        log(wk, EV_DENT, p, reason, corner, lim, speed, pos.dents[p], taken, ZERO)
     return taken
 
 
@@ -222,10 +224,10 @@ def fifth(cfg, pos, wk, p):
         pos.status[p] = OUT
         pos.out_round[p] = pos.rnd
         pos.out_seq[p] = pos.n_out + 1
-        heat(wk, H_OUT, space, 1)
-        log(wk, EV_OUT, p, space, 0, 0, 0, 0, 0, 0)
+        heat(wk, H_OUT, space, ONE)
+        log(wk, EV_OUT, p, space, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
         return T_OUT
-    heat(wk, H_REPAIR, space, 1)
+    heat(wk, H_REPAIR, space, ONE)
     pos.repairs[p] += 1
     if pos.n_seats == 2 and cfg.two_sled_second != 0:
         return T_SECOND  # R-25: in a 2-sled race it finishes 2nd at once
@@ -236,7 +238,7 @@ def fifth(cfg, pos, wk, p):
     for v in range(N_VALUES):
         pos.disc[p, v] += pos.hand[p, v]
         pos.hand[p, v] = 0
-    log(wk, EV_REPAIR, p, space, 0, 0, 0, 0, 0, 0)
+    log(wk, EV_REPAIR, p, space, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     draw_up(cfg, pos, wk, p)  # an empty hand never needs a discard
     return T_REPAIR
 
@@ -245,7 +247,7 @@ def fifth(cfg, pos, wk, p):
 def set_die(pos, wk, p, value, why):
     """Turn seat ``p``'s bonus dice to ``value`` (0: no bonus available), logging why."""
     if value != pos.die[p]:
-        log(wk, EV_DIE, p, pos.die[p], value, why, 0, 0, 0, 0)
+        log(wk, EV_DIE, p, pos.die[p], value, why, ZERO, ZERO, ZERO, ZERO)
     pos.die[p] = value
 
 
@@ -278,7 +280,7 @@ def _log_moves(wk, p, bits, path, k, b0):
         kind = MV_BONUS
         if b0 < 0 or j < b0:
             kind = MV_DRIFT if (bits >> (j - 1)) & 1 else MV_STRAIGHT
-        log(wk, EV_MOVE, p, path[j - 1], path[j], kind, 0, 0, 0, 0)
+        log(wk, EV_MOVE, p, path[j - 1], path[j], kind, ZERO, ZERO, ZERO, ZERO)
 
 
 @njit(no_cpython_wrapper=True)
@@ -294,8 +296,8 @@ def _trees(cfg, pos, wk, p, k):
         if t >= 0 and pos.trees[t] != 0:
             pos.trees[t] = 0
             pos.trees_hit[p] += 1
-            heat(wk, H_TREE, s, 1)
-            log(wk, EV_TREE, p, s, 0, 0, 0, 0, 0, 0)
+            heat(wk, H_TREE, s, ONE)
+            log(wk, EV_TREE, p, s, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
             if take_dents(cfg, pos, wk, p, cfg.tree_dents, DENT_TREE, NONE, ZERO, ZERO, s) < 0:
                 return -1
     return 0
@@ -333,14 +335,14 @@ def _collide(cfg, pos, wk, p, coll, end, dice):
     Returns -1 on one dent too many."""
     if coll == C_WALL:
         pos.coll_wall[p] += 1
-        heat(wk, H_WALL, end, 1)
+        heat(wk, H_WALL, end, ONE)
         # R-17: one dent (a variant parameter), then refill as usual; none past the
         # finish line with R-26.
         if take_dents(cfg, pos, wk, p, cfg.wall_dents, DENT_WALL, NONE, ZERO, ZERO, end) < 0:
             return -1
     elif coll == C_SLED:
         pos.coll_sled[p] += 1
-        heat(wk, H_SLED, end, 1)
+        heat(wk, H_SLED, end, ONE)
         loss = cfg.sled_collision_die
         if dice and loss > 0 and pos.die[p] > 0:
             # R-24: the bonus dice loses a point; at 0 it is removed.
@@ -359,7 +361,7 @@ def resolve_play(cfg, pos, wk, p, play):
     take = play[PL_TAKE]
     if play[PL_ENTER] >= 0:
         pos.space[p] = play[PL_ENTER]  # ST2 B: it enters on a start-row space
-        log(wk, EV_PLACE, p, play[PL_ENTER], 0, 0, 0, 0, 0, 0)
+        log(wk, EV_PLACE, p, play[PL_ENTER], ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
     # Speed and drift (R-13, R-01) and the bonus on offer (R-14, R-23) after the play.
     left, right, brake, speed, _, dcol, raw, bonus = play_effect(
         cfg, pos, p, v, mask, pos.rnd, pos.t_pos
@@ -381,7 +383,7 @@ def resolve_play(cfg, pos, wk, p, play):
     pos.still[p] = pos.still[p] + 1 if end == start and play[PL_ENTER] < 0 else 0
     used = take > 0 and b0 >= 0
     if bonus > 0:
-        log(wk, EV_BONUS, p, bonus, take if used else 0, 0, 0, 0, 0, 0)
+        log(wk, EV_BONUS, p, bonus, take if used else 0, ZERO, ZERO, ZERO, ZERO, ZERO)
         if used:
             pos.bonus_used[p] += 1
             if dice:
@@ -389,7 +391,7 @@ def resolve_play(cfg, pos, wk, p, play):
     total = speed + (take if used else 0)  # R-14: the bonus counts toward R-15
     if coll != C_NONE and coll != C_FIFTH:
         attempt = MV_BONUS if used else ((play[PL_BITS] >> (k - 1)) & 1)
-        log(wk, EV_COLLIDE, p, coll, end, attempt, 0, 0, 0, 0)
+        log(wk, EV_COLLIDE, p, coll, end, attempt, ZERO, ZERO, ZERO, ZERO)
     if _trees(cfg, pos, wk, p, k) < 0:
         return fifth(cfg, pos, wk, p)
     if _overspeed_dents(cfg, pos, wk, p, start, end, k, total) < 0:
@@ -443,7 +445,7 @@ def stage_step(cfg, pos, wk):
             d = pos.die[p]
             set_die(pos, wk, p, 2 if d == 0 else min(d + 2, cfg.bonus_dice_max), DIE_TAVERN)
             pos.tavern[p] += 1
-        heat(wk, H_TURN_END, pos.t_end, 1)
+        heat(wk, H_TURN_END, pos.t_end, ONE)
         return T_DONE
     return -2
 
@@ -463,9 +465,9 @@ def apply_choice(cfg, pos, wk, p, phase, play):
             n_drop += c
         if n_drop > 0:
             pos.bothy[p] += 1
-            log(wk, EV_BUILDING, p, T_BOTHY, n_drop, 0, 0, 0, 0, 0)
+            log(wk, EV_BUILDING, p, T_BOTHY, n_drop, ZERO, ZERO, ZERO, ZERO, ZERO)
     elif phase == PH_CHAPEL and play[PL_VALUE] != 0:
-        log(wk, EV_BUILDING, p, T_CHAPEL, pos.dents[p], 0, 0, 0, 0, 0)
+        log(wk, EV_BUILDING, p, T_CHAPEL, pos.dents[p], ZERO, ZERO, ZERO, ZERO, ZERO)
         pos.dents[p] = 0
         pos.chapel[p] += 1
     elif phase == PH_KENNELS and play[PL_VALUE] != 0:
@@ -476,4 +478,4 @@ def apply_choice(cfg, pos, wk, p, phase, play):
         pos.deckn[p] = n + 1
         pos.fives[p] -= 1
         pos.kennels[p] += 1
-        log(wk, EV_BUILDING, p, T_KENNELS, pos.fives[p], 0, 0, 0, 0, 0)
+        log(wk, EV_BUILDING, p, T_KENNELS, pos.fives[p], ZERO, ZERO, ZERO, ZERO, ZERO)
