@@ -144,7 +144,7 @@ def draw_one(pos, wk, p):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if pos.deckn[p] == 0:
         # R-07: played and discarded cards (not the two showing on the dogs) form a new deck.
-        n = 0
+        n = ZERO  # not a literal 0: the log call below would compile for it
         for v in range(N_VALUES):
             for _ in range(pos.disc[p, v]):
                 pos.deck[p, n] = v
@@ -195,7 +195,7 @@ def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
     past = cfg.tab[space, S_PAST] != 0
     if past and cfg.dents_past_finish == 0:
         return 0  # R-26: no dents once across the finish line
-    taken = 0
+    taken = ZERO
     for _ in range(n):
         if pos.dents[p] >= cfg.dent_limit:
             if past:
@@ -383,7 +383,7 @@ def resolve_play(cfg, pos, wk, p, play):
     pos.still[p] = pos.still[p] + 1 if end == start and play[PL_ENTER] < 0 else 0
     used = take > 0 and b0 >= 0
     if bonus > 0:
-        log(wk, EV_BONUS, p, bonus, take if used else 0, ZERO, ZERO, ZERO, ZERO, ZERO)
+        log(wk, EV_BONUS, p, bonus, take if used else ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
         if used:
             pos.bonus_used[p] += 1
             if dice:
@@ -457,7 +457,7 @@ def apply_choice(cfg, pos, wk, p, phase, play):
     if phase == PH_DISCARD:
         discard(pos, wk, p, play[PL_VALUE])
     elif phase == PH_BOTHY:
-        n_drop = 0
+        n_drop = ZERO
         for v in range(N_VALUES):
             c = play[PL_COUNTS + v]
             pos.hand[p, v] -= c
