@@ -25,6 +25,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 import simkit.games  # noqa: F401  the games tell the tracks library where their tracks are
+from simkit.games.snowtails.choose import expect_search
 
 _COMMON = {
     "deadline": None,  # kernels compile on first use: a first example may take a minute
@@ -33,6 +34,15 @@ _COMMON = {
 settings.register_profile("fast", max_examples=30, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("SIMKIT_HYPOTHESIS", "fast"))
+
+# -- one Snow Tails family specialisation per test process --------------------------------
+# A run compiles the kernels' specialisation its bots need (``choose.search_flag`` and
+# ``guided_flag``: greedy cells without the search, model-free searches without the policy
+# and the values). A test process plays every kind of bot, so it would compile all three;
+# it plays the one with everything, as a run with a guided bot does (``expect_search``).
+# The pruned ones are tested to play the same races (tests/snowtails/test_st_bots.py), and
+# the tests' ``simkit`` subprocesses choose as any run does.
+expect_search(guided=True)
 
 
 # -- numba compile seconds per test -------------------------------------------------------
