@@ -24,8 +24,17 @@ import time
 import pytest
 from hypothesis import HealthCheck, settings
 
+# -- one Snow Tails family specialisation for the whole suite ----------------------------
+# A run compiles the kernels' specialisation its bots need (``choose.search_flag`` and
+# ``guided_flag``: greedy cells without the search, model-free searches without the policy
+# and the values). The suite plays every kind of bot in every worker and in its ``simkit``
+# subprocesses, which would compile all three in many processes; with SIMKIT_ONE_KERNEL
+# (set here, before simkit is imported, and inherited by the subprocesses) every process
+# plays the one with everything, and finds it in numba's cache once one has compiled it.
+# The pruned ones are tested to play the same races (tests/snowtails/test_st_bots.py).
+os.environ["SIMKIT_ONE_KERNEL"] = "1"
+
 import simkit.games  # noqa: F401  the games tell the tracks library where their tracks are
-from simkit.games.snowtails.choose import expect_search
 
 _COMMON = {
     "deadline": None,  # kernels compile on first use: a first example may take a minute
@@ -34,15 +43,6 @@ _COMMON = {
 settings.register_profile("fast", max_examples=30, **_COMMON)
 settings.register_profile("thorough", max_examples=1000, **_COMMON)
 settings.load_profile(os.environ.get("SIMKIT_HYPOTHESIS", "fast"))
-
-# -- one Snow Tails family specialisation per test process --------------------------------
-# A run compiles the kernels' specialisation its bots need (``choose.search_flag`` and
-# ``guided_flag``: greedy cells without the search, model-free searches without the policy
-# and the values). A test process plays every kind of bot, so it would compile all three;
-# it plays the one with everything, as a run with a guided bot does (``expect_search``).
-# The pruned ones are tested to play the same races (tests/snowtails/test_st_bots.py), and
-# the tests' ``simkit`` subprocesses choose as any run does.
-expect_search(guided=True)
 
 
 # -- numba compile seconds per test -------------------------------------------------------
