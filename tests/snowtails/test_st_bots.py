@@ -221,6 +221,18 @@ def test_a_run_that_will_search_compiles_the_searching_kernels_for_every_cell(mo
     assert choose.search_flag(cfga) is True and choose.guided_flag(cfga) is True
 
 
+def test_the_suite_plays_one_specialisation_for_every_cell():
+    """tests/conftest.py sets SIMKIT_ONE_KERNEL=1 before simkit is imported: a greedy cell
+    plays the specialisation with the search, the policy and the values."""
+    import os
+
+    from simkit.games.snowtails import choose
+
+    cfga, _ = cell_inputs(load("hairpins"), PRESETS["snowtails"], ("greedy", "greedy"), (1, 2))
+    assert os.environ["SIMKIT_ONE_KERNEL"] == "1"
+    assert choose.search_flag(cfga) is True and choose.guided_flag(cfga) is True
+
+
 def test_only_a_cell_with_a_policy_or_a_value_is_guided(monkeypatch):
     """``choose.guided_flag``: a model-free search (search:N, search:NhH) compiles neither
     the policy nor the values; a policy, a prior or a value in any seat does."""
