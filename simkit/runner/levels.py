@@ -291,6 +291,7 @@ def check_cell(
         bots.append(reference)
     index = {b: i for i, b in enumerate(bots)}
     g = get(cell.game)
+    g.expect([plays.get(b, b) for b in bots])  # one kernel for every lineup (Game.expect)
     pairs = plan(levels, reference)
     most = max([races] + ([reference_races] if reference_races else []))
     keys = chunk_keys(seed, LEVELS_KEY, 0, most)

@@ -105,7 +105,13 @@ def test_a_run_tells_its_game_every_bot_it_will_play_before_the_first_race(tmp_p
     monkeypatch.setattr(type(game), "expect", lambda self, bots: heard.append(list(bots)))
     start(parse({**SCENARIO, "reference": "luce:1.5"}, "ref.toml"), tmp_path / "ref")
     start(parse({**SCENARIO, "check_levels": False}, "off.toml"), tmp_path / "off")
-    assert heard == [["luce:0", "luce:1", "luce:1.5"], ["luce:0", "luce:1"]]
+    # the run's cells and reference, then its level check's bots (the ladder's path too)
+    assert heard == [
+        ["luce:0", "luce:1", "luce:1.5"],
+        ["luce:0", "luce:1", "luce:1.5"],
+        ["luce:0", "luce:1", "luce:1.5"],
+        ["luce:0", "luce:1"],
+    ]
 
 
 def test_a_damaged_levels_table_is_checked_again_on_resume(tmp_path):
