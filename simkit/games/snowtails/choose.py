@@ -73,12 +73,27 @@ if os.environ.get("SIMKIT_ONE_KERNEL") == "1":
     expect_search(guided=True)
 
 
+def _searches(kind):
+    """A bot kind (or an array of them) that needs the search's scratch."""
+    return (kind == BOT_SEARCH) | (kind == BOT_POLICY)
+
+
+def _guided(kind, prior, value):
+    """A bot (or arrays of bots' settings) that plays a distilled policy or searches with a
+    prior or a value."""
+    return (kind == BOT_POLICY) | ((kind == BOT_SEARCH) & ((prior > 0) | (value != 0)))
+
+
+def searches(settings) -> bool:
+    """Whether a seat's bot (``records.BotSettings``) searches or plays a policy: what
+    ``search_flag`` compiles in."""
+    return bool(_searches(settings.kind))
+
+
 def guided(settings) -> bool:
     """Whether a seat's bot (``records.BotSettings``) plays a distilled policy or searches
     with a prior or a value: what ``guided_flag`` compiles in."""
-    return settings.kind == BOT_POLICY or (
-        settings.kind == BOT_SEARCH and (settings.prior > 0 or settings.value != 0)
-    )
+    return bool(_guided(settings.kind, settings.prior, settings.value))
 
 
 def guided_flag(cfga: np.ndarray) -> bool | None:
@@ -89,9 +104,7 @@ def guided_flag(cfga: np.ndarray) -> bool | None:
     if _EXPECTED["guided"]:
         return True
     c = cfga[0]
-    kinds = c["bots"]
-    on = (kinds == BOT_POLICY) | ((kinds == BOT_SEARCH) & ((c["prior"] > 0) | (c["value"] != 0)))
-    return True if bool(on.any()) else None
+    return True if bool(_guided(c["bots"], c["prior"], c["value"]).any()) else None
 
 
 def search_flag(cfga: np.ndarray) -> bool | None:
@@ -102,5 +115,4 @@ def search_flag(cfga: np.ndarray) -> bool | None:
     plays the same either way)."""
     if _EXPECTED["search"]:
         return True
-    kinds = cfga["bots"][0]
-    return True if bool(np.isin(kinds, (BOT_SEARCH, BOT_POLICY)).any()) else None
+    return True if bool(_searches(cfga["bots"][0]).any()) else None

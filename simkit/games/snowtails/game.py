@@ -26,9 +26,9 @@ from simkit.games.snowtails.batch import (
     unit_tracks,
 )
 from simkit.games.snowtails.bots import BOT_NAMES, PRESETS_FILE, TUNABLE, parse_bot
-from simkit.games.snowtails.choose import expect_search, guided
+from simkit.games.snowtails.choose import expect_search, guided, searches
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
-from simkit.games.snowtails.records import BOT_POLICY, BOT_SEARCH, HEAT_KINDS, MAX_SEATS
+from simkit.games.snowtails.records import HEAT_KINDS, MAX_SEATS
 from simkit.tracks.compiled import F_TREE
 
 
@@ -140,10 +140,10 @@ class SnowTailsGame(Game):
         return after if after.startswith("policy:") else super().construction(bot)
 
     def expect(self, bots: Iterable[str]) -> None:
-        """A run that will search in some cell compiles only the searching kernels
-        (``choose.expect_search``)."""
+        """A run that will search in some cell compiles only the searching kernels, with
+        the policy and the values where some bot is guided (``choose.expect_search``)."""
         settings = [parse_bot(b, self.name) for b in bots]
-        if any(s.kind in (BOT_SEARCH, BOT_POLICY) for s in settings):
+        if any(searches(s) for s in settings):
             expect_search(any(guided(s) for s in settings))
 
     def check_cell(self, cell: Cell) -> None:
