@@ -128,3 +128,25 @@ def test_compile_flags_hash_and_compare_as_numbas_own():
     assert a == b and a == d and d == a and a != c and c != a
     assert (a == 1) is False and TargetConfig.__eq__(a, 1) is NotImplemented
     assert {(1, a): "x"}[(1, d)] == "x"
+
+
+def test_record_repr_is_numbas_own_spelled_once():
+    """A record type's ``repr`` (``_record_repr_once``) is the text numba's own gives, for
+    a record with nested arrays too, and is built once per type."""
+    import numpy as np
+    from numba import from_dtype
+    from numba.core.types import npytypes
+
+    import simkit.games  # noqa: F401  (installs the patch where the numba version is tested)
+
+    if not _numba_link.installed():
+        pytest.skip("numba's own way on this numba version")
+    dtype = np.dtype([("a", np.int64), ("b", np.float64, (3,)), ("c", np.int32, (2, 2))])
+    ty = from_dtype(dtype)
+    numba_repr = npytypes.Record.__repr__.__closure__[0].cell_contents
+    assert numba_repr is not npytypes.Record.__repr__
+    assert repr(ty) == numba_repr(ty)
+    assert "NestedArray(int32, (2, 2))" in repr(ty)
+    ty.__dict__["_simkit_repr"] = "as built once"
+    assert repr(ty) == "as built once"
+    del ty.__dict__["_simkit_repr"]
