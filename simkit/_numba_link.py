@@ -19,6 +19,12 @@ in one process (compile and 200 races): Snow Tails 28 -> 13 s of CPU, Mush! Mush
 cached (so Python-callable, eagerly emitted) kernels; both now call internal kernels
 through ``kernels.py`` doors as Snow Tails does. The machine code ran 1-9% faster.
 
+Every simkit kernel is also jitted with ``no_cfunc_wrapper=True``: numba would otherwise
+lower, optimise and emit a C-callable wrapper beside each function (what a kernel passed
+as a first-class function is called through; simkit passes none), 133 of them in a cold
+Snow Tails cell, which then compiled in 0.89x the CPU without them (same machine code
+for the kernels, same tables; ``tests/test_numba_link.py`` checks every kernel).
+
 It changes how numba's CPU code libraries are finalised, which are numba internals, so it
 is installed only on numba versions it has been tested with (``TESTED``); elsewhere numba
 keeps its own way, which is slower to compile and gives the same results. Numba's own

@@ -55,7 +55,7 @@ if numba.config.DISABLE_JIT:  # pragma: no cover - exercised by the un-jitted be
     np.seterr(over="ignore")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", no_cfunc_wrapper=True)
 def mix64(z):
     """SplitMix64's finaliser: a bijective avalanche of a uint64."""
     z = (z ^ (z >> _S30)) * _M1
@@ -63,7 +63,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def race_key(run_seed, cell_key, race_index):
     """The root key of one race: a pure function of run seed, cell key and race index.
 
@@ -77,14 +77,14 @@ def race_key(run_seed, cell_key, race_index):
     return mix64(k ^ (np.uint64(race_index) * _M2 + GOLDEN))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def stream_key(root, stream, sub):
     """Key of sub-stream ``sub`` (e.g. a seat) of stream kind ``stream`` within a race."""
     s = np.uint64(stream) * np.uint64(1 << 20) + np.uint64(sub)
     return mix64(np.uint64(root) ^ mix64(s * GOLDEN + _ONE))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", no_cfunc_wrapper=True)
 def next_u64(states, i):
     """Next 64 random bits from stream ``i`` of ``states`` (advances it)."""
     s = states[i] + GOLDEN
@@ -92,7 +92,7 @@ def next_u64(states, i):
     return mix64(s)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def below(states, i, n):
     """Uniform integer in ``[0, n)`` from stream ``i``, without modulo bias (n >= 1)."""
     un = np.uint64(n)
@@ -103,19 +103,19 @@ def below(states, i, n):
             return np.int64(r % un)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def uniform(states, i):
     """Uniform float in ``[0, 1)`` with 53 random bits from stream ``i``."""
     return np.float64(next_u64(states, i) >> _S11) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def coin(states, i):
     """0 or 1 with equal chances from stream ``i`` (``below(states, i, 2)``)."""
     return below(states, i, np.int64(2))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def shuffle(states, i, arr, lo, hi):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` in place, from stream ``i``."""
     for k in range(hi - 1, lo, -1):
@@ -125,7 +125,7 @@ def shuffle(states, i, arr, lo, hi):
         arr[j] = t
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _fill_race_keys(run_seed, cell_key, races, out):
     for i in range(out.shape[0]):
         out[i] = race_key(run_seed, cell_key, np.uint64(races[i]))

@@ -20,7 +20,7 @@ MEASURES = ("lead_change", "drama", "stability")
 M_LEAD, M_DRAMA, M_STABILITY = range(len(MEASURES))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, by_seat, measures):
     """Add one finished race of ``n`` seats and ``n_rounds`` rounds.
 
@@ -75,7 +75,7 @@ def add_race(ranks, n_rounds, n, slot, finish, decided, counts, ends, by_seat, m
     measures[M_STABILITY] = 1.0 - moved / ((kept - 1) * n)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def add_races(ranks, n_rounds, slots, finishes, decided, counts, ends, by_seat, measures):
     """:func:`add_race` for every race of a batch whose positions were computed outside a
     kernel: ``ranks[i]``, ``n_rounds[i]``, ``slots[i]``, ``finishes[i]``, ``decided[i]``

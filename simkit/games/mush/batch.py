@@ -25,7 +25,7 @@ from simkit.games.mush.records import EV_CAP, MAX_SEATS, PLAY, POSITION, RECORDE
 from simkit.games.round_counts import add_race
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _drain(rec, log, logn):
     """Move the recorder's events to ``log`` (``logn[0]`` rows, -1 once it overflowed)."""
     k = rec.n_events
@@ -41,7 +41,7 @@ def _drain(rec, log, logn):
     logn[0] += k
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
     """Block ``b`` of ``heat.shape[0]``: its races, each played from ``new`` to its end by
     the seat to move choosing and the position applying, with the block's own position,
@@ -85,7 +85,7 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searchi
             heat[b, k, v] = rec_a[0].heat[k, v]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
     """Blocks ``lo`` to ``hi`` of ``heat.shape[0]``: their races of ``keys`` into ``seats``
     (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty

@@ -20,7 +20,7 @@ from simkit.games.mush.heuristic import heuristic
 from simkit.games.mush.search import search, searched
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose(bp, pos, prm, cell, rt, seat, work, play, searching):
     """Write into ``play.row`` the play bot ``bp`` makes for ``seat``, the seat to move;
     ``work`` is the caller's ``records.WORK`` scratch; ``searching`` is ``True`` where a

@@ -55,7 +55,7 @@ from simkit.rng import below
 # bench cell's races ran 3-4% slower (measured: 100,000 races on 1 thread, 11.4 s against
 # 10.9; a search cell and a 3-player random/greedy cell likewise), for about 0.7 s of CPU
 # less in a cold compile. Python reaches it only through kernels.choose.
-@njit
+@njit(no_cfunc_wrapper=True)
 def heuristic(bp, pos, prm, cell, rt, seat, work, play):
     """Write into ``play.row`` the play bot ``bp`` makes for ``seat``, the seat to move (a
     search bot's ``bp`` plays as greedy)."""
@@ -94,7 +94,7 @@ def heuristic(bp, pos, prm, cell, rt, seat, work, play):
 
 # Called with many constants, each as np.int64: numba compiles a function once per
 # combination of literal (Python int) arguments, and would compile _say ten times.
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _say(out, kind, a, b):
     """Write the play row ``out``: ``kind``, ``a``, ``b``, no path."""
     out[:] = 0
@@ -103,7 +103,7 @@ def _say(out, kind, a, b):
     out[2] = b
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _train(bp, pos, prm, cell, bi, work, out):
     """R-44: within the limits left by the seats before it (scratch in ``work``: a search's
     rollouts allocate nothing)."""
@@ -122,7 +122,7 @@ def _train(bp, pos, prm, cell, bi, work, out):
     )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bid(bp, pos, prm, rt, s):
     """R-47: how far the nearest rival ahead is; an exhausted sled bids for the extra space."""
     gap = 1 << 30
@@ -135,7 +135,7 @@ def _bid(bp, pos, prm, rt, s):
     return B.choose_bid(bp, pos.streams, I_BOT + s, pos.tokens[s], gap, town, spent)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rest(bp, pos, prm, rt, out):
     """Rest (which option) or race (text, Repos; R-45)."""
     s = pos.mover
@@ -162,14 +162,14 @@ def _rest(bp, pos, prm, rt, out):
     _say(out, np.int64(P_REST), opt, np.int64(0))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _harass(bp, pos, rt, o):
     """Whether seat ``o`` sets out to slow the mover: a leader with dice, ahead of ``o``."""
     d = rt.sp[pos.turn_from].dist
     return B.harasses(bp, pos.threat != 0 and d < rt.sp[pos.space[o]].dist, d)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _marker(bp, pos, prm, rt, o, out):
     """Before the mover's roll: greedy puts a marker on the mover's shortest path (moving
     the rearmost one when the box is empty); random picks any marker play."""
@@ -211,7 +211,7 @@ def _marker(bp, pos, prm, rt, o, out):
     _say(out, np.int64(P_MARKER), src, e)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _move(bp, pos, prm, rt, work, out):
     """The path: greedy plans it; random walks (under ``full_move``: any legal path)."""
     s = pos.mover
@@ -235,7 +235,7 @@ def _move(bp, pos, prm, rt, work, out):
     plan(bp, pos, prm, rt, tired, reach, fresh, work, out)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _avalanche(bp, pos, prm, rt, out):
     """At a marker: remove it (random: move it anywhere or off), or buy +1s and roll."""
     s = pos.mover
@@ -255,7 +255,7 @@ def _avalanche(bp, pos, prm, rt, out):
     _say(out, np.int64(P_BUY), t, np.int64(0))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _reroll(bp, pos, prm, rt, a):
     """Whether seat ``a``, asked in a reroll round, pays to have the roll rolled again."""
     ph = pos.phase

@@ -65,7 +65,7 @@ from simkit.games.mush.rules import (
 )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def race_start(pos, prm, rt):
     """The mover races: the opponents' window before its roll opens."""
     s = pos.mover
@@ -76,7 +76,7 @@ def race_start(pos, prm, rt):
     pos.phase = PH_MARKER
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def marker(pos, prm, who, src, dst, rec):
     """``who`` pays to place (``src`` -1: from the box), move or remove (``dst`` -1) an
     avalanche marker before or during the mover's move (text, Déplacer un bâton avalanche)."""
@@ -93,7 +93,7 @@ def marker(pos, prm, who, src, dst, rec):
     ev(rec, pos.round_no, EV_MARKER, who, dst, src, pos.mover, 0, 0)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reduce(pos, prm, tokens, rec):
     """The asked opponent pays ``tokens`` toward removing the mover's dice: a die for every
     ``reduce_cost`` paid in all, at most ``reduce_max_dice`` (text, Réduire les dés)."""
@@ -111,7 +111,7 @@ def reduce(pos, prm, tokens, rec):
     pos.phase = PH_MARKER if pos.opp_q < pos.n else A_ROLL
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def roll(pos, prm, rec):
     """Dog dice: one per uncovered dog left after removals, colour from training against
     weather (R-41)."""
@@ -127,7 +127,7 @@ def roll(pos, prm, rec):
     _ask_next(pos, prm, PH_DICE_RR, A_BONUS)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ask_next(pos, prm, ask, then):
     """Ask the roller, then each opponent clockwise, whether it pays for a reroll (text,
     Relancer un dé); after the last one declines, go on to ``then``."""
@@ -137,13 +137,13 @@ def _ask_next(pos, prm, ask, then):
         pos.phase = then
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def asked(pos):
     """The seat asked in a reroll round of the mover's roll."""
     return pos.mover if pos.ask_i == 0 else seat_after(pos, pos.mover, pos.ask_i)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def dice_answer(pos, prm, kind, rec):
     """A reroll of all the dog dice (text: all are rolled again), or the next seat asked."""
     if kind == P_REROLL:
@@ -161,7 +161,7 @@ def dice_answer(pos, prm, kind, rec):
     _ask_next(pos, prm, PH_DICE_RR, A_BONUS)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bonus(pos, prm, rec):
     """The bonus d6 when weather matches training (R-42)."""
     s = pos.mover
@@ -179,7 +179,7 @@ def bonus(pos, prm, rec):
         _movement(pos, prm)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bonus_answer(pos, prm, kind, rec):
     """A reroll of the bonus die, or the next seat asked."""
     if kind == P_REROLL:
@@ -199,7 +199,7 @@ def bonus_answer(pos, prm, kind, rec):
         _movement(pos, prm)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _movement(pos, prm):
     """Spaces the mover may move: its dogs, the bonus and the highest bid's extra (R-47)."""
     extra = 0
@@ -214,7 +214,7 @@ def _movement(pos, prm):
     pos.moves = min(pos.faces + extra, MAX_PATH)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def declare(pos, play):
     """The mover's path for this move (a play: every seat sees it)."""
     pos.plen = play[1]
@@ -227,7 +227,7 @@ def declare(pos, play):
     pos.phase = A_WALK
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def walk(pos, prm, rt, rec):
     """Walk the declared path until a seat must decide, a roll fails or the path ends.
 
@@ -269,7 +269,7 @@ def walk(pos, prm, rt, rec):
     pos.phase = A_TURN_END
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pass_answer(pos, prm, kind, rec):
     """Pay to pass occupied wilderness for the rest of the turn, or stop here (text)."""
     if kind == P_PASS:
@@ -283,7 +283,7 @@ def pass_answer(pos, prm, kind, rec):
         pos.phase = A_TURN_END
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def at_avalanche(pos, prm, kind, play, rec):
     """At a marker: move or remove it (5 tokens), or buy +1s and roll for a 6 (text)."""
     if kind == P_MARKER:
@@ -293,7 +293,7 @@ def at_avalanche(pos, prm, kind, play, rec):
         check(pos, prm, 0, pos.path[pos.step], play[1], rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def check(pos, prm, rough, where, bought, rec):
     """A roll to enter rough terrain ``where`` or to cross an avalanche on line ``where``,
     with ``bought`` +1s paid before it (R-46)."""
@@ -306,12 +306,12 @@ def check(pos, prm, rough, where, bought, rec):
     _check_roll(pos, prm, rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _check_target(pos, prm):
     return prm.rough_target if pos.chk_rough else prm.avalanche_target
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _check_roll(pos, prm, rec):
     """Roll the check; a failure is the roller's to reroll, a success its opponents'."""
     s = pos.mover
@@ -328,7 +328,7 @@ def _check_roll(pos, prm, rec):
     _check_next(pos, prm, rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _check_next(pos, prm, rec):
     if pos.rr < prm.max_rerolls and (pos.ask_i == 0 or (pos.chk_ok and pos.ask_i < pos.n)):
         pos.phase = PH_CHECK_RR
@@ -345,7 +345,7 @@ def _check_next(pos, prm, rec):
             rec.heat[H_AVAL_FAIL, pos.space[s]] += 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def check_answer(pos, prm, kind, rec):
     """A reroll of the check (text, Relancer un dé), or the next seat asked."""
     if kind == P_REROLL:
@@ -363,7 +363,7 @@ def check_answer(pos, prm, kind, rec):
         _check_next(pos, prm, rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_end(pos, prm, rt, rec):
     """Where the move ends, then a dog tires (text, Fatigue); the first into the goal wins."""
     s = pos.mover

@@ -18,7 +18,7 @@ from simkit.games.mush.rules import blocked, ends_move, has_marker, pass_chance
 from simkit.rng import below
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def plan_random(pos, prm, rt, out):
     """A uniform random walk of up to ``moves`` lines over the lines it may take (passing
     a sled only with the tokens to pay), not ending on occupied wilderness."""
@@ -50,7 +50,7 @@ def plan_random(pos, prm, rt, out):
     out[2] = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def plan_greedy(bp, pos, prm, rt, tired, reach, fresh, work, out):
     """Best path of at most ``moves`` lines (exactly that many unless blocked, under
     ``full_move``): every (space, paid to pass) state reached at each step, kept with its
@@ -129,7 +129,7 @@ def plan_greedy(bp, pos, prm, rt, tired, reach, fresh, work, out):
     out[2] = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_end(bp, pos, prm, rt, cnt, tired, reach, fresh, w):
     """The frontier entry whose end scores best (see the module doc)."""
     m = pos.moves
@@ -157,7 +157,7 @@ def _best_end(bp, pos, prm, rt, cnt, tired, reach, fresh, w):
     return best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def plan(bp, pos, prm, rt, tired, reach, fresh, work, out):
     """The bot's move play (random walk or greedy plan)."""
     out[:] = 0

@@ -47,7 +47,7 @@ from simkit.games.mush.records import (
 from simkit.games.mush.rules import blocked, ends_move, has_marker, training_allowed
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def put(out, n, kind, a, b):
     """Write play row ``n`` (when ``out`` has room) and return ``n + 1``."""
     if n < out.shape[0]:
@@ -59,7 +59,7 @@ def put(out, n, kind, a, b):
     return n + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_move_seat(pos):
     """The seat whose decision it is (-1 when there is none): see ``position.to_move``."""
     ph = pos.phase
@@ -80,7 +80,7 @@ def to_move_seat(pos):
     return -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_plays(pos, prm, rt, out):
     """Every legal play of the seat to move, in a fixed order, into the rows of ``out`` (as
     many as it holds); returns their number."""
@@ -96,7 +96,7 @@ def legal_plays(pos, prm, rt, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def counted_plays(pos, prm, rt, out):
     """``legal_plays`` but for paths and where markers go: the plays that are numbers
     (a training, a bid, a rest option, tokens, yes or no). Apart so that a search, which
@@ -148,13 +148,13 @@ def counted_plays(pos, prm, rt, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def free_line(pos, prm, rt, x):
     """An avalanche marker may be put on line ``x``: not rough terrain, no marker there."""
     return rt.ln[x].avalanche != 0 and not has_marker(pos, prm, x)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def marker_plays(pos, prm, rt, only, out, n):
     """Marker plays from row ``n`` on: from the box onto any free line (``only`` -2 and a
     marker in the box), then for each marker on the board, by line (only the one on line
@@ -173,7 +173,7 @@ def marker_plays(pos, prm, rt, only, out, n):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def n_marker_plays(pos, prm, rt, only):
     """How many plays ``marker_plays`` lists."""
     free = _n_free(pos, prm, rt)
@@ -182,7 +182,7 @@ def n_marker_plays(pos, prm, rt, only):
     return box * free + moved * (1 + free)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def nth_marker_play(pos, prm, rt, only, k):
     """(from, to) of play ``k`` in ``marker_plays``' order, without listing them."""
     free = _n_free(pos, prm, rt)
@@ -202,7 +202,7 @@ def nth_marker_play(pos, prm, rt, only, k):
     return src, -1 if r == 0 else _nth_free(pos, prm, rt, r - 1)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _n_free(pos, prm, rt):
     k = 0
     for x in range(rt.n_lines):
@@ -210,7 +210,7 @@ def _n_free(pos, prm, rt):
     return k
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _nth_free(pos, prm, rt, k):
     for x in range(rt.n_lines):
         if free_line(pos, prm, rt, x):
@@ -220,7 +220,7 @@ def _nth_free(pos, prm, rt, k):
     return -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def paths(pos, prm, rt, out, pick, row):
     """The move plays (see the module doc) from row 0 of ``out`` (as many as it holds);
     with ``pick`` >= 0 the ``pick``-th is also written to ``row``. Returns their number."""
@@ -231,7 +231,7 @@ def paths(pos, prm, rt, out, pick, row):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _can_go_on(pos, prm, rt, v):
     """Some line out of ``v`` may be taken (an occupied space only with tokens to pass)."""
     can_pay = pos.tokens[pos.mover] >= prm.pass_cost
@@ -241,7 +241,7 @@ def _can_go_on(pos, prm, rt, v):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _walk_paths(pos, prm, rt, out, pick, row, strict):
     """Depth-first over every path from the mover's space; ``strict``: the ``full_move``
     rule too. Writes rows as ``paths`` describes and returns the count."""
@@ -276,7 +276,7 @@ def _walk_paths(pos, prm, rt, out, pick, row, strict):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _emit(out, n, pick, row, line, length):
     """Write the path ``line[:length]`` as play ``n`` (and to ``row`` when it is the pick)."""
     if n < out.shape[0]:
@@ -286,7 +286,7 @@ def _emit(out, n, pick, row, line, length):
     return n + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _path_row(row, line, length):
     row[:] = 0
     row[0] = P_MOVE

@@ -20,13 +20,13 @@ from simkit.games.mush.bots import RANDOM
 from simkit.rng import below, uniform
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def chance(bp, states, bi):
     """A random bot's coin for an optional token spend."""
     return uniform(states, bi) < bp.p
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_training(bp, states, bi, allowed, value):
     """R-44: a training within the limits; greedy takes its preference or the best value."""
     if bp.kind == RANDOM:
@@ -49,7 +49,7 @@ def choose_training(bp, states, bi, allowed, value):
     return best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_bid(bp, states, bi, tokens, rival_ahead, in_town, exhausted):
     """R-47: tokens bid for the order of play; greedy bids racing close behind a rival,
     and an exhausted sled in the wilderness bids for the extra space, its only way on."""
@@ -65,7 +65,7 @@ def choose_bid(bp, states, bi, tokens, rival_ahead, in_town, exhausted):
     return amount
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def wants_rest(bp, states, bi, rest_kind, covered, was_resting, start_rests, reach, next_town):
     """Whether to rest this turn instead of racing (R-45); ``reach``: spaces the dogs have left."""
     if bp.kind == RANDOM:
@@ -81,7 +81,7 @@ def wants_rest(bp, states, bi, rest_kind, covered, was_resting, start_rests, rea
     return bp.caution * reach < next_town
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose_rest(bp, states, bi, opts, n_opts, covered, cap_dogs, cap_tokens):
     """Which rest option (index into ``opts`` pairs); greedy: the one worth most to it."""
     if bp.kind == RANDOM:
@@ -100,13 +100,13 @@ def choose_rest(bp, states, bi, opts, n_opts, covered, cap_dogs, cap_tokens):
     return best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def spare(bp, tokens):
     """Tokens above the bot's reserve."""
     return max(0, tokens - int(bp.reserve))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def buy_for_check(bp, states, bi, tokens, is_rough, token_max):
     """Tokens bought (+1 each) before a rough-terrain or avalanche roll (text, R-46).
 
@@ -118,7 +118,7 @@ def buy_for_check(bp, states, bi, tokens, is_rough, token_max):
     return min(int(want), tokens, token_max)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reroll_failed_check(bp, states, bi, tokens, cost, moves_left):
     """Pay to roll a failed rough/avalanche check again (text, "Relancer un dé")."""
     if tokens < cost:
@@ -128,7 +128,7 @@ def reroll_failed_check(bp, states, bi, tokens, cost, moves_left):
     return moves_left >= 2 and spare(bp, tokens) >= cost
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def remove_avalanche(bp, states, bi, tokens, cost, moves_left):
     """Pay to take a marker off the line ahead instead of rolling for it."""
     if tokens < cost or bp.avalanches == 0:
@@ -138,7 +138,7 @@ def remove_avalanche(bp, states, bi, tokens, cost, moves_left):
     return moves_left >= 3  # getting through is what tokens are kept for
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pay_to_pass(bp, states, bi, tokens, cost):
     """Pay to pass occupied wilderness for the rest of the turn (greedy planned it)."""
     if tokens < cost:
@@ -148,7 +148,7 @@ def pay_to_pass(bp, states, bi, tokens, cost):
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reroll_own_dice(bp, states, bi, tokens, cost, faces, expected):
     """Pay to reroll one's own dog dice after a poor roll."""
     if tokens < cost:
@@ -158,7 +158,7 @@ def reroll_own_dice(bp, states, bi, tokens, cost, faces, expected):
     return faces <= expected - bp.reroll_gap and spare(bp, tokens) >= cost
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def harasses(bp, leader_is_target, target_to_go):
     """Whether to consider slowing the sled about to roll (random bots: always)."""
     if bp.kind == RANDOM:
@@ -166,7 +166,7 @@ def harasses(bp, leader_is_target, target_to_go):
     return leader_is_target and target_to_go <= bp.harass_within
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def reroll_for_gain(bp, states, bi, tokens, cost, gain):
     """Pay to have a roll (weather, bonus die, an opponent's check) rolled again, worth
     ``gain`` spaces to this bot on average."""
@@ -177,7 +177,7 @@ def reroll_for_gain(bp, states, bi, tokens, cost, gain):
     return gain > cost * bp.token_value and spare(bp, tokens) >= cost
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def force_reroll(bp, states, bi, tokens, cost, faces, expected, harass):
     """Pay to make an opponent reroll a good dog-dice roll."""
     if tokens < cost or not harass:
@@ -187,7 +187,7 @@ def force_reroll(bp, states, bi, tokens, cost, faces, expected, harass):
     return faces >= expected + bp.reroll_gap and spare(bp, tokens) >= cost
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def dice_to_remove(bp, states, bi, tokens, cost, room, harass):
     """How many of an opponent's dice to remove before the roll (text, "Réduire les dés")."""
     if not harass or (bp.kind == RANDOM and not chance(bp, states, bi)):
@@ -196,7 +196,7 @@ def dice_to_remove(bp, states, bi, tokens, cost, room, harass):
     return max(0, min(room, int(bp.harass_dice), afford))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def places_avalanche(bp, states, bi, tokens, cost, harass):
     """Whether to place, move or remove an avalanche marker before the sled about to roll."""
     if not harass or bp.avalanches == 0 or tokens < cost:

@@ -13,8 +13,8 @@ lines) and ``rec`` (``records.RECORDER``: heat counts, and a trace's events). A 
 Hidden information: the dice to come (the random streams) and, while the seats bid, the
 bids already made (R-47: secret until every seat has bid). Everything else is on the table.
 
-These are internal kernels (``@njit(no_cpython_wrapper=True)``): kernels call them, and
-Python reaches them through the doors in ``kernels.py``.
+These are internal kernels (``@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)``):
+kernels call them, and Python reaches them through the doors in ``kernels.py``.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def new(pos, prm, cell, key, rec):
     """Set up the race with root ``key`` (seating, streams) up to the first decision: the
     training of slot 1. No MUSH rule depends on a race's index, so only the key is taken."""
@@ -75,19 +75,19 @@ def new(pos, prm, cell, key, rec):
     rounds.seat(pos, prm, key, rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_move(pos):
     """The seat whose decision it is (-1 when the race is over)."""
     return to_move_seat(pos)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def is_over(pos):
     """The race has ended: a sled reached the goal, or ``max_rounds`` were played."""
     return pos.phase == PH_OVER
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply(pos, prm, rt, play, rec):
     """Carry out ``play.row`` (a legal play of the seat to move), then every automatic step
     up to the next decision or the end."""
@@ -126,7 +126,7 @@ def apply(pos, prm, rt, play, rec):
     _advance(pos, prm, rt, rec)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _advance(pos, prm, rt, rec):
     """Run automatic steps until a seat must decide or the race is over."""
     while True:
@@ -157,7 +157,7 @@ def _advance(pos, prm, rt, rec):
             return
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def result(pos, seat_out, race_out):
     """The table rows of a finished race: ``seat_out[s]`` (``STAT``) per seat and
     ``race_out[0]`` (``RACE``)."""
@@ -166,7 +166,7 @@ def result(pos, seat_out, race_out):
     race_out[0] = pos.race
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def observe(pos, seat, out):
     """``out[0]`` = what ``seat`` may see of ``pos``: the random streams cleared (its own
     bot's kept: that is its own mind) and, while the seats bid, the others' bids so far
@@ -183,7 +183,7 @@ def observe(pos, seat, out):
                 o.bid[s] = -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(pos, seat, key, out):
     """``out[0]`` = one sample of what ``seat`` cannot see, consistent with what it has seen:
     fresh streams from ``key`` (dice, weather, the other seats' bots) and, while the seats

@@ -49,7 +49,7 @@ from simkit.games.mush.rules import apply_rest, d6, ev, leader, spend
 from simkit.rng import STREAM_BOT, STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def clear(pos, n, start):
     """Every field of ``pos`` as before a race of ``n`` sleds in ``start``."""
     pos.n = n
@@ -112,7 +112,7 @@ def clear(pos, n, start):
     r.lead_changes = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def streams(pos, key, keep):
     """Every random stream of the race from root ``key``, but the bot stream of seat
     ``keep`` (-1: none kept). Stream kinds go in as int64, not as constants: one compile."""
@@ -125,7 +125,7 @@ def streams(pos, key, keep):
     pos.streams[I_SLOTS] = stream_key(key, slots, np.int64(0))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seat(pos, prm, key, rec):
     """The race's streams from its root key, and the seating (R-06 analogue): seats sit in a
     random order; slot k is the k-th to choose training, clockwise from the winner of the
@@ -141,7 +141,7 @@ def seat(pos, prm, key, rec):
     pos.tokens[:n] = prm.start_tokens
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def train(pos, t, rec):
     """The seat at place ``train_i`` trains for ``t`` (text, Entraînement; R-44)."""
     s = pos.seat_at[pos.train_i]
@@ -151,7 +151,7 @@ def train(pos, t, rec):
     pos.phase = A_START if pos.train_i == pos.n else PH_TRAIN
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def start(pos, rt):
     """The polar bear: a die roll picks the first initiative player (text)."""
     pos.ini = below(pos.streams, np.int64(I_SLOTS), pos.n)
@@ -160,7 +160,7 @@ def start(pos, rt):
     pos.phase = A_ROUND
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def round_start(pos, prm, rt, rec):
     """Weather: the initiative player rolls on the table of the leading sled's board
     (text, Temps; R-43)."""
@@ -177,7 +177,7 @@ def round_start(pos, prm, rt, rec):
     _weather_next(pos, prm)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _weather_next(pos, prm):
     """Ask the next seat, clockwise from the initiative player, whether it pays for a
     reroll (text, Relancer un dé: any roll, the weather's too); then the bids."""
@@ -197,7 +197,7 @@ def _weather_next(pos, prm):
     pos.phase = PH_BID if prm.bidding != 0 else A_ORDER
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def weather_answer(pos, prm, rt, kind, rec):
     """The asked seat pays for a reroll of the weather, or lets it stand."""
     if kind == P_REROLL:
@@ -216,7 +216,7 @@ def weather_answer(pos, prm, rt, kind, rec):
     _weather_next(pos, prm)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bid(pos, amount):
     """A secret bid of tokens (R-47), in turn clockwise from the initiative player; it is
     paid and seen only when every seat has bid."""
@@ -226,7 +226,7 @@ def bid(pos, amount):
         pos.phase = A_ORDER
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def order(pos, rec):
     """Order of play (R-47): bidders first (highest first, ties clockwise from the
     initiative player), then the initiative player, then the rest clockwise. Every bid is
@@ -258,14 +258,14 @@ def order(pos, rec):
     pos.phase = A_TURN
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _order_key(pos, s):
     """Bidders first, highest first; then clockwise from the initiative player."""
     j = (pos.place[s] - pos.ini) % pos.n
     return j if pos.bid[s] == 0 else -pos.bid[s] * 8 + j - (1 << 40)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_start(pos, rt):
     """The next sled in the order: in a town it may rest instead of racing (text, Repos)."""
     if pos.turn_j == pos.n:
@@ -282,7 +282,7 @@ def turn_start(pos, rt):
         pos.phase = A_RACE
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rest(pos, prm, rt, kind, opt, rec):
     """Rest (option ``opt``) or race (text, Repos; R-45)."""
     s = pos.mover
@@ -312,7 +312,7 @@ def rest(pos, prm, rt, kind, opt, rec):
     pos.phase = A_TURN
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def round_end(pos, prm, rt, rec):
     """Race positions (for the per-round counts) and lead changes; the polar bear passes
     clockwise (R-43); the safety stop."""
@@ -329,7 +329,7 @@ def round_end(pos, prm, rt, rec):
     pos.phase = A_ROUND
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def rank_of(pos, rt, s):
     """Seat ``s``'s race position: the winner first, the rest by moves still to go, ties by
     slot, as ``finish`` ranks them (R-47) and ``leader`` picks the first."""
@@ -348,14 +348,14 @@ def rank_of(pos, rt, s):
     return better + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def race_ranks(pos, rt, row):
     """Each seat's race position (``rank_of``) into ``row``."""
     for s in range(pos.n):
         row[s] = rank_of(pos, rt, s)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def finish(pos, prm, rt, rec):
     """Ranking: the winner first, the rest by moves still to go, ties by slot (R-47)."""
     n = pos.n

@@ -53,13 +53,13 @@ from simkit.rng import GOLDEN, mix64, next_u64
 SD_FLOOR = 0.25
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def searched(phase):
     """Whether a search bot searches the decision of this phase (see the module doc)."""
     return phase in (PH_TRAIN, PH_BID, PH_REST)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search(bp, pos, prm, cell, rt, seat, work, play):
     """Write into ``play.row`` the play search bot ``bp`` makes for ``seat``, the seat to
     move, with about ``bp.budget`` rollouts."""
@@ -102,13 +102,13 @@ def search(bp, pos, prm, cell, rt, seat, work, play):
         play.row[c] = work.arms[best, c]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _key(base, i):
     """The key of determinization ``i`` of a decision whose draw was ``base``."""
     return mix64(base + np.uint64(i + 1) * GOLDEN)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _arms(bp, pos, prm, cell, rt, seat, base, work):
     """Fill ``work.arms`` with the candidate plays and return how many: the seat's legal
     plays (``legal_plays``' own list of them; the same on every determinization: its own
@@ -140,7 +140,7 @@ def _arms(bp, pos, prm, cell, rt, seat, base, work):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _worst(work, k):
     """The challenger in play with the lowest gain over greedy's play (ties: the later)."""
     w = -1
@@ -150,7 +150,7 @@ def _worst(work, k):
     return w
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rollout(bp, pos, prm, cell, rt, seat, key, a, work):
     """Arm ``a`` on determinization ``key`` of ``pos``, then greedy (``bp``'s parameters) for
     every seat to the end, or for ``bp.horizon`` more rounds (0: no limit); the seat's
@@ -167,7 +167,7 @@ def _rollout(bp, pos, prm, cell, rt, seat, key, a, work):
     return _utility(work.sim[0], rt, seat)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _utility(pos, rt, seat):
     """1 for first .. 0 for last: the finish position, or for a race not over, the rank the
     book gives a race stopped before anyone reached the goal (moves still to go, ties by

@@ -31,7 +31,7 @@ from simkit.games.round_counts import MEASURES, add_race
 ROUND_CAP = 64  # rounds (two turns each) kept in Batch.round_position and the measures
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ranks(pos, row):
     """Each seat's race position now: 1 + the seats ahead by score, then mushrooms cooked
     (the order of 'End of the game'); seats level on both share the position."""
@@ -41,7 +41,7 @@ def _ranks(pos, row):
         row[s] = 2 if ahead else 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_game(pos, prm, bots, key, race_index, scratch, ev, evc, ranks):
     """Play the game with root ``key`` to its end in ``pos``; trace events if ``ev`` has
     room. ``scratch`` = (plays buffer, 3 scratch positions, scratch plays, search arms,
@@ -77,7 +77,7 @@ def play_game(pos, prm, bots, key, race_index, scratch, ev, evc, ranks):
     return rounds
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def play_games(keys, race_index, prm_rec, bots, seat_out, race_out, rounds, ev, evc, last):
     """One game per root key, in order, into rows of ``seat_out`` (SEAT records, games x
     2) and ``race_out`` (RACE records); the last game's final position into ``last[0]``.

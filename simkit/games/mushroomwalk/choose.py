@@ -23,7 +23,7 @@ from simkit.games.mushroomwalk.search import search
 from simkit.rng import below
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose(pos, prm, bots, plays, pool, tmp, arms, ev, evc):
     """Index in ``plays`` (filled here by ``legal_plays``) of the play the bot of the seat
     to move makes. Scratch: ``pool`` 3 positions, ``tmp`` and ``arms`` (``records.ARM``)

@@ -51,19 +51,19 @@ _COMMON, _EXTRA = np.int64(0), np.int64(2)
 _SAMPLES = np.int64(STREAM_BOT)  # the samples' keys: sub-streams of one bot draw
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _time_factor(pos, bot):
     left = draw_left(pos) + pos.forest_n
     return min(1.0, left / bot.endgame)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sale(k, m, prm, sv):
     """What selling all ``m`` mushrooms of kind ``k`` is worth (half below ``min_sell``)."""
     return prm.sell_sticks[k] * m * sv * (1.0 if m >= prm.min_sell else 0.5)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ready(me, k, prm, sv):
     """The dish a complete set of kind ``k`` makes, if cooking beats selling it; else 0."""
     m = mushrooms(me, k, prm)
@@ -73,7 +73,7 @@ def _ready(me, k, prm, sv):
     return cookv if cookv > _sale(k, m, prm, sv) else 0.0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def evaluate(pos, p, prm, bot):
     """Points now plus what the holdings are likely worth before the forest runs out.
 
@@ -127,7 +127,7 @@ def evaluate(pos, p, prm, bot):
     return v
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _worth(me, c, prm, bot, tf):
     """Greedy's quick value of one more card ``c``."""
     if c < N_KINDS or (c >= NIGHT_BASE and c < NIGHT_BASE + N_KINDS):
@@ -154,13 +154,13 @@ def _worth(me, c, prm, bot, tf):
     return 0.0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _kept(k, m, prm, bot):
     """Greedy's value of keeping ``m`` mushrooms of kind ``k`` for a dish."""
     return prm.cook_points[k] * m * (1.0 if m >= prm.min_cook else bot.incomplete)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy_score(pos, p, play, prm, bot):
     me = pos.seats[p]
     tf = _time_factor(pos, bot)
@@ -190,7 +190,7 @@ def greedy_score(pos, p, play, prm, bot):
     return 0.5 if room <= 1 and me.pans == 0 else -0.5
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _generic(c, prm, bot):
     if c < N_KINDS:
         return 0.6 * prm.cook_points[c]
@@ -207,7 +207,7 @@ def _generic(c, prm, bot):
     return 0.0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _threat(pos, q, prm, bot):
     """What ``q`` could grab next turn from the public forest and decay pile, valued
     generically (its hand is partly hidden)."""
@@ -223,7 +223,7 @@ def _threat(pos, q, prm, bot):
     return max(best, tot)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_discard(pos, p, prm, bot):
     """The hand card whose loss ``evaluate`` feels least ('The poison mushroom')."""
     me = pos.seats[p]
@@ -241,7 +241,7 @@ def best_discard(pos, p, prm, bot):
     return best_c
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _reveals(pos, play):
     """Whether ``play`` brings a moon, and so a face-down night card, to the player."""
     if play.kind == TAKE:
@@ -253,7 +253,7 @@ def _reveals(pos, play):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _look(pool, sample, seat, prm, bot, play, tmp, ev, evc):
     """Value of ``play`` one ply ahead on ``pool[sample]`` (a determinized position),
     played out in ``pool[1]``: the play, the bot's own discards to a poison, the turn's
@@ -273,7 +273,7 @@ def _look(pool, sample, seat, prm, bot, play, tmp, ev, evc):
     return v + (0.0 if w < 0 else (100.0 if w == seat else -100.0))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc):
     """The play worth most one ply ahead, on samples of what ``seat`` cannot see.
 
@@ -304,7 +304,7 @@ def lookahead(pos, seat, prm, bot, plays, n, pool, tmp, ev, evc):
     return best_i
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def greedy(pos, seat, prm, bot, plays, n):
     """Index of greedy's play among ``plays[:n]`` (the legal plays of ``seat``, to move):
     its best discard to a poison, else the play its rules of thumb score highest."""

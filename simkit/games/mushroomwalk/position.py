@@ -84,7 +84,7 @@ _NONE = np.int64(-1)
 _BLANK = np.zeros(1, POSITION)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def copy(dst, src):
     """``dst`` = ``src``, every field (a test checks none is missed). Element by element:
     numba compiles a slice assignment of a nested array into far more code."""
@@ -118,13 +118,13 @@ def copy(dst, src):
     dst.outcome[0] = src.outcome[0]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_move(pos):
     """The seat whose decision it is; -1 once the game is over."""
     return pos.mover
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def is_over(pos):
     return pos.ended != 0
 
@@ -132,7 +132,7 @@ def is_over(pos):
 # --- setting up ---------------------------------------------------------------------------
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lay_out(pos, prm):
     """'Building the decks', 'Setup' 2 and 4: shuffle both piles, lay out the forest."""
     n = 0
@@ -158,7 +158,7 @@ def _lay_out(pos, prm):
     pos.forest_n = f
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _deal(pos, prm, ev, evc):
     """'Setup' 5: deal one card at a time, seat 0 first (who starts is decided after). The
     cards are dealt face down; a basket goes to the display and is not replaced, a moon to
@@ -182,7 +182,7 @@ def _deal(pos, prm, ev, evc):
             emit(ev, evc, pos, EV_DEAL, np.int64(p), c, nc)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def new(pos, prm, key, race_index, ev, evc):
     """Set up the race with root ``key`` ('Setup' 1-6) and advance to its first decision.
 
@@ -220,7 +220,7 @@ def new(pos, prm, key, race_index, ev, evc):
 # --- the decisions ------------------------------------------------------------------------
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add(out, n, kind, arg):
     play = out[n]
     play.kind = kind
@@ -233,7 +233,7 @@ def _add(out, n, kind, arg):
     return n + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _cooks(me, k, prm, out, n):
     """'Playing a turn' 3: every dish of kind ``k`` the seat can make: any number of its
     plain and night cards making at least ``min_cook`` mushrooms, with any number of
@@ -260,7 +260,7 @@ def _cooks(me, k, prm, out, n):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sells(me, k, prm, out, n):
     """'Playing a turn' 4: any number of plain and night cards of kind ``k`` making at
     least ``min_sell`` mushrooms (one night card alone is enough). Largest first."""
@@ -276,7 +276,7 @@ def _sells(me, k, prm, out, n):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_plays(pos, prm, out):
     """Write every play the seat to move may make into ``out`` (PLAY records); return n.
 
@@ -307,7 +307,7 @@ def legal_plays(pos, prm, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def max_plays(prm):
     """A bound on ``legal_plays`` for any position of the variant (sizes ``out``)."""
     hand = prm.hand_limit + prm.basket_bonus * prm.basket_cards
@@ -322,7 +322,7 @@ def max_plays(prm):
 # --- carrying out a play ------------------------------------------------------------------
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _next_decision(pos, prm, ev, evc):
     """Whose decision comes next: ``cur``'s, unless it cannot act (R-50: the opponent
     takes turns one after another until it can; if neither can, the game ends)."""
@@ -346,7 +346,7 @@ def _next_decision(pos, prm, ev, evc):
     pos.mover = 1 - cur
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _main(pos, p, prm, play, ev, evc):
     """One of the five actions of 'Playing a turn'."""
     pos.turn += 1
@@ -369,7 +369,7 @@ def _main(pos, p, prm, play, ev, evc):
         put_pan(pos, p)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply(pos, prm, play, ev, evc):
     """Carry out ``play`` (legal) for the seat to move, then everything that follows by
     itself up to the next decision: 'After every turn', the poison's countdown, R-50.
@@ -398,7 +398,7 @@ def apply(pos, prm, play, ev, evc):
 # --- results, views and samples -----------------------------------------------------------
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def result(pos, seat_out, race_out):
     """The table rows of a finished race: both seats' records and the race's row."""
     for p in range(2):
@@ -409,7 +409,7 @@ def result(pos, seat_out, race_out):
     race_out.starter = pos.starter
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def observe(pos, seat, out):
     """``out`` = what ``seat`` may see: the face-down piles and the opponent's unseen hand
     cards become ``CARD_UNKNOWN``; every random stream but the seat's own bot stream is
@@ -429,7 +429,7 @@ def observe(pos, seat, out):
             out.rng[r] = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(pos, seat, key, out):
     """``out`` = one sample of everything ``seat`` cannot see, consistent with what it saw.
 

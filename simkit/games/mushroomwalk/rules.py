@@ -32,7 +32,7 @@ from simkit.games.mushroomwalk.records import (
 )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hand_size(me):
     """Hand cards of a seat, night cards included ('Your hand': they count as hand cards)."""
     n = 0
@@ -41,20 +41,20 @@ def hand_size(me):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def hand_limit(me, prm):
     """'Your hand': 8 + 2 per basket; 'The poison mushroom': 4 + 2 per basket meanwhile."""
     lim = prm.poison_limit if me.poison > 0 else prm.hand_limit
     return lim + prm.basket_bonus * me.baskets
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def mushrooms(me, k, prm):
     """Mushrooms of kind ``k`` held; 'Your hand': a night card counts as two."""
     return me.hand[k] + prm.night_multiplier * me.hand[NIGHT_BASE + k]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def deck_count(prm, c):
     """Cards of code ``c`` in the variant's forest deck ('Building the decks')."""
     if c < N_KINDS:
@@ -74,17 +74,17 @@ def deck_count(prm, c):
     return 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def night_left(pos):
     return pos.night_end - pos.night_top
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_left(pos):
     return pos.draw_end - pos.draw_top
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def needs_room(pos, c, moons_before):
     """Hand slots a card takes: baskets/poison none ('Your hand'), a moon one night card
     if the night pile still has one ('Playing a turn' 1)."""
@@ -95,7 +95,7 @@ def needs_room(pos, c, moons_before):
     return 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def can_take(pos, me, i, prm):
     """'Playing a turn' 1: position ``i`` is paid for and its card fits ('Your hand')."""
     c = np.int64(pos.forest[i])
@@ -103,7 +103,7 @@ def can_take(pos, me, i, prm):
     return prm.stick_costs[i] <= me.sticks and fits
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def can_take_decay(pos, me, prm):
     """'Playing a turn' 2: the whole decay pile fits; its baskets count first."""
     if pos.decay_n == 0:
@@ -121,7 +121,7 @@ def can_take_decay(pos, me, prm):
     return hand_size(me) + room <= hand_limit(me, prm) + prm.basket_bonus * extra
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def can_act(pos, p, prm):
     """Whether seat ``p`` has any of the five actions at the start of a turn (R-50)."""
     me = pos.seats[p]
@@ -138,7 +138,7 @@ def can_act(pos, p, prm):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def emit(ev, evc, pos, kind, seat, card, n):
     """Append one trace event with a snapshot of the public position.
 
@@ -170,7 +170,7 @@ def emit(ev, evc, pos, kind, seat, card, n):
         e.decay[j] = pos.decay[j] if j < pos.decay_n else -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_night(pos, p, ev, evc):
     """A moon is exchanged for the top night card, face up ('Playing a turn' 1, 'Setup'
     5). Returns the night card, or -1 when the night pile is empty."""
@@ -187,7 +187,7 @@ def draw_night(pos, p, ev, evc):
     return nc
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def receive(pos, p, c, ev, evc):
     """A face-up card comes to ``p`` from the forest or the decay pile ('Playing a turn' 1).
 
@@ -214,7 +214,7 @@ def receive(pos, p, c, ev, evc):
     return -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def give_up(me, c, x):
     """``x`` hand cards of code ``c`` leave the hand face up: the opponent's sure knowledge
     of the rest shrinks by as many (it cannot tell which of them went)."""
@@ -222,7 +222,7 @@ def give_up(me, c, x):
     me.seen[c] = max(me.seen[c] - x, 0)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def start_poison(pos, p, prm, ev, evc):
     """'The poison mushroom': the lower limit holds from now to the end of the taker's next
     turn (``poison_turns`` own turns after this one); a second poison restarts the count."""
@@ -231,7 +231,7 @@ def start_poison(pos, p, prm, ev, evc):
     emit(ev, evc, pos, EV_POISON, p, CARD_POISON, np.int64(hand_limit(me, prm)))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_forest(pos, p, i, prm, ev, evc):
     """'Playing a turn' 1: take forest position ``i``, paying its sticks; close the gap."""
     me = pos.seats[p]
@@ -255,7 +255,7 @@ def take_forest(pos, p, i, prm, ev, evc):
         pos.ended = 1  # 'End of the game': the forest's last card was taken
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_decay(pos, p, prm, ev, evc):
     """'Playing a turn' 2: take the whole decay pile."""
     poison = False
@@ -272,7 +272,7 @@ def take_decay(pos, p, prm, ev, evc):
         start_poison(pos, p, prm, ev, evc)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def cook(pos, p, play, prm):
     """'Playing a turn' 3: the play's mushrooms of one kind, butter and cider go into a pan.
 
@@ -310,7 +310,7 @@ def cook(pos, p, play, prm):
     out.gain = pts
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sell(pos, p, play, prm):
     """'Playing a turn' 4: the play's mushrooms of one kind go to the discard pile for
     their sell values (a night card double)."""
@@ -331,7 +331,7 @@ def sell(pos, p, play, prm):
     out.gain = sticks
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def put_pan(pos, p):
     """'Playing a turn' 5: a pan from the hand goes empty into the display."""
     me = pos.seats[p]
@@ -341,7 +341,7 @@ def put_pan(pos, p):
     pos.outcome[0].n = 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def discard(pos, p, c):
     """'The poison mushroom': one hand card (night cards count) goes to the discard pile."""
     me = pos.seats[p]
@@ -350,7 +350,7 @@ def discard(pos, p, c):
     me.discarded += 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def end_poison(pos, p, ev, evc):
     """'The poison mushroom': after the taker's next turn the poison goes to the discard
     pile and the normal limit is back. Only the taker's own turns count (simkit, R-50)."""
@@ -365,7 +365,7 @@ def end_poison(pos, p, ev, evc):
         me.poison_left = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def end_of_turn(pos, p, prm, ev, evc):
     """'After every turn' 1-3 and the end of a poison's lower limit; may end the game."""
     end_poison(pos, p, ev, evc)
@@ -393,7 +393,7 @@ def end_of_turn(pos, p, prm, ev, evc):
         pos.ended = 1  # 'End of the game': the last card dropped into the decay pile
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def winner(pos):
     """'End of the game': higher score, then more mushrooms cooked; -1 for a draw."""
     a = pos.seats[0]

@@ -47,14 +47,14 @@ _SAMPLE, _PLAYED = np.int64(0), np.int64(1)  # pool slots: the sample, the rollo
 _SCALE = 5.0  # points of evaluation margin at the horizon that make odds of e:1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _swap(arms, i, j):
     play, prior, total = arms[i].play, arms[i].prior, arms[i].total
     arms[i].play, arms[i].prior, arms[i].total = arms[j].play, arms[j].prior, arms[j].total
     arms[j].play, arms[j].prior, arms[j].total = play, prior, total
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _candidates(pos, seat, prm, bot, plays, n, arms):
     """``arms[:k]``: greedy's best ``k`` plays, best first (ties by list order); return k."""
     for i in range(n):
@@ -72,7 +72,7 @@ def _candidates(pos, seat, prm, bot, plays, n, arms):
     return k
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rollout(pool, prm, bot, seat, tmp, ev, evc):
     """Play ``pool[_PLAYED]`` with greedy for both seats to its end, or ``horizon`` plays
     (0: no limit); ``seat``'s utility."""
@@ -91,7 +91,7 @@ def _rollout(pool, prm, bot, seat, tmp, ev, evc):
     return u + bot.margin * (pos.seats[seat].score - pos.seats[1 - seat].score)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _keep_better_half(arms, alive):
     """Sort ``arms[:alive]`` by total utility, best first (stable: ties keep greedy's
     order); return how many stay."""
@@ -103,7 +103,7 @@ def _keep_better_half(arms, alive):
     return (alive + 1) // 2
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search(pos, seat, prm, bot, plays, n, pool, tmp, arms, ev, evc):
     """Index in ``plays[:n]`` (``seat``'s legal plays) of the play the search makes.
 

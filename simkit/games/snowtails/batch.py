@@ -180,7 +180,7 @@ _RACE_SOURCE = {
 }
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _search_scratch(positions, works, search):
     """The search's scratch (all but the first position and work record), or ``None``
     twice where ``search`` is ``None`` (``choose.search_flag``): numba keeps one branch."""
@@ -189,7 +189,7 @@ def _search_scratch(positions, works, search):
     return borrowed(positions[1:]), borrowed(works[1:])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
 def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, search, guided):
     """Races ``lo..hi-1`` with one position and one work record, adding to ``heat`` and
     ``rounds`` = (round counts, end counts, counts by seat, measures:

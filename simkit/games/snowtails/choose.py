@@ -28,7 +28,7 @@ from simkit.games.snowtails.records import BOT_GREEDY, BOT_POLICY, BOT_SEARCH, P
 from simkit.games.snowtails.search import search_play
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def choose(cfg, reach, pos, wk, pool, swks, guided):
     """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``.
 

@@ -100,7 +100,7 @@ assert N_COEF == POLICY_COEFS and VALUE0 == COEF0 + N_COEF
 assert MLP0 + 1 + MLP_UNITS * (N_COEF + 2) <= MAX_WEIGHTS
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def over_corner(speed, lim, dist):
     """How far ``speed`` exceeds the next corner's safety speed ``lim`` (R-15) where it
     reaches that corner, ``dist`` straight moves on; 0 where it stops short, keeps within
@@ -110,7 +110,7 @@ def over_corner(speed, lim, dist):
     return 0.0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _fastest_next(pos, p):
     """The highest speed seat ``p`` could play next turn from its hand (a card onto either
     dog, or a pair onto both; a brake card only slows); its speed now if the hand is
@@ -128,7 +128,7 @@ def _fastest_next(pos, p):
     return best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
     """``out[:N_FEATURES]``: what the policy reads of candidate ``c`` (row ``wk.top[c]``,
     greedy's score ``wk.top_score[c]``) of seat ``p`` in ``pos``. The play is carried out on
@@ -219,7 +219,7 @@ def candidate_features(cfg, pos, wk, p, c, scratch, j, rwk, out):
     out[29] = risk * dents
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def policy_score(cfg, wr, f):
     """The score of a candidate with features ``f`` by the policy in row ``wr`` of
     ``cfg.weights``: its coefficients times the features, or, for a policy with a tanh
@@ -242,7 +242,7 @@ def policy_score(cfg, wr, f):
     return z
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def policy_scores(cfg, pos, wk, p, scratch, j, rwk, wr, out):
     """The policy's score (row ``wr``, ``policy_score``) of each of the candidates
     ``wk.top[:wk.n_top]`` of seat ``p`` into ``out``; ``scratch[j]`` and ``rwk`` as
@@ -253,7 +253,7 @@ def policy_scores(cfg, pos, wk, p, scratch, j, rwk, wr, out):
         out[c] = policy_score(cfg, wr, f)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def policy_play(cfg, reach, pos, wk, scratch, j, rwk, wr):
     """The card play of seat ``pos.to_move`` by the distilled policy whose prior weights and
     coefficients are row ``wr`` of ``cfg.weights``: writes ``wk.play``. ``scratch[j]`` is a
@@ -280,7 +280,7 @@ def policy_play(cfg, reach, pos, wk, scratch, j, rwk, wr):
         wk.play[col] = wk.top[best, col]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def seat_candidates(cfga, reach, positions, j, works, scratch, out):
     """Greedy's best plays (prior weights: row ``p`` of the seat to move ``p``) of
     ``positions[j]`` and each one's ``candidate_features`` into ``out[:n]``, callable from

@@ -77,7 +77,7 @@ CHUNK = 8  # races per call of the collecting kernel (its decisions' positions i
 ROUNDS_CAP = 120  # decisions a seat makes in one race, at most, for the buffers
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, plays):
     """Decisions of the search seats in the races of ``keys``: candidates' features into
     ``x[d, :m[d]]``, the one played in ``chosen[d]``, the race's index in ``race[d]``, the
@@ -187,7 +187,7 @@ def _ground_work(teacher: str, races: int, seed: int, g, k: int) -> dict[str, np
     return collect(g.track, g.players, races, teacher, seed=seed, game=g.game, cell_key=k + 1)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _refeature(cfga, reach, saved, plays, works, scratch, x, m, chosen):
     """``candidate_features`` of every candidate of the positions ``saved`` (greedy's best
     by the prior of the seat to move, as ``distil.seat_candidates``) into ``x`` and ``m``,

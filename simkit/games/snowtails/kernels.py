@@ -1,11 +1,11 @@
 """Python's doors into the Snow Tails kernels: the traces, the oracle and the tests step
 positions through these.
 
-Every other kernel of the engine is internal (``@njit(no_cpython_wrapper=True)``, not
-cached): numba compiles it only into the entry that calls it, so a cold ``simulate``
-compiles and emits machine code once, for ``batch._block``, instead of once for every
-kernel Python could call (measured: each cached entry re-emits the whole engine it links).
-These entries are compiled the first time Python calls them.
+Every other kernel of the engine is internal (``@njit(no_cpython_wrapper=True,
+no_cfunc_wrapper=True)``, not cached): numba compiles it only into the entry that calls
+it, so a cold ``simulate`` compiles and emits machine code once, for ``batch._block``,
+instead of once for every kernel Python could call (measured: each cached entry re-emits
+the whole engine it links). These entries are compiled the first time Python calls them.
 
 They take one-element arrays (the cell, the position, the work record) and index them
 inside: a record taken from an array by Python keeps the array alive, one taken inside a
@@ -23,12 +23,12 @@ from simkit.games.snowtails.choose import guided_flag, search_flag
 from simkit.games.snowtails.records import POSITION, WORK
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def new(cfga, positions, works, key):
     position.new(cfga[0], positions[0], works[0], key)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _scratch(search):
     """The search's scratch, or ``None`` twice where no seat searches (``choose.search_flag``:
     numba then compiles ``choose.choose`` without the search)."""
@@ -37,7 +37,7 @@ def _scratch(search):
     return np.empty(2, POSITION), np.empty(1, WORK)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _choose(cfga, reach, positions, works, search, guided):
     pool, swks = _scratch(search)
     bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
@@ -48,12 +48,12 @@ def choose(cfga, reach, positions, works):
     _choose(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def apply(cfga, positions, works):
     position.apply(cfga[0], positions[0], works[0])
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _step(cfga, reach, positions, works, search, guided):
     pool, swks = _scratch(search)
     bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
@@ -65,47 +65,47 @@ def step(cfga, reach, positions, works):
     _step(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def advance(cfga, positions, works):
     race.advance(cfga[0], positions[0], works[0])
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def result(cfga, positions, out):
     position.result(cfga[0], positions[0], out[0])
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def legal_plays(cfga, positions, works, out):
     return position.legal_plays(cfga[0], positions[0], works[0], out)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def observe(positions, seat, out, j):
     position.observe(positions[0], seat, out, j)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def determinize(positions, seat, key, out, j):
     position.determinize(positions[0], seat, key, out, j)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def race_order(cfga, positions, racing_only, out):
     return rules.race_order(cfga[0], positions[0], racing_only, out)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def race_position(cfga, positions, p):
     return rules.race_position(cfga[0], positions[0], p)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def play_effect(cfga, positions, p, v, mask, rnd, rank):
     return rules.play_effect(cfga[0], positions[0], p, v, mask, rnd, rank)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, partial, room):
     """Every distinct outcome of a move (``movement.outcomes``) into ``works[0]``: their
     count (rows of ``works[0].outs``)."""
@@ -118,11 +118,11 @@ def outcomes(cfga, positions, works, start, speed, drift, dcol, bonus, partial, 
     return wk.found[1]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def walk(cfga, positions, start, bits, n, dcol, bonus, path, room):
     return movement.walk(cfga[0], positions[0], start, bits, n, dcol, bonus, path, room)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def pattern_bits(works, o):
     return movement.pattern_bits(works[0], o)

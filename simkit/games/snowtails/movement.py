@@ -52,7 +52,7 @@ from simkit.games.snowtails.records import (
 from simkit.games.snowtails.rules import sled_at, tree_at
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def collision(cfg, pos, target):
     """The collision a move into ``target`` causes (R-02): wall, sled or none."""
     if target < 0 or cfg.tab[target, S_BLOCKED] != 0:
@@ -62,7 +62,7 @@ def collision(cfg, pos, target):
     return C_NONE
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enter(cfg, pos, target, td, room):
     """Moving into ``target`` with ``td`` tree dents so far: (collision, tree dents after).
 
@@ -83,7 +83,7 @@ def enter(cfg, pos, target, td, room):
     return C_NONE, td
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def note(wk, t):
     """While ``wk.reading`` is 1, keep space ``t`` among the spaces the search read
     (``wk.reads``, each once: ``wk.seen[t]`` holds the search's ``wk.stamp``; past their
@@ -99,7 +99,7 @@ def note(wk, t):
     wk.n_reads = n + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def overspeed(cfg, start, end, speed):
     """Dents for crossing corner entry lines between ``start`` and ``end`` at ``speed`` (R-15).
 
@@ -116,7 +116,7 @@ def overspeed(cfg, start, end, speed):
     return total
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     """Append a search node unless layer ``lo..n_nodes`` already holds (m, d, space); if it
     does with more tree dents, this way there replaces it (fewer dents, same options).
@@ -143,7 +143,7 @@ def _add_node(wk, n_nodes, lo, m, d, space, parent, kind, td):
     return n_nodes + 1
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _bits(nodes, parent, kind, m):
     """The drift bits of a node reached by a move of ``kind`` from ``parent`` (none from
     the root's own: no parent), its ``m``-th move."""
@@ -152,7 +152,7 @@ def _bits(nodes, parent, kind, m):
     return nodes[parent, N_BITS] | ((1 if kind == MV_DRIFT else 0) << (m - 1))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, speed, td):
     """Append an outcome unless ``lo..n_outs`` already holds the same (end, coll, bonus);
     one with fewer tree dents replaces it.
@@ -180,7 +180,8 @@ def _add_outcome(cfg, wk, n_outs, lo, start, end, coll, bonus, node, attempt, sp
     return n_outs + 1
 
 
-@njit(inline="always")  # two calls, both in outcomes' inner loop: its calls cost 6% of greedy
+# two calls, both in outcomes' inner loop: its calls cost 6% of greedy
+@njit(inline="always", no_cfunc_wrapper=True)
 def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     """Expand node ``i`` by one move of ``kind`` into column ``col``: a new node in the
     layer from ``nxt``, or an outcome if the move collides. ``search`` = (first outcome of
@@ -205,7 +206,7 @@ def _step(cfg, pos, wk, i, kind, col, nxt, n_nodes, n_outs, search):
     return n_nodes, n_outs
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _straight(cfg, pos, wk, lo, hi, speed, search):
     """``outcomes``' layers for a move without drift: one node a layer, each one straight
     move on from the last, until a collision ends it (the same nodes and outcomes, in the
@@ -221,7 +222,7 @@ def _straight(cfg, pos, wk, lo, hi, speed, search):
     return lo, hi, n_nodes, n_outs
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _skip_distance(cfg, pos, t, td, start, room):
     """Greedy only: a bonus distance ending at ``t`` whose next one strictly beats it for
     the greedy score: one more space of progress with nothing else different (no collision
@@ -242,7 +243,7 @@ def _skip_distance(cfg, pos, t, td, start, room):
     )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, room):
     """The outcomes of the bonus after reaching node ``i`` without a collision (outcomes
     of this search from ``lo``); returns the outcomes used after them.
@@ -278,7 +279,7 @@ def _bonus_outcomes(cfg, pos, wk, i, n_outs, lo, start, speed, bonus, partial, r
     return n_outs
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, counts):
     """Every distinct outcome of moving ``speed`` with ``drift`` drifts toward ``dcol``.
 
@@ -323,7 +324,7 @@ def outcomes(cfg, pos, wk, start, speed, drift, dcol, bonus, partial, room, coun
     counts[2] = lo_out
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pattern_bits(wk, o):
     """(move count, drift bits) leading to outcome ``o``, the colliding attempt last: its
     node's moves and bits (``_add_node``), then the attempt's."""
@@ -337,7 +338,7 @@ def pattern_bits(wk, o):
     return n, bits
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def walk(cfg, pos, start, bits, n, dcol, bonus, path, room):
     """Walk ``n`` moves drifting where ``bits`` say (then ``bonus`` straight moves) from
     ``start``, stopping at a collision.

@@ -309,7 +309,7 @@ def _flat(reach: np.ndarray, tab: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(reach.ravel())
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _distinct(pos, p):
     n = 0
     for v in range(N_VALUES):
@@ -318,14 +318,14 @@ def _distinct(pos, p):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _distinct_after(pos, p, v, mask, held):
     """``_distinct`` once the cards of a play of ``v`` onto ``mask`` have left the hand,
     from ``held``, the count before: one less only if they were all of that value."""
     return held - 1 if pos.hand[p, v] == popcount3(mask) else held
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _slowest_next(pos, p, left, right, brake, brake_on):
     """The lowest speed the seat could play next turn from the cards it keeps."""
     best = left + right - brake
@@ -349,7 +349,7 @@ def _slowest_next(pos, p, left, right, brake, brake_on):
     return max(best, 0)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _dice_kept(cfg, wk, o, coll, trig, die):
     """The bonus dice a sled keeps after outcome ``o`` (R-23, R-24, R-27)."""
     kept = die if wk.outs[o, O_BONUS] == 0 else 0  # R-23: spent once used
@@ -360,7 +360,7 @@ def _dice_kept(cfg, wk, o, coll, trig, die):
     return kept
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _score(cfg, wk, o, dents, ws, hq, slowest, die, fives):
     """Position evaluation of outcome ``o`` for a sled holding ``dents`` before the turn.
 
@@ -410,7 +410,7 @@ def _score(cfg, wk, o, dents, ws, hq, slowest, die, fives):
     return sc
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _weights(cfg, wr):
     """Row ``wr`` of ``cfg.weights`` as a tuple of values, for ``_score``: read once a search
     instead of once an outcome (an array's elements are read again after every store the
@@ -430,7 +430,7 @@ def _weights(cfg, wr):
     )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _building_gain(cfg, wr, dents, room, fives):
     """The most the buildings on the unit's tracks can add to a score (``greedy``'s bound):
     the chapel also forgives this turn's dents."""
@@ -447,7 +447,7 @@ def _building_gain(cfg, wr, dents, room, fives):
     return extra
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     """An upper bound on the score of any outcome of card play ``i`` (``wk.plays`` row),
     from the order table of ``reach_table``.
@@ -487,7 +487,7 @@ def _play_bound(cfg, order, pos, wk, p, i, wr, room, partial, extra, held):
     return b + _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus):
     """The terms of a play's bound besides progress and dents: the hand left, what
     buildings give, and the dice kept (R-23, R-27)."""
@@ -500,7 +500,7 @@ def _bound_rest(cfg, pos, p, v, mask, wr, partial, extra, held, bonus):
     return b
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _line_limit(cfg, c):
     """The safety speed of corner line ``c`` for the bound: a speed above it costs dents
     (R-15); a huge one where no line or no limit counts."""
@@ -509,7 +509,7 @@ def _line_limit(cfg, c):
     return NO_LIMIT
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lines_bound(drifts, at, wu, wd, over1, over2, over3, room, past):
     """The best of the drift table's entries ``at`` to ``at + 3`` (0 to 3 or more corner
     lines crossed), each less the dents its lines surely cost (``over1``..``over3``,
@@ -524,7 +524,7 @@ def _lines_bound(drifts, at, wu, wd, over1, over2, over3, room, past):
     return max(max(b0, b1), max(b2, b3))
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held):
     """``_play_bound`` for every card play, from the drift table (``reach_table``): the
     play's exact straight moves and drifts, into ``wk.bounds``. For weight ``W_PROGRESS`` >
@@ -577,7 +577,7 @@ def _drift_bounds(cfg, drifts, pos, wk, p, n_pl, wr, room, partial, extra, held)
         wk.bounds[i] = b
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, prunable):
     """Whether play ``i``, scoring the same as the play kept from this space, is the one
     greedy takes: the one first in the order of the order table's bounds (ties: the
@@ -593,7 +593,7 @@ def _first_of_equals(cfg, order, pos, wk, p, i, wr, room, partial, extra, held, 
     return bi > bq or (bi == bq and i < q)
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     """The outcomes of card play ``i``: searched, or found among those of an earlier play
     that moves the same (speed, drift, side, bonus). Returns (key row, keys used)."""
@@ -616,7 +616,7 @@ def _search_play(cfg, pos, wk, p, i, partial, room, n_keys):
     return n_keys, n_keys + 1
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _effects(cfg, pos, wk, p, n_pl):
     """What each card play ``wk.plays[:n_pl]`` of seat ``p`` does (``play_effect``), into
     ``wk.effects``: once a search, for its bounds, its movement searches and its scores,
@@ -635,7 +635,7 @@ def _effects(cfg, pos, wk, p, n_pl):
         fx[FX_BONUS] = bonus
 
 
-@njit(inline="always")
+@njit(inline="always", no_cfunc_wrapper=True)
 def _movement(wk, i):
     """How card play ``i`` moves the sled, from ``wk.effects`` (``_effects``): speed,
     drift, the drift's side and the bonus on offer."""
@@ -643,7 +643,7 @@ def _movement(wk, i):
     return fx[FX_SPEED], fx[FX_DRIFT], fx[FX_DCOL], fx[FX_BONUS]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _best_bound(wk, n_pl):
     """The card play with the highest bound (ties: the earlier listed): searched first."""
     best = 0
@@ -653,7 +653,7 @@ def _best_bound(wk, n_pl):
     return best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _order_above(wk, n_pl, first, bar):
     """After play ``first`` is searched: into ``wk.border[1:]``, the other card plays whose
     bound can still beat (or tie) ``bar``, highest bound first (ties: list order); returns
@@ -674,7 +674,7 @@ def _order_above(wk, n_pl, first, bar):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _keep(wk, k, sc, i, o):
     """Put outcome ``o`` of card play ``i`` (score ``sc``) into the top-``k`` list of the
     current search, ordered by score, then play, then outcome (greedy's tie rule), unless
@@ -708,7 +708,7 @@ def _keep(wk, k, sc, i, o):
     return wk.top_score[k - 1] if wk.n_top == k else -np.inf
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
     """The ``k`` best card plays and outcomes by ``_score`` from the sled's space, added to
     the top list (``_keep``); only scores above ``floor`` count.
@@ -810,7 +810,7 @@ def _top_from(cfg, reach, pos, wk, p, wr, k, floor):
             row[PL_TAKE] = wk.outs[wk.top_o[m], O_BONUS]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def top_plays(cfg, reach, pos, wk, p, wr, k):
     """The ``k`` best plays of seat ``p`` by greedy's one-turn score with the weights in
     row ``wr`` of ``cfg.weights``,
@@ -836,7 +836,7 @@ def top_plays(cfg, reach, pos, wk, p, wr, k):
     wk.entering = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _set_play(wk, enter, v, mask, bits, npat, take):
     play = wk.play
     play[PL_KIND] = PH_PLAY
@@ -848,7 +848,7 @@ def _set_play(wk, enter, v, mask, bits, npat, take):
     play[PL_TAKE] = take
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _random_play(cfg, pos, wk, p):
     """A uniform card play, a uniform drift pattern, then the bonus: all of it with
     probability 1/2 (R-14), or a distance uniform in 0..dice (R-23); first, off the
@@ -881,7 +881,7 @@ def _random_play(cfg, pos, wk, p):
     _set_play(wk, enter, v, mask, bits, speed, take)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _discard(pos, wk, p, kind):
     """The canine card seat ``p`` discards to get down to hand size."""
     hand = pos.hand[p]
@@ -904,7 +904,7 @@ def _discard(pos, wk, p, kind):
     wk.play[PL_VALUE] = v
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bothy(pos, wk, p, kind):
     """The canine cards seat ``p`` discards at the bothy (R-27), as counts by value."""
     wk.play[PL_KIND] = PH_BOTHY
@@ -921,7 +921,7 @@ def _bothy(pos, wk, p, kind):
         wk.play[PL_COUNTS + v] = n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pair(cfg, pos, wk, p, kind):
     """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero."""
     n = 0
@@ -943,7 +943,7 @@ def _pair(cfg, pos, wk, p, kind):
     wk.play[PL_VALUE] = best
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def decide(cfg, reach, pos, wk, kind, wr):
     """The decision ``pos.phase`` of seat ``pos.to_move`` as bot ``kind`` (random or
     greedy, with the weights in row ``wr`` of ``cfg.weights``) takes it: writes

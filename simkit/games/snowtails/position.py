@@ -56,7 +56,7 @@ from simkit.rng import shuffle, stream_key
 STREAM_DETERMINIZE = np.int64(7)  # rng stream kind of determinize's samples (simkit.rng: 0..3)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def clear(pos):
     """Every field of ``pos`` back to zero (a unit starts from a clean record)."""
     for p in range(MAX_SEATS):
@@ -133,7 +133,7 @@ def clear(pos):
     pos.total_rounds = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def new(cfg, pos, wk, key):
     """Set ``pos`` up as the unit with root ``key`` and run it to its first decision."""
     clear(pos)
@@ -141,18 +141,18 @@ def new(cfg, pos, wk, key):
     begin_unit(cfg, pos, wk, key)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def to_move(pos):
     """The seat whose decision it is, -1 once the unit is over."""
     return pos.to_move
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def is_over(pos):
     return pos.flow == FL_DONE
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply(cfg, pos, wk):
     """Carry out ``wk.play`` for the seat to move, then run on to the next decision."""
     p = pos.to_move
@@ -180,7 +180,7 @@ def apply(cfg, pos, wk):
     advance(cfg, pos, wk)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def result(cfg, pos, out):
     """The table rows of a finished unit into ``out`` (a ``records.RESULT`` record)."""
     for p in range(pos.n_seats):
@@ -221,7 +221,7 @@ def result(cfg, pos, out):
     out.trees_left = left
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _card_plays(cfg, pos, wk, p, enter, out, n):
     """Every card play of seat ``p`` from its space, each distinct outcome a row (the
     movement search's, R-01, R-14, R-23: every drift pattern and bonus distance)."""
@@ -254,7 +254,7 @@ def _card_plays(cfg, pos, wk, p, enter, out, n):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_plays(cfg, pos, wk, out):
     """Every play the books allow the seat to move, one row each into ``out`` (``PL_*``
     columns); returns the count (at most ``out.shape[0]``)."""
@@ -300,7 +300,7 @@ def legal_plays(cfg, pos, wk, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bothy_plays(pos, p, out):
     """Every choice of canine cards to drop at the bothy (R-27): counts by value."""
     n = 0
@@ -321,7 +321,7 @@ def _bothy_plays(pos, p, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def observe(pos, seat, out, j):
     """``out[j]`` = what ``seat`` may see of ``pos``: other hands and every deck's order
     erased (an opponent's hand size stays, as ``unseen``), random streams cleared but the
@@ -342,7 +342,7 @@ def observe(pos, seat, out, j):
             obs.rng[i] = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sorted_pool(pos, q, d, with_hand):
     """Seat ``q``'s draw deck (and hand) in ``pos`` as one sorted run at the bottom of
     ``d``'s deck: what an observer knows of it, in an order that tells nothing. Returns
@@ -359,7 +359,7 @@ def _sorted_pool(pos, q, d, with_hand):
     return k
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def determinize(pos, seat, key, out, j):
     """``out[j]`` = one sample of everything ``seat`` cannot see in ``pos``, consistent with
     what it has seen, with fresh random streams from ``key``.

@@ -76,7 +76,7 @@ SS_DISCARD = 1  # a carried-over hand above its size (R-28)
 SS_END = 2
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def seed_streams(pos, key):
     """Every random stream of the unit from its root key (DESIGN §4)."""
     pos.rng[0] = stream_key(key, STREAM_SLOTS, ZERO)
@@ -85,7 +85,7 @@ def seed_streams(pos, key):
         pos.rng[bot_stream(p)] = stream_key(key, STREAM_BOT, p)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _deck_counts(cfg, pos, p, counts):
     """The cards of a fresh deck by value, less the 5s the kennels keep (ST2 A.5)."""
     for v in range(N_VALUES):
@@ -96,7 +96,7 @@ def _deck_counts(cfg, pos, p, counts):
     pos.fives[p] = cfg.set_aside
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def new_deck(cfg, pos, wk, p, pair):
     """A fresh set-up of seat ``p``'s cards (ST1 Setup, ST2 A.5): deck, dogs, and the deal
     (R-11: extra cards by start slot). ``pair`` is an experienced sled's chosen pair (ST2
@@ -130,7 +130,7 @@ def new_deck(cfg, pos, wk, p, pair):
     return deal
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _carry_deck(cfg, pos, wk, p):
     """Between tournament races (R-28, ST2 E): dents back, the cards under the dogs
     shuffled onto the bottom of the draw deck, the hand back up to size."""
@@ -155,7 +155,7 @@ def _carry_deck(cfg, pos, wk, p):
     wk.tracing = tracing
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _start_order(cfg, pos, wk):
     """Start slots of race ``pos.race``: a random permutation (R-06), or after the first
     race of a tournament the reverse finishing order (R-28 / ST2 E.5: the last sled of the
@@ -180,7 +180,7 @@ def _start_order(cfg, pos, wk):
         pos.slot[p] = wk.order[MAX_SEATS + p]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _begin_race(cfg, pos, wk):
     """Set up race ``pos.race`` (0-based) of the unit: trees, start order, race counters."""
     r = pos.race
@@ -201,7 +201,7 @@ def _begin_race(cfg, pos, wk):
     pos.stage = SS_BEGIN
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _seat_begin(cfg, pos, wk, p):
     """Seat ``p``'s part of the set-up, up to its first decision; False if it pauses."""
     slot = pos.slot[p]
@@ -232,7 +232,7 @@ def _seat_begin(cfg, pos, wk, p):
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _seat_end(cfg, pos, wk, p, deal):
     """Bonus dice and start space of seat ``p`` (R-23, ST1 Setup, ST2 B)."""
     if cfg.bonus_rule == BONUS_DICE:
@@ -246,7 +246,7 @@ def _seat_end(cfg, pos, wk, p, deal):
     log(wk, EV_START, p, pos.slot[p], space, deal, pos.left[p], pos.die[p], ZERO, ZERO)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def setup_step(cfg, pos, wk):
     """Set up the seats of race ``pos.race`` from ``pos.setup_seat``; False if a seat has
     a decision to take first."""
@@ -267,7 +267,7 @@ def setup_step(cfg, pos, wk):
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rank(cfg, pos, wk, p):
     """Seat ``p`` has finished in the next place, in round ``pos.rnd`` (R-05)."""
     pos.status[p] = FINISHED
@@ -277,7 +277,7 @@ def _rank(cfg, pos, wk, p):
     pos.next_rank += 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _start_round(cfg, pos, wk):
     """R-25 rejoins, then the round's turn order (R-03): the race order at its start."""
     # R-25: a repairing sled rejoins when it is last in race order at the start of a round,
@@ -311,7 +311,7 @@ def _start_round(cfg, pos, wk):
     pos.flow = FL_TURN
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _begin_turn(cfg, pos, wk):
     """Start the next turn of the round (ST1 "Game Play", ST2 B); False when its seat
     has to play (``PH_PLAY``)."""
@@ -357,7 +357,7 @@ def _begin_turn(cfg, pos, wk):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def end_turn(cfg, pos, wk, code):
     """The turn of ``pos.to_move`` is over with ``code`` (``T_*``); on to the next."""
     p = pos.to_move
@@ -381,7 +381,7 @@ def end_turn(cfg, pos, wk, code):
         _end_race(cfg, pos, wk)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _end_round(cfg, pos, wk):
     """Places at the end of a round (R-05), leader statistics, and whether the race ends."""
     order = wk.order
@@ -418,7 +418,7 @@ def _end_round(cfg, pos, wk):
         pos.flow = FL_ROUND
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _crossed(cfg, pos):
     """A sled still racing is past the finish line (R-05)."""
     for p in range(pos.n_seats):
@@ -428,7 +428,7 @@ def _crossed(cfg, pos):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _repairing(pos):
     """A sled sits out a fifth dent (R-25)."""
     for p in range(pos.n_seats):  # noqa: SIM110 - numba compiles no generator expressions
@@ -437,7 +437,7 @@ def _repairing(pos):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _record_ranks(pos, wk, order, n):
     """Race positions at the end of round ``pos.rnd`` (R-03, ``order`` holds the ``n``
     sleds still in the race); sleds out follow, the last one out first (R-05)."""
@@ -452,7 +452,7 @@ def _record_ranks(pos, wk, order, n):
                 row[p] = rank
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def count_ranks(pos, wk, measures):
     """Add a finished single race's positions after each round to ``wk.round_counts``
     (``Batch.round_position``), ``wk.end_counts`` (``Batch.end_position``) and
@@ -482,7 +482,7 @@ def count_ranks(pos, wk, measures):
     )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _race_points(cfg, pos, wk):
     """Finish positions of the sleds not yet placed, and each sled's points (R-05, R-20,
     R-28)."""
@@ -512,7 +512,7 @@ def _race_points(cfg, pos, wk):
         pos.points[p] += pts
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _end_race(cfg, pos, wk):
     """Race ``pos.race`` is over: its places and points; then the next race or the end."""
     _race_points(cfg, pos, wk)
@@ -547,7 +547,7 @@ def _end_race(cfg, pos, wk):
     pos.flow = FL_DONE
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def advance(cfg, pos, wk):
     """Run the unit on until a seat has a decision to take, or the unit is over."""
     pos.phase = PH_NONE
@@ -575,7 +575,7 @@ def advance(cfg, pos, wk):
             return
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def begin_unit(cfg, pos, wk, key):
     """A fresh unit from its root key, set up to its first decision."""
     n = cfg.n_seats

@@ -31,12 +31,12 @@ BONUS_POSITION = 0  # params.BONUS_RULES
 BONUS_DICE = 2
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def popcount3(mask):
     return (mask & 1) + ((mask >> 1) & 1) + ((mask >> 2) & 1)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def list_plays(cfg, pos, p, plays):
     """Every legal card play of seat ``p`` into ``plays`` rows (value, mask); returns the count.
 
@@ -59,7 +59,7 @@ def list_plays(cfg, pos, p, plays):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_effect(cfg, pos, p, v, mask, rnd, rank):
     """Dogs, brake, speed, drift and bonus size after seat ``p`` plays ``v`` onto ``mask``.
 
@@ -96,7 +96,7 @@ def play_effect(cfg, pos, p, v, mask, rnd, rank):
     return left, right, brake, speed, drift, dcol, raw, bonus
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def ahead(cfg, pos, p, q):
     """Seat ``p`` is ahead of seat ``q`` in race order (R-03, R-29).
 
@@ -145,7 +145,7 @@ def ahead(cfg, pos, p, q):
     return pos.order[p] < pos.order[q]
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def race_order(cfg, pos, racing_only, out):
     """Seats in race order into ``out`` (R-03); eliminated sleds never count. Returns count.
 
@@ -165,7 +165,7 @@ def race_order(cfg, pos, racing_only, out):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def race_position(cfg, pos, p):
     """Seat ``p``'s race position (R-04): 1 + sleds ahead of it still in the race
     (finished and repairing sleds count, eliminated ones do not)."""
@@ -176,7 +176,7 @@ def race_position(cfg, pos, p):
     return rank
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def canine_count(pos, p):
     n = 0
     for v in range(N_VALUES):
@@ -184,7 +184,7 @@ def canine_count(pos, p):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sled_at(cfg, pos, s):
     """A sled blocks space ``s`` (R-16, R-24): on the board and still in the race; a sled
     that has finished no longer blocks once lifted (``lift_finished``); a repairing one
@@ -196,14 +196,14 @@ def sled_at(cfg, pos, s):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def tree_at(cfg, pos, s):
     """A tree stands on space ``s`` (R-21): the track has one there and it is not gone."""
     t = cfg.tab[s, S_TREE]
     return t >= 0 and pos.trees[t] != 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pair_count(cfg, v):
     """Cards of value ``v`` in a fresh deck, the kennels' 5s set aside (ST2 A.5)."""
     n = cfg.deck[v]
@@ -212,7 +212,7 @@ def pair_count(cfg, v):
     return n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def has_pair(cfg):
     """A fresh deck holds an equal, non-zero pair for an experienced sled (ST2 A.5)."""
     for v in range(1, N_VALUES):  # noqa: SIM110 - numba compiles no generator expressions
@@ -221,7 +221,7 @@ def has_pair(cfg):
     return False
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def entry_spaces(cfg, pos, out):
     """The start-row spaces a sled entering the board may take (ST2 B): any of them,
     shared or not ("sleds may use the same starting space if they want"). Returns the

@@ -81,7 +81,7 @@ RECALL_MIN = 64  # recall slots a search uses, at least (_recall_size)
 RECALL_ROUNDS = 16  # rounds a rollout without a horizon is taken to play (_recall_size)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _recall_key(pos, p, wr):
     """Everything of the position a greedy card play of seat ``p`` (weights row ``wr``)
     reads besides the sleds and trees on the spaces it searches: its space, race, round
@@ -99,7 +99,7 @@ def _recall_key(pos, p, wr):
     return k0, k1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mark(cfg, pos, wk):
     """Mark the spaces sleds block (``rules.sled_at``) in ``wk.occ`` with a fresh
     ``wk.occ_stamp``: a space's read then looks at one entry, not at every sled."""
@@ -110,7 +110,7 @@ def _mark(cfg, pos, wk):
             wk.occ[pos.space[q]] = wk.occ_stamp
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _read(cfg, pos, wk, t):
     """What a greedy search reads at space ``t`` (``movement.enter``): a sled there (1,
     marked by ``_mark``), a standing tree (2)."""
@@ -121,7 +121,7 @@ def _read(cfg, pos, wk, t):
     return r
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _recall(cfg, reach, pos, wk, wr):
     """Greedy's decision (``policy.decide``, weights row ``wr``) for the seat to move, into
     ``wk.play``: a card play recalled when this seat's own state (``_recall_key``) and
@@ -178,7 +178,7 @@ def _recall(cfg, reach, pos, wk, wr):
         row[8 + j // 2] = w
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _recall_size(budget, horizon, n_seats):
     """The recall slots a search of ``budget`` rollouts uses: a power of two, about four
     for each card play its rollouts may make (``RECALL_ROUNDS`` rounds without a
@@ -194,7 +194,7 @@ def _recall_size(budget, horizon, n_seats):
     return size
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _forget(wk, n_spaces, size):
     """No card play remembered (``_recall``) in the first ``size`` slots, which the
     search uses, no space noted (``movement.note``) or marked (``_mark``)."""
@@ -209,7 +209,7 @@ def _forget(wk, n_spaces, size):
         wk.occ[s] = 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def place_settled(pos, seat):
     """Whether seat ``seat``, still in the race, is the only sled in it: every other one
     has finished or is out. Its place is then settled, the next one (``pos.next_rank``),
@@ -225,7 +225,7 @@ def place_settled(pos, seat):
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, guided):
     """Play ``pool[1]`` on with greedy (the weights in row ``wr`` of ``cfg.weights``) for
     every sled until the seat's place in race ``race`` is settled, or round ``stop``
@@ -265,7 +265,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, guided):
     return (n - pos.race_fin[seat, race]) / (n - 1)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _halve(wk, alive, n_alive, tries, prior):
     """Keep the better half of the plays ``alive[:n_alive]`` by mean result plus ``prior``
     (zeros but for ``search:NhHpL``; ties: the greedier play, listed first); returns how
@@ -288,7 +288,7 @@ def _halve(wk, alive, n_alive, tries, prior):
     return max(1, (n_alive + 1) // 2)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _ahead(wk, alive, prior):
     """How far the first of ``alive`` (sorted by ``_halve``) leads the second: mean result
     plus prior."""
@@ -296,7 +296,7 @@ def _ahead(wk, alive, prior):
     return wk.sums[a] / wk.tries[a] + prior[a] - (wk.sums[b] / wk.tries[b] + prior[b])
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _by_score(wk, scores):
     """Greedy's candidates ``wk.top[:wk.n_top]`` reordered by ``scores``, best first (ties:
     the greedier), the scores with them."""
@@ -314,7 +314,7 @@ def _by_score(wk, scores):
             j -= 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rounds(m):
     """Rounds of sequential halving from ``m`` plays down to one: ceil(log2 m)."""
     rounds = 0
@@ -325,14 +325,14 @@ def _rounds(m):
     return rounds
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def candidates(budget):
     """How many of greedy's best plays ``search:N`` (N = ``budget``) compares:
     ``candidates_cut`` with a first cut on ``FIRST_CUT`` samples."""
     return candidates_cut(budget, FIRST_CUT)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def candidates_cut(budget, first):
     """How many plays a search of ``budget`` rollouts compares: the most, up to
     ``CANDIDATES``, whose first cut still rests on ``first`` samples each (its share of the
@@ -346,7 +346,7 @@ def candidates_cut(budget, first):
     return min(budget, 2)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sample(
     cfg, reach, pos, wk, pool, swk, p, alive, n, sample, base, stop, valued, f, rnd, guided
 ):
@@ -372,7 +372,7 @@ def _sample(
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _settle(wk, alive, n, rnd):
     """Drop from the round each play of ``alive[:n]`` whose rollouts left can no longer
     bring it into the plays the round keeps; returns False once the round keeps one play
@@ -415,7 +415,7 @@ def _settle(wk, alive, n, rnd):
     return left > 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def search_play(cfg, reach, pos, wk, pool, swk, guided):
     """The card play of seat ``pos.to_move`` by ``search:N`` (N = ``cfg.rollouts``, its other
     options the seat's other ``records.BotSettings`` fields): writes ``wk.play``. ``pool``

@@ -95,13 +95,13 @@ from simkit.games.snowtails.rules import BONUS_DICE, canine_count, play_effect
 from simkit.rng import shuffle
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def deck_stream(p):
     """The random stream of seat ``p``'s deck shuffles."""
     return 1 + p
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def bot_stream(p):
     """The random stream of seat ``p``'s bot."""
     return 1 + MAX_SEATS + p
@@ -112,7 +112,7 @@ def bot_stream(p):
 # compile). LLVM still inlines them where it links the kernel: greedy and search:64 play
 # at the same speed (paired runs, 5 December). Callers pass ZERO and ONE, not literal 0
 # and 1: numba compiled log once for each pattern of literal zeros (7 times), heat twice.
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def log(wk, kind, a, b, c, d, e, f, g, h):
     """Append one event row when tracing; rows past the log's end are counted, not kept."""
     if wk.tracing == 0:
@@ -132,14 +132,14 @@ def log(wk, kind, a, b, c, d, e, f, g, h):
     wk.nlog = i + 1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def heat(wk, kind, space, n):
     """Count ``n`` events of ``kind`` at ``space`` (batch heat maps)."""
     if wk.heat_on != 0:
         wk.heat[kind, space] += n
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_one(pos, wk, p):
     """Draw the top card of seat ``p``'s deck, reshuffling first if it is empty (R-07)."""
     if pos.deckn[p] == 0:
@@ -164,7 +164,7 @@ def draw_one(pos, wk, p):
     return True
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_up(cfg, pos, wk, p):
     """ST1 "Return hand size to five cards", drawing: dents count toward the size."""
     while canine_count(pos, p) + pos.dents[p] < cfg.hand_size:
@@ -172,14 +172,14 @@ def draw_up(cfg, pos, wk, p):
             break
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def over_size(cfg, pos, p):
     """The hand holds more than its size and a canine card to discard (dents never go)."""
     n = canine_count(pos, p)
     return n > 0 and n + pos.dents[p] > cfg.hand_size
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def discard(pos, wk, p, v):
     """Seat ``p`` discards one canine card of value ``v`` (ST1 Game Play 5, R-16)."""
     pos.hand[p, v] -= 1
@@ -187,7 +187,7 @@ def discard(pos, wk, p, v):
     log(wk, EV_DISCARD, p, v, ZERO, ZERO, ZERO, ZERO, ZERO, ZERO)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
     """Give seat ``p`` up to ``n`` dents for something at ``space``. Returns -1 if one more
     than the limit was due and the sled is not past the finish line (the caller applies
@@ -215,7 +215,7 @@ def take_dents(cfg, pos, wk, p, n, reason, corner, lim, speed, space):
     return taken
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def fifth(cfg, pos, wk, p):
     """One dent too many: out (R-18), or repair (R-25); returns the turn's ``T_*`` code."""
     space = pos.space[p]
@@ -243,7 +243,7 @@ def fifth(cfg, pos, wk, p):
     return T_REPAIR
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def set_die(pos, wk, p, value, why):
     """Turn seat ``p``'s bonus dice to ``value`` (0: no bonus available), logging why."""
     if value != pos.die[p]:
@@ -251,7 +251,7 @@ def set_die(pos, wk, p, value, why):
     pos.die[p] = value
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lay_cards(pos, wk, p, v, mask, left, right, brake):
     """Step 1 (R-12, ST2 B.1): the cards go onto the dogs and brake; covered cards are used."""
     if mask & M_LEFT:
@@ -272,7 +272,7 @@ def _lay_cards(pos, wk, p, v, mask, left, right, brake):
     pos.brake[p] = brake
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _log_moves(wk, p, bits, path, k, b0):
     if wk.tracing == 0:
         return
@@ -283,7 +283,7 @@ def _log_moves(wk, p, bits, path, k, b0):
         log(wk, EV_MOVE, p, path[j - 1], path[j], kind, ZERO, ZERO, ZERO, ZERO)
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _trees(cfg, pos, wk, p, k):
     """R-21 / ST2 C "A tree": each tree entered is removed and dents; movement went on.
     Returns -1 if a tree's dent was one too many (R-18 / R-25 follow), else 0."""
@@ -303,7 +303,7 @@ def _trees(cfg, pos, wk, p, k):
     return 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _overspeed_dents(cfg, pos, wk, p, start, end, k, total):
     """ST1 "Dents and Hazards" 1 / R-15: after movement, each entry line crossed at a
     speed (bonus included) above its safety speed dents. Returns -1 on one dent too many."""
@@ -329,7 +329,7 @@ def _overspeed_dents(cfg, pos, wk, p, start, end, k, total):
     return 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _collide(cfg, pos, wk, p, coll, end, dice):
     """ST1 "Dents and Hazards" 2 and 3, ST2 C: what hitting a wall or a sled costs.
     Returns -1 on one dent too many."""
@@ -350,7 +350,7 @@ def _collide(cfg, pos, wk, p, coll, end, dice):
     return 0
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def resolve_play(cfg, pos, wk, p, play):
     """Carry out seat ``p``'s card play: cards, bonus dice, movement along its drift
     pattern (then its bonus distance), trees, dents and collisions. Returns the turn's
@@ -410,7 +410,7 @@ def resolve_play(cfg, pos, wk, p, play):
     return -1
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def stage_step(cfg, pos, wk):
     """One stage of the end of the turn of ``pos.to_move``. Returns the ``T_*`` code once
     the turn is over, -1 when it stops at a decision (``pos.phase``), -2 to go on."""
@@ -450,7 +450,7 @@ def stage_step(cfg, pos, wk):
     return -2
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def apply_choice(cfg, pos, wk, p, phase, play):
     """Carry out a decision taken inside a turn or a set-up (``PH_DISCARD``,
     ``PH_CHAPEL``, ``PH_BOTHY``, ``PH_KENNELS``); the flow then goes on where it paused."""

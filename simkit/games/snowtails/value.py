@@ -75,7 +75,7 @@ FIT = (
 )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def features(cfg, pos, p, out):
     """``out[:N_FEATURES]`` = what the value reads of ``pos`` for seat ``p``: the board and
     hand sizes only, nothing an opponent hides."""
@@ -130,7 +130,7 @@ def features(cfg, pos, p, out):
     out[11] = held
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _logistic(coef, f):
     """The logistic function of the coefficients ``coef`` times the features ``f``."""
     z = 0.0
@@ -139,7 +139,7 @@ def _logistic(coef, f):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def value(cfg, pos, p, f):
     """Seat ``p``'s fitted expected rank utility in ``pos`` (``f``: scratch of
     ``N_FEATURES``)."""
@@ -147,7 +147,7 @@ def value(cfg, pos, p, f):
     return _logistic(COEF, f)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def seat_value(cfga, positions, j, p, f):
     """``value`` of ``positions[j]`` for seat ``p``, callable from Python (tests, fits);
     ``f`` gets the features."""
@@ -188,7 +188,7 @@ FIT2 = (
 )
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def features2(cfg, pos, p, out):
     """``out[:N_FEATURES2]`` = what the second value reads of ``pos`` for seat ``p``:
     ``features`` and the seat's next-turn risk from its own hand and the board (never an
@@ -226,7 +226,7 @@ def features2(cfg, pos, p, out):
     out[25] = most
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def value2(cfg, pos, p, f):
     """Seat ``p``'s expected rank utility in ``pos`` by the second value (``COEF2``; ``f``:
     scratch of ``N_FEATURES2``)."""
@@ -234,7 +234,7 @@ def value2(cfg, pos, p, f):
     return _logistic(COEF2, f)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def seat_value2(cfga, positions, j, p, f):
     """``value2`` of ``positions[j]`` for seat ``p``, callable from Python (tests, fits)."""
     return value2(cfga[0], positions[j], p, f)
@@ -257,7 +257,7 @@ assert N_FEATURES3 == VALUE_COEFS  # bots.py lays the weights row out without th
 TREE_LOOK = 8  # straight moves ``features3`` looks ahead for trees
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def features3(cfg, pos, p, out):
     """``out[:N_FEATURES3]`` = ``features2`` and the third set's own (``FEATURES3``): the
     board, the seat's own dice and the field, nothing an opponent hides. Where the rules
@@ -292,7 +292,7 @@ def features3(cfg, pos, p, out):
     out[31] = out[1] * pos.n_seats
 
 
-@njit(no_cpython_wrapper=True)
+@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def value3(cfg, pos, p, f, wr):
     """Seat ``p``'s expected rank utility in ``pos`` by the value a policy carries
     (``search:NhHx``): ``features3`` and the coefficients in row ``wr`` of ``cfg.weights``
@@ -305,13 +305,13 @@ def value3(cfg, pos, p, f, wr):
     return 1.0 / (1.0 + np.exp(-z))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def seat_value3(cfga, positions, j, p, wr, f):
     """``value3`` of ``positions[j]`` for seat ``p`` by row ``wr``'s value (tests)."""
     return value3(cfga[0], positions[j], p, f, wr)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def seat_features(cfga, positions, seats, which, out):
     """The value features of set ``which`` (1, 2 or 3: ``features``, ``features2``,
     ``features3``) of ``positions[d]`` for seat ``seats[d]`` into ``out[d]`` (fits)."""

@@ -58,7 +58,7 @@ CHUNK = 10  # races per call of the collecting kernel (their positions in memory
 ROWS_CAP = 150  # rows a seat gives in one race, at most, for the buffers
 
 
-@njit(cache=True)
+@njit(cache=True, no_cfunc_wrapper=True)
 def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, race):
     """Rows of (features, final rank utility) from the races of ``keys``, the position in
     ``saved``, the seat in ``seats`` and the race's index in ``race``; returns how many
