@@ -48,6 +48,11 @@ from simkit.games.mush.route import TOWN
 from simkit.games.mush.rules import die_value, has_marker, pass_chance, training_allowed
 from simkit.rng import below
 
+# Which check ``policy.buy_for_check`` buys for, as values numba types as bool, not as the
+# literals True and False: those compiled it twice.
+ROUGH_CHECK = np.bool_(True)
+AVALANCHE_CHECK = np.bool_(False)
+
 
 # Not internal, on purpose: with its Python wrapper simkit/_numba_link.py optimises and
 # emits greedy's and random's code on its own, and batch.blocks links that optimised code
@@ -85,7 +90,7 @@ def heuristic(bp, pos, prm, cell, rt, seat, work, play):
         pay = B.pay_to_pass(bp, pos.streams, bi, pos.tokens[seat], prm.pass_cost)
         _say(out, P_PASS if pay else P_NONE, np.int64(0), np.int64(0))
     elif ph == PH_ROUGH:
-        t = B.buy_for_check(bp, pos.streams, bi, pos.tokens[seat], True, prm.rough_token_max)
+        t = B.buy_for_check(bp, pos.streams, bi, pos.tokens[seat], ROUGH_CHECK, prm.rough_token_max)
         _say(out, np.int64(P_BUY), t, np.int64(0))
     else:
         yes = _reroll(bp, pos, prm, rt, seat)
@@ -125,7 +130,7 @@ def _train(bp, pos, prm, cell, bi, work, out):
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _bid(bp, pos, prm, rt, s):
     """R-47: how far the nearest rival ahead is; an exhausted sled bids for the extra space."""
-    gap = 1 << 30
+    gap = np.int64(1 << 30)  # not a literal: numba would compile ``choose_bid`` for it too
     for o in range(pos.n):
         ahead = rt.sp[pos.space[s]].dist - rt.sp[pos.space[o]].dist
         if o != s and ahead >= 0:
@@ -251,7 +256,7 @@ def _avalanche(bp, pos, prm, rt, out):
         else:
             _say(out, np.int64(P_MARKER), e, np.int64(-1))
         return
-    t = B.buy_for_check(bp, pos.streams, bi, tokens, False, prm.avalanche_token_max)
+    t = B.buy_for_check(bp, pos.streams, bi, tokens, AVALANCHE_CHECK, prm.avalanche_token_max)
     _say(out, np.int64(P_BUY), t, np.int64(0))
 
 

@@ -11,6 +11,7 @@ it, rolling for avalanches and rough terrain and paying to pass sleds as it meet
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.mush.records import (
@@ -124,7 +125,7 @@ def roll(pos, prm, rec):
     ev(rec, pos.round_no, EV_ROLL, s, pos.ndice, pos.colour, pos.faces, 0, -1)
     pos.rr = 0
     pos.ask_i = 0
-    _ask_next(pos, prm, PH_DICE_RR, A_BONUS)
+    _ask_next(pos, prm, np.int64(PH_DICE_RR), np.int64(A_BONUS))
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -158,7 +159,7 @@ def dice_answer(pos, prm, kind, rec):
         pos.ask_i = 0
     else:
         pos.ask_i += 1
-    _ask_next(pos, prm, PH_DICE_RR, A_BONUS)
+    _ask_next(pos, prm, np.int64(PH_DICE_RR), np.int64(A_BONUS))
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -172,7 +173,7 @@ def bonus(pos, prm, rec):
         ev(rec, pos.round_no, EV_BONUS, s, pos.bf, prm.bonus_table[pos.bf - 1], 0, 0, 0)
         pos.rr = 0
         pos.ask_i = 0
-        _ask_next(pos, prm, PH_BONUS_RR, PH_MOVE)
+        _ask_next(pos, prm, np.int64(PH_BONUS_RR), np.int64(PH_MOVE))
     else:
         pos.phase = PH_MOVE
     if pos.phase == PH_MOVE:
@@ -194,7 +195,7 @@ def bonus_answer(pos, prm, kind, rec):
         pos.ask_i = 0
     else:
         pos.ask_i += 1
-    _ask_next(pos, prm, PH_BONUS_RR, PH_MOVE)
+    _ask_next(pos, prm, np.int64(PH_BONUS_RR), np.int64(PH_MOVE))
     if pos.phase == PH_MOVE:
         _movement(pos, prm)
 
@@ -290,7 +291,7 @@ def at_avalanche(pos, prm, kind, play, rec):
         marker(pos, prm, pos.mover, play[1], play[2], rec)
         pos.phase = A_WALK
     else:
-        check(pos, prm, 0, pos.path[pos.step], play[1], rec)
+        check(pos, prm, np.int64(0), pos.path[pos.step], play[1], rec)
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)

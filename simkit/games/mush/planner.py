@@ -9,6 +9,7 @@ the risks and tokens on the way, plus a pull toward towns when the dogs are tire
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.mush.bots import RANDOM
@@ -29,7 +30,7 @@ def plan_random(pos, prm, rt, out):
     for _ in range(pos.moves):
         if ends_move(rt, cur):
             break
-        k = 0
+        k = np.int64(0)  # not a literal 0: numba would compile ``below`` for it too
         for e in range(rt.sp[cur].out_lo, rt.sp[cur].out_hi):
             k += can_pay or not blocked(pos, rt, rt.ln[e].to)
         if k == 0:
@@ -73,7 +74,7 @@ def plan_greedy(bp, pos, prm, rt, tired, reach, fresh, work, out):
     w.e_step[0] = 0
     w.e_blocked[0] = 1
     w.e_val[0] = 0.0
-    cnt = 1
+    cnt = np.int64(1)  # not a literal 1: numba would compile ``_best_end`` for it too
     lo = 0
     hi = 1
     for k in range(1, m + 1):

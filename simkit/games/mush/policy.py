@@ -14,6 +14,7 @@ expected gain is worth it; bids when a rival is close; harasses a leader near th
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.mush.bots import RANDOM
@@ -30,7 +31,7 @@ def chance(bp, states, bi):
 def choose_training(bp, states, bi, allowed, value):
     """R-44: a training within the limits; greedy takes its preference or the best value."""
     if bp.kind == RANDOM:
-        k = 0
+        k = np.int64(0)  # not a literal 0: numba would compile ``below`` for it too
         for t in range(3):
             k += allowed[t]
         pick = below(states, bi, k)

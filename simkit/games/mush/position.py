@@ -19,6 +19,7 @@ kernels call them, and Python reaches them through the doors in ``kernels.py``.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simkit.games.mush import moving, rounds
@@ -120,7 +121,7 @@ def apply(pos, prm, rt, play, rec):
     elif ph == PH_PASS:
         moving.pass_answer(pos, prm, kind, rec)
     elif ph == PH_ROUGH:
-        moving.check(pos, prm, 1, rt.ln[pos.path[pos.step]].to, play[1], rec)
+        moving.check(pos, prm, np.int64(1), rt.ln[pos.path[pos.step]].to, play[1], rec)
     elif ph == PH_CHECK_RR:
         moving.check_answer(pos, prm, kind, rec)
     _advance(pos, prm, rt, rec)

@@ -132,7 +132,7 @@ def seat(pos, prm, key, rec):
     text's die roll (text, Entraînement)."""
     n = pos.n
     streams(pos, key, -1)
-    shuffle(pos.streams, I_SLOTS, pos.seat_at, 0, n)
+    shuffle(pos.streams, np.int64(I_SLOTS), pos.seat_at, np.int64(0), n)
     for p in range(n):
         pos.stats[pos.seat_at[p]].slot = p + 1
         pos.place[pos.seat_at[p]] = p

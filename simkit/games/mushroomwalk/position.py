@@ -135,14 +135,14 @@ def is_over(pos):
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _lay_out(pos, prm):
     """'Building the decks', 'Setup' 2 and 4: shuffle both piles, lay out the forest."""
-    n = 0
+    n = np.int64(0)  # not a literal 0 (nor m): numba would compile ``shuffle`` for it too
     for c in range(N_FOREST_CODES):
         for _ in range(deck_count(prm, c)):
             pos.draw[n] = c
             n += 1
     shuffle(pos.rng, R_DECK, pos.draw, np.int64(0), n)  # 'Setup' 2: shuffle the forest deck
     pos.draw_end = n
-    m = 0
+    m = np.int64(0)
     for k in range(N_KINDS):
         if prm.night_cards[k] > 0:  # 'Building the decks': one night card each of 2..9
             pos.night[m] = NIGHT_BASE + k

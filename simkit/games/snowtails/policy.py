@@ -887,7 +887,7 @@ def _discard(pos, wk, p, kind):
     hand = pos.hand[p]
     v = -1
     if kind == BOT_RANDOM:
-        total = 0
+        total = ZERO  # not a literal 0: numba would compile ``below`` for it too
         for c in range(N_VALUES):
             total += hand[c]
         r = below(pos.rng, bot_stream(p), total)
@@ -924,7 +924,7 @@ def _bothy(pos, wk, p, kind):
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pair(cfg, pos, wk, p, kind):
     """The value of the pair an experienced sled starts on (ST2 A.5): equal, non-zero."""
-    n = 0
+    n = ZERO  # not a literal 0: numba would compile ``below`` for it too
     best = -1
     for v in range(1, N_VALUES):
         if pair_count(cfg, v) >= 2:

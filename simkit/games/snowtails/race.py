@@ -114,7 +114,7 @@ def new_deck(cfg, pos, wk, p, pair):
     pos.left[p] = dogs  # ST1 Setup: dogs printed at 3, brake marker at 3
     pos.right[p] = dogs
     pos.brake[p] = cfg.brake_start
-    n = 0
+    n = ZERO  # not a literal 0: numba would compile ``shuffle`` for it too
     for v in range(N_VALUES):
         for _ in range(counts[v]):
             pos.deck[p, n] = v
@@ -135,7 +135,7 @@ def _carry_deck(cfg, pos, wk, p):
     """Between tournament races (R-28, ST2 E): dents back, the cards under the dogs
     shuffled onto the bottom of the draw deck, the hand back up to size."""
     pos.dents[p] = 0
-    k = 0
+    k = ZERO  # not a literal 0: numba would compile ``shuffle`` for it too
     for v in range(N_VALUES):
         k += pos.disc[p, v]
     n = pos.deckn[p]
