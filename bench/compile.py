@@ -41,6 +41,8 @@ TOP = 25  # kernels listed in the demo's table
 _CHILD = """
 import json, sys
 import numpy as np
+import simkit
+assert sys.argv[3] == "" or simkit.__file__.startswith(sys.argv[3]), (simkit.__file__, sys.argv[3])
 from simkit.games import get
 from simkit.games.cells import build_cell
 from simkit.rng import race_keys
@@ -56,13 +58,16 @@ def _children_cpu() -> float:
 
 def cold_seconds(game: str, cell: dict, tree: Path | None = None) -> float:
     """User + system CPU seconds of one cold ``simulate`` of ``cell`` of ``game``, with the
-    ``simkit`` of ``tree`` (``PYTHONPATH``) when given."""
+    ``simkit`` of ``tree`` when given (``PYTHONPATH``, and run from ``tree``: ``python -c``
+    puts the working directory first on the path, where a checkout's own ``simkit`` would
+    win; the child checks which one it imported)."""
     before = _children_cpu()
     env = {**os.environ, **({"PYTHONPATH": str(tree)} if tree else {})}
     with tempfile.TemporaryDirectory(prefix="simkit-cold-") as cache:
         subprocess.run(
-            [sys.executable, "-c", _CHILD, game, json.dumps(cell)],
+            [sys.executable, "-c", _CHILD, game, json.dumps(cell), str(tree or "")],
             env={**env, "NUMBA_CACHE_DIR": cache},
+            cwd=tree,
             check=True,
             capture_output=True,
         )
