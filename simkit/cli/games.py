@@ -128,7 +128,7 @@ def race(
 ) -> None:
     """Play one race and print it turn by turn, so a player can check every move.
 
-    The first race of a game compiles its kernels (a minute or two, said on stderr).
+    The first race of a game compiles its kernels (10 to 30 seconds, said on stderr).
 
     \b
     Examples:

@@ -75,7 +75,7 @@ def _kernel_module(tmp_path, monkeypatch, body: str):
 def test_compile_notice_follows_numba_cache_index(tmp_path, monkeypatch):
     module = _kernel_module(tmp_path, monkeypatch, "    return 2 * x\n")
     game = SimpleNamespace(title="Toy", kernels={"simulate": ("simkit_test_kern:twice",)})
-    want = "compiling Toy kernels, first run only (a minute or two)"
+    want = "compiling Toy kernels, first run only (10-30 seconds)"
     assert progress.compile_notice(game, "simulate") == want
     assert progress.compile_notice(game, "trace") is None  # declares no trace kernel
     assert module.twice(3) == 6  # compiles and writes the cache
@@ -91,7 +91,7 @@ def test_run_says_it_compiles_on_stderr_and_keeps_stdout_clean(tmp_path, monkeyp
     res = CliRunner().invoke(main, ["run", str(path), "--out", str(tmp_path / "r")])
     assert res.exit_code == 0, res.output
     assert res.stderr.startswith(
-        "compiling Dice race (test game) kernels, first run only (a minute or two)\n"
+        "compiling Dice race (test game) kernels, first run only (10-30 seconds)\n"
     )
     assert "30/30" in res.stderr  # the bar's last line (not a terminal)
     assert res.stdout.startswith(f"{tmp_path / 'r'}: 30 races in 1 cell ")
@@ -101,7 +101,5 @@ def test_race_says_it_compiles_on_stderr(monkeypatch):
     monkeypatch.setattr(progress, "_cached", lambda kernel: False)
     res = CliRunner().invoke(main, ["race", "--game", "dicerace", "--seed", "1"])
     assert res.exit_code == 0, res.output
-    assert (
-        res.stderr == "compiling Dice race (test game) kernels, first run only (a minute or two)\n"
-    )
+    assert res.stderr == "compiling Dice race (test game) kernels, first run only (10-30 seconds)\n"
     assert res.stdout.startswith("slot: ")
