@@ -122,8 +122,13 @@ def test_every_command_of_every_committed_report_runs_when_pasted(tmp_path, monk
     monkeypatch.chdir(tmp_path)
     _clone(tmp_path)
     ran = 0
+    done: set[str] = set()  # a run's report and its confirmation's both name the run's command
     for path in committed():
         for command in _commands(path.read_text(encoding="utf-8")):
+            if command in done:
+                ran += 1
+                continue
+            done.add(command)
             result = CliRunner().invoke(main, dry(command), catch_exceptions=False)
             assert result.exit_code == 0, f"{path.relative_to(ROOT)}: {command}\n{result.output}"
             ran += 1
