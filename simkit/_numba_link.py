@@ -139,6 +139,7 @@ def _record_repr_once() -> None:
             text = self.__dict__["_simkit_repr"] = numba_repr(self)
         return text
 
+    __repr__.__wrapped__ = numba_repr  # numba's own, as functools.wraps would keep it
     cls.__repr__ = __repr__
 
 

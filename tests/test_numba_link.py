@@ -143,7 +143,7 @@ def test_record_repr_is_numbas_own_spelled_once():
         pytest.skip("numba's own way on this numba version")
     dtype = np.dtype([("a", np.int64), ("b", np.float64, (3,)), ("c", np.int32, (2, 2))])
     ty = from_dtype(dtype)
-    numba_repr = npytypes.Record.__repr__.__closure__[0].cell_contents
+    numba_repr = npytypes.Record.__repr__.__wrapped__
     assert numba_repr is not npytypes.Record.__repr__
     assert repr(ty) == numba_repr(ty)
     assert "NestedArray(int32, (2, 2))" in repr(ty)

@@ -429,7 +429,7 @@ def _execute(
                     yield ChunkTask(pc, c, lo, min(lo + size, caps[i]))
 
     expected = {b for pc in cells for b in pc.cell.bots}
-    if scenario.skill and scenario.check_levels and scenario.reference:
+    if scenario.checks_levels and scenario.reference:
         expected.add(scenario.reference)
     game.expect(sorted(expected))  # before the first compile: one kernel for every cell
     notice = compile_notice(game, "simulate") if show else None
@@ -456,7 +456,7 @@ def _execute(
     finally:
         shown.close()
         writer.close()
-    if scenario.skill and scenario.check_levels:
+    if scenario.checks_levels:
         # Imported here: scipy and choix take 0.6 s of CPU to import (measured), which a run
         # without a skill axis, such as the speed yardstick's, would pay for nothing.
         from simkit.runner.levels import store

@@ -619,7 +619,7 @@ def store(
     ``check_levels = false``, or when the run already holds both tables (a resumed run).
     The files are listed in ``manifest`` with their sha256 like every table of the run.
     """
-    if not scenario.skill or not scenario.check_levels:
+    if not scenario.checks_levels:
         return
     if TABLE in manifest["files"] and LEVEL_PAIRS in manifest["files"]:
         return

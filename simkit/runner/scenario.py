@@ -110,6 +110,12 @@ class Scenario:
         """Races per cell if no precision target stops a cell earlier."""
         return self.precision.max_races if self.precision else self.races
 
+    @property
+    def checks_levels(self) -> bool:
+        """Whether a run of it checks its skill levels' order (``simkit.runner.levels``):
+        a skill axis, and ``check_levels`` not off. Its reference plays only then."""
+        return bool(self.skill) and self.check_levels
+
     def level_races(self, level: str | None) -> int | None:
         """A skill level's own races per cell (``{bot = ..., races = N}``), or None."""
         return None if level is None else self.skill_races.get(level)
