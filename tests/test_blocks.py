@@ -116,3 +116,40 @@ def test_an_exception_with_scratch_is_raised() -> None:
 
     with pytest.raises(RuntimeError, match="block"):
         run_blocks(10, play, threads=2, scratch=list)
+
+
+def test_block_counts_hand_each_block_its_own_rows_and_sum_them_into_the_batch() -> None:
+    import numpy as np
+
+    from simkit.games.base import Batch
+    from simkit.games.blocks import BlockCounts
+    from simkit.games.round_counts import MEASURES
+
+    n, cap, players, top = 130, 5, 3, 4
+    counts = BlockCounts.new(n, cap, players, top, heat=(2, 7))
+    nb = block_count(n)
+    assert counts.rounds.shape == counts.ends.shape == (nb, cap, top, players, players + 1)
+    assert counts.by_seat.shape == (nb, cap, players, players, players + 1)
+    assert counts.heat.shape == (nb, 2, 7) and counts.measures.shape == (n, len(MEASURES))
+    assert np.isnan(counts.measures).all()
+
+    def play(b: int, lo: int, hi: int) -> None:
+        rounds, ends, by_seat, measures = counts.of_block(b)
+        rounds[0, 0, 0, 0] += hi - lo  # a view: the block writes its own row
+        ends[1, 1, 1, 1] += 1
+        by_seat[2, 2, 2, 3] += 2
+        measures[lo:hi, 0] = b
+        counts.heat[b, 1, 6] += hi - lo
+
+    run_blocks(n, play, threads=2)
+    batch = counts.into(Batch(seats={}, races={}))
+    assert batch.round_position[0, 0, 0, 0] == n
+    assert batch.end_position[1, 1, 1, 1] == nb and batch.seat_position[2, 2, 2, 3] == 2 * nb
+    assert batch.round_position.sum() == n and batch.end_position.sum() == nb
+    assert list(batch.round_measures) == list(MEASURES)
+    first = batch.round_measures[MEASURES[0]]
+    for b in range(nb):
+        lo, hi = block_bounds(b, n, nb)
+        assert (first[lo:hi] == b).all()  # every item's row, written by its own block
+    assert np.isnan(batch.round_measures[MEASURES[1]]).all()
+    assert counts.heat_total(6).shape == (2, 6) and counts.heat_total()[1, 6] == n

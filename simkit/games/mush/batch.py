@@ -1,10 +1,11 @@
 """Many MUSH races at once: blocks of races, each race stepped play by play.
 
-The loop in ``_block`` is the one way a race is played: the seat to move chooses
-(``choose``), the position applies it (``position.apply``). ``blocks`` plays a range of a
-fixed number of blocks, each with its own position, scratch and heat row, without the GIL;
-``game.simulate`` hands the ranges to a thread pool, so results are identical for any
-number of threads, and ``trace`` runs the same kernel on one key with the event log on.
+The loop in ``blocks`` is the one way a race is played: the seat to move chooses
+(``choose``), the position applies it (``position.apply``). ``blocks`` plays one block's
+races, with its own position and scratch and its own rows of the counts, without the GIL;
+``game.simulate`` hands the blocks to the thread pool of ``simkit.games.blocks``, so
+results are identical for any number of threads, and ``trace`` runs the same kernel on
+one key with the event log on.
 
 Why threads and not ``prange``: a ``parallel=True`` kernel re-optimizes and re-emits the
 whole engine twice more (the parallel loop body and the kernel), about 5 of the 20 CPU
@@ -41,17 +42,21 @@ def _drain(rec, log, logn):
     logn[0] += k
 
 
-@njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
-    """Block ``b`` of ``heat.shape[0]``: its races, each played from ``new`` to its end by
-    the seat to move choosing and the position applying, with the block's own position,
-    scratch, heat and per-round counts (``rounds``, ``searching``: see ``blocks``)."""
+@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
+def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
+    """One block: races ``lo`` to ``hi`` of ``keys``, each played from ``new`` to its end by
+    the seat to move choosing and the position applying, into ``seats`` (STAT, (races,
+    n)) and ``races`` (RACE), with the block's own position, scratch and rows: ``heat``
+    (kinds, spaces) and ``rounds`` = (round counts, end counts, counts by seat, each
+    (ROUND_CAP, n, n, n + 1); measures (races, len(MEASURES))), as
+    ``simkit.games.blocks.BlockCounts.of_block`` hands them; with a non-empty ``log`` (one
+    key), its events. ``inputs`` = (variant record, cell record) and ``rt_a`` the route
+    record, each as a one-element array; ``simkit.games.round_counts.add_race`` per race.
+    ``searching``: ``True`` where a seat searches, else ``None`` (``choose.search_flag``:
+    numba compiles the search only into the first)."""
     prm = inputs[0][0]
     cell = inputs[1][0]
     rt = rt_a[0]
-    nb = heat.shape[0]
-    lo = b * keys.shape[0] // nb
-    hi = (b + 1) * keys.shape[0] // nb
     # The records live in these arrays and carry no reference to them: take them with
     # [0] where they are used, so numba keeps the arrays alive to the end.
     pos_a = np.empty(1, POSITION)
@@ -78,22 +83,7 @@ def _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searchi
             finish[s] = pos_a[0].stats[s].finish
         won = pos_a[0].winner >= 0
         rnds = pos_a[0].round_no
-        out = (counts[b], ends[b], by_seat[b])
-        add_race(rec_a[0].ranks, rnds, n, slot, finish, won, *out, measures[i])
-    for k in range(heat.shape[1]):
+        add_race(rec_a[0].ranks, rnds, n, slot, finish, won, counts, ends, by_seat, measures[i])
+    for k in range(heat.shape[0]):
         for v in range(rt.n_spaces):
-            heat[b, k, v] = rec_a[0].heat[k, v]
-
-
-@njit(cache=True, nogil=True, no_cfunc_wrapper=True)
-def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching):
-    """Blocks ``lo`` to ``hi`` of ``heat.shape[0]``: their races of ``keys`` into ``seats``
-    (STAT, (races, n)) and ``races`` (RACE), heat into ``heat[b]``; with a non-empty
-    ``log`` (one key), its events. ``inputs`` = (variant record, cell record) and
-    ``rt_a`` the route record, each as a one-element array. ``rounds`` = (round counts,
-    end counts, counts by seat, each (blocks, ROUND_CAP, n, n, n + 1), measures (races,
-    len(MEASURES))): ``simkit.games.round_counts.add_race`` per race. ``searching``: ``True``
-    where a seat searches, else ``None`` (``choose.search_flag``: numba compiles the search
-    only into the first)."""
-    for b in range(lo, hi):
-        _block(b, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, searching)
+            heat[k, v] = rec_a[0].heat[k, v]

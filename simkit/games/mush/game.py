@@ -26,14 +26,13 @@ from simkit.games.base import (
     Game,
     RuleElement,
 )
-from simkit.games.blocks import block_count, run_blocks
+from simkit.games.blocks import BlockCounts, run_blocks
 from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
 from simkit.games.mush.bots import BOT_KINDS
 from simkit.games.mush.choose import search_flag
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
-from simkit.games.round_counts import MEASURES
 
 _SEAT_OWN: dict[str, Column] = {
     "training": Column("int8", "training chosen: 0 warm, 1 mild, 2 cold (R-44)"),
@@ -173,35 +172,24 @@ class MushGame(Game):
         n_races, n = len(keys), cell.players
         st = np.zeros((n_races, n), dtype=records.STAT)
         rs = np.zeros(n_races, dtype=records.RACE)
-        blocks = block_count(n_races)
-        n_sp = int(inp.rt["n_spaces"][0])
-        heat = np.zeros((blocks, len(records.HEAT_KINDS), n_sp), dtype=np.int64)
-        shape = (blocks, records.ROUND_CAP, n, n, n + 1)  # slots are 1..n
-        counts, ends = np.zeros(shape, np.int64), np.zeros(shape, np.int64)
-        by_seat = np.zeros((blocks, records.ROUND_CAP, n, n, n + 1), np.int64)
-        measures = np.full((n_races, len(MEASURES)), np.nan)
+        heat = (len(records.HEAT_KINDS), int(inp.rt["n_spaces"][0]))
+        counts = BlockCounts.new(n_races, records.ROUND_CAP, n, heat=heat)  # slots 1..n
         if n_races:
             log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
             logn = np.zeros(1, dtype=np.int64)
-            rounds = (counts, ends, by_seat, measures)
             searching = search_flag(inp.cell)
-            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn, searching)
+            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs)
 
             def play(b: int, lo: int, hi: int) -> None:
-                # the kernel finds block b's races lo..hi itself (the same formula, over
-                # heat.shape[0] blocks) and writes its own rows
-                batch.blocks(b, b + 1, *args)
+                rows = counts.of_block(b)
+                batch.blocks(lo, hi, *args, counts.heat[b], rows, log, logn, searching)
 
             run_blocks(n_races, play, threads)
         seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
-        total = heat.sum(axis=0)
-        batch_out = Batch(seats, races, {k: total[i] for i, k in enumerate(records.HEAT_KINDS)})
-        batch_out.round_position = counts.sum(axis=0)
-        batch_out.end_position = ends.sum(axis=0)
-        batch_out.seat_position = by_seat.sum(axis=0)
-        batch_out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
-        return batch_out
+        total = counts.heat_total()
+        heat_cols = {k: total[i] for i, k in enumerate(records.HEAT_KINDS)}
+        return counts.into(Batch(seats, races, heat_cols))
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         from simkit.games.mush.trace import run_trace

@@ -16,11 +16,11 @@ import numpy as np
 
 from simkit.errors import SimkitError
 from simkit.games.base import Cell, Column
+from simkit.games.blocks import BlockCounts
 from simkit.games.mush import records as E
 from simkit.games.mush.batch import blocks
 from simkit.games.mush.choose import search_flag
 from simkit.games.mush.route import load_route
-from simkit.games.round_counts import MEASURES
 
 TRAINING = ("warm", "mild", "cold")
 COLOURS = ("green", "red", "blue")
@@ -182,13 +182,12 @@ def run_trace(
     logn = np.zeros(1, dtype=np.int64)
     st = np.zeros((1, n), dtype=E.STAT)
     rs = np.zeros(1, dtype=E.RACE)
-    heat = np.zeros((1, len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0])), dtype=np.int64)
     keys = np.array([key], dtype=np.uint64)
-    counts = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
-    by_seat = np.zeros((1, E.ROUND_CAP, n, n, n + 1), dtype=np.int64)
-    rounds = (counts, counts.copy(), by_seat, np.zeros((1, len(MEASURES))))
+    heat = (len(E.HEAT_KINDS), int(inp.rt["n_spaces"][0]))
+    counts = BlockCounts.new(1, E.ROUND_CAP, n, heat=heat)
     searching = search_flag(inp.cell)
-    blocks(0, 1, keys, (inp.prm, inp.cell), inp.rt, st, rs, heat, rounds, log, logn, searching)
+    args = (keys, (inp.prm, inp.cell), inp.rt, st, rs, counts.heat[0], counts.of_block(0))
+    blocks(0, 1, *args, log, logn, searching)
     if logn[0] < 0:
         raise SimkitError(f"mush: the trace log of key {key} is full ({cap} events)")
     route = load_route(cell.variant.route)

@@ -21,12 +21,12 @@ import numpy as np
 from numba import njit
 
 from simkit._borrow import borrowed
-from simkit.games.blocks import block_count, run_blocks
+from simkit.games.blocks import BlockCounts, run_blocks
 from simkit.games.mushroomwalk.choose import choose
 from simkit.games.mushroomwalk.position import apply, is_over, max_plays, new, result
 from simkit.games.mushroomwalk.records import ARM, EVENT, PLAY, POSITION
 from simkit.games.mushroomwalk.rules import winner
-from simkit.games.round_counts import MEASURES, add_race
+from simkit.games.round_counts import add_race
 
 ROUND_CAP = 64  # rounds (two turns each) kept in Batch.round_position and the measures
 
@@ -120,17 +120,14 @@ def run(
     bots: np.ndarray,
     outputs: tuple[np.ndarray, np.ndarray],
     threads: int | None = None,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> BlockCounts:
     """``play_games`` over all ``keys`` (no events), block by block on ``threads`` threads
     (``simkit.games.blocks.run_blocks``: its blocks, thread default and scheduling).
-    Returns the round counts, the end counts, the counts by seat (each summed over the
-    blocks: integers, so in any order) and the measures."""
+    Returns each block's round counts, end counts, counts by seat, and the measures
+    (``BlockCounts.into`` sums them into the Batch)."""
     seat_out, race_out = outputs
     n = keys.shape[0]
-    counts = np.zeros((block_count(n), ROUND_CAP, 2, 2, 3), dtype=np.int64)
-    ends = np.zeros_like(counts)
-    by_seat = np.zeros_like(counts)
-    measures = np.full((n, len(MEASURES)), np.nan)
+    counts = BlockCounts.new(n, ROUND_CAP, 2)
 
     def scratch() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # a worker's one-row event log, its count and the last position: nothing read back
@@ -139,7 +136,8 @@ def run(
     def play(b: int, lo: int, hi: int, work: tuple[np.ndarray, np.ndarray, np.ndarray]) -> None:
         ev, evc, last = work
         rows = slice(lo, hi)
-        rounds = (counts[b], ends[b], by_seat[b], measures[rows])
+        block, ends, by_seat, measures = counts.of_block(b)
+        rounds = (block, ends, by_seat, measures[rows])
         play_games(
             keys[rows],
             race_index[rows],
@@ -154,4 +152,4 @@ def run(
         )
 
     run_blocks(n, play, threads, scratch=scratch)
-    return counts.sum(axis=0), ends.sum(axis=0), by_seat.sum(axis=0), measures
+    return counts

@@ -153,11 +153,8 @@ class MushroomWalk(Game):
         n = len(keys)
         seat_out = np.zeros((n, 2), dtype=SEAT)
         race_out = np.zeros(n, dtype=RACE)
-        counts, ends, by_seat, measures = run(keys, idx, prm, bots, (seat_out, race_out), threads)
-        out = _batch(seat_out, race_out)
-        out.round_position, out.end_position, out.seat_position = counts, ends, by_seat
-        out.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
-        return out
+        counts = run(keys, idx, prm, bots, (seat_out, race_out), threads)
+        return counts.into(_batch(seat_out, race_out))
 
     def trace(self, cell: Cell, key: int, race_index: int | None = None) -> Any:
         """Replay the game with root ``key`` through the batch's own kernel, with events."""

@@ -22,7 +22,7 @@ from numba import njit
 from simkit._borrow import borrowed
 from simkit.errors import SimkitError
 from simkit.games.base import COMMON_RACE_COLUMNS, COMMON_SEAT_COLUMNS, Batch, Cell, Column
-from simkit.games.blocks import block_count, run_blocks
+from simkit.games.blocks import BlockCounts, run_blocks
 from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, parse_bot
 from simkit.games.snowtails.choose import choose, guided_flag, search_flag
@@ -355,14 +355,10 @@ def run_batch(
     cfga, reach = cell_inputs(tracks, variant, bots, slots)
     search, guided = search_flag(cfga), guided_flag(cfga)
     n = len(keys)
-    n_blocks = block_count(n)
     results = np.zeros(n, dtype=RESULT)
-    heat = np.zeros((n_blocks, len(HEAT_KINDS), int(cfga["n_spaces"][0])), dtype=np.int64)
     players = len(slots)
-    rounds = np.zeros((n_blocks, ROUND_CAP, max(slots), players, players + 1), dtype=np.int64)
-    ends = np.zeros_like(rounds)
-    by_seat = np.zeros((n_blocks, ROUND_CAP, players, players, players + 1), dtype=np.int64)
-    measures = np.full((n, len(MEASURES)), np.nan)
+    heat = (len(HEAT_KINDS), int(cfga["n_spaces"][0]))
+    counts = BlockCounts.new(n, ROUND_CAP, players, max(slots), heat)
 
     # One position and work set per worker, used for block after block: a block's result
     # does not depend on what they held (``position.new`` clears every field; _block
@@ -372,16 +368,13 @@ def run_batch(
         return np.empty(3, dtype=POSITION), np.empty(2, dtype=WORK)
 
     def play(b: int, lo: int, hi: int, work: tuple[np.ndarray, np.ndarray]) -> None:
-        counts = (rounds[b], ends[b], by_seat[b], measures)
-        _block(cfga, reach, keys, lo, hi, results, heat[b], counts, *work, search, guided)
+        rows = counts.of_block(b)
+        _block(cfga, reach, keys, lo, hi, results, counts.heat[b], rows, *work, search, guided)
 
     run_blocks(n, play, threads, scratch=scratch)
-    batch = to_batch(results, players, heat.sum(axis=0)[:, : tracks[0].n_spaces])
+    batch = to_batch(results, players, counts.heat_total(tracks[0].n_spaces))
     if variant.races == 1:  # the kernel counted rounds; a tournament's standings by race
-        batch.round_position = rounds.sum(axis=0)
-        batch.end_position = ends.sum(axis=0)
-        batch.seat_position = by_seat.sum(axis=0)
-        batch.round_measures = {m: measures[:, j] for j, m in enumerate(MEASURES)}
+        counts.into(batch)
     else:
         count_standings(batch, variant.races, max(slots))
     return batch
