@@ -1,6 +1,11 @@
-"""One skeleton per game (issue 27): every engine package has the same module names and roles.
+"""One skeleton per game (issues 27, 38): every engine answers the same calls the same way.
 
-``docs/games.md`` ("Adding a game") describes each module; a new game copies any engine.
+The behaviour tests below ask every game (each engine and the variant package) the same
+questions through ``Game`` and its position functions, and hold each answer to one
+contract: a batch's columns, shapes and totals; races that depend on their key only, for
+any thread count; a trace of the race the batch played; the position functions of
+``docs/positions.md``. ``docs/games.md`` ("Adding a game") describes each module; a new
+game copies any engine.
 A package of ``simkit.games`` is either an engine (its ``GAME`` is a class of its own
 ``game.py``, and it has every module of ``SKELETON``) or a variant package of an engine
 (only ``__init__.py`` and data, its ``GAME`` a subclass of an engine's: ``mushmush`` is the
@@ -9,20 +14,36 @@ Snow Tails engine with Mush! Mush!'s defaults, track files and fitted bots).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import json
 import pkgutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import simkit.games
-from simkit.games.base import Game
+from simkit.games.base import Batch, Game, race_rows
+from simkit.games.cells import build_cell
+from simkit.games.round_counts import MEASURES
 
 GAMES = Path(simkit.games.__file__).resolve().parent
 DOC = GAMES.parents[1] / "docs" / "games.md"
 PACKAGES = sorted(p.name for p in GAMES.iterdir() if (p / "__init__.py").exists())
 
-# Module: role. Every engine package has all of them.
+# docs/positions.md, "The functions": what every engine's position.py defines.
+POSITION_FUNCTIONS = (
+    "new",
+    "legal_plays",
+    "apply",
+    "to_move",
+    "is_over",
+    "result",
+    "observe",
+    "determinize",
+)
+# Module: role, as docs/games.md describes them.
 SKELETON = {
     "__init__": "registers GAME (simkit.games.register)",
     "game": "the Game record: cells in, result arrays and traces out",
@@ -65,10 +86,72 @@ def test_the_engines_and_the_variant_package():
     assert [p for p in PACKAGES if p not in _engines()] == ["mushmush"]
 
 
+KEYS = np.arange(1, 41, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+
+
+@functools.cache
+def _played(package: str, threads: int) -> Batch:
+    game = _game(package)
+    return game.simulate(build_cell(package), KEYS, threads=threads)
+
+
+def _same(a: Batch, b: Batch, rows: slice = slice(None)) -> None:
+    for part in ("seats", "races"):
+        mine, other = getattr(a, part), getattr(b, part)
+        assert list(mine) == list(other), part
+        for name in mine:
+            np.testing.assert_array_equal(mine[name][rows], other[name], err_msg=name)
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_batch_has_the_games_columns_shapes_and_totals(package):
+    game, cell = _game(package), build_cell(package)
+    batch = _played(package, 1)
+    n, players = len(KEYS), cell.players
+    assert list(batch.seats) == list(game.seat_columns)
+    assert list(batch.races) == list(game.race_columns)
+    for name, col in game.seat_columns.items():
+        assert batch.seats[name].shape == (n, players), name
+        assert batch.seats[name].dtype == np.dtype(col.dtype), name
+    for name, col in game.race_columns.items():
+        assert batch.races[name].shape == (n,), name
+        assert batch.races[name].dtype == np.dtype(col.dtype), name
+    assert list(batch.heat) == list(game.heat_kinds)
+    # Every seat of every race is counted once in the first round (docs/tables.md,
+    # "round_position"), by start slot and by seat alike; each race has one row of measures.
+    assert batch.round_position[0].sum() == n * players
+    assert batch.seat_position[0].sum() == n * players
+    assert batch.end_position[0].sum() == n * players
+    assert list(batch.round_measures) == list(MEASURES)
+    assert all(m.shape == (n,) for m in batch.round_measures.values())
+    # A seat finishes at a place of 1..players.
+    finish = batch.seats["finish"]
+    assert finish.min() >= 1 and finish.max() <= players
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_race_depends_on_its_key_only_for_any_thread_count(package):
+    whole = _played(package, 1)
+    _same(whole, _played(package, 2))
+    part = _game(package).simulate(build_cell(package), KEYS[7:12], threads=1)
+    _same(whole, part, slice(7, 12))
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_trace_replays_the_race_the_batch_played(package):
+    game, cell = _game(package), build_cell(package)
+    key = int(KEYS[3])
+    trace = game.trace(cell, key)
+    data = json.loads(json.dumps(trace.to_json()))
+    assert data["game"] == package and data["key"] == key
+    assert trace.rows() == race_rows(_played(package, 1), 3)
+
+
 @pytest.mark.parametrize("package", ["mush", "mushroomwalk", "snowtails"])
-def test_every_engine_has_the_skeleton(package):
-    missing = sorted(set(SKELETON) - _modules(package))
-    assert missing == [], f"simkit/games/{package} lacks {missing} (docs/games.md)"
+def test_every_engine_has_the_position_functions(package):
+    position = importlib.import_module(f"simkit.games.{package}.position")
+    missing = [f for f in POSITION_FUNCTIONS if not callable(getattr(position, f, None))]
+    assert missing == [], f"simkit/games/{package}/position.py lacks {missing} (docs/positions.md)"
 
 
 @pytest.mark.parametrize("package", PACKAGES)

@@ -119,6 +119,13 @@ class Batch:
     round_measures: dict[str, np.ndarray] = field(default_factory=dict)
 
 
+def race_rows(batch: Batch, i: int = 0) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+    """Race ``i`` of ``batch`` as Python values: each seat column's list (one per seat) and
+    each race column's value, the rows a table holds (a trace's ``rows``)."""
+    seats = {name: col[i].tolist() for name, col in batch.seats.items()}
+    return seats, {name: col[i].item() for name, col in batch.races.items()}
+
+
 @dataclass(frozen=True)
 class RuleElement:
     """A rule that may favour some start slots over others, and how to switch it off.

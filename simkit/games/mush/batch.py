@@ -3,7 +3,7 @@
 The loop in ``blocks`` is the one way a race is played: the seat to move chooses
 (``choose``), the position applies it (``position.apply``). ``blocks`` plays one block's
 races, with its own position and scratch and its own rows of the counts, without the GIL;
-``game.simulate`` hands the blocks to the thread pool of ``simkit.games.blocks``, so
+``run`` hands the blocks to the thread pool of ``simkit.games.blocks``, so
 results are identical for any number of threads, and ``trace`` runs the same kernel on
 one key with the event log on.
 
@@ -17,10 +17,14 @@ points (``blocks`` and the doors in ``kernels.py``) hold all the code they call.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
-from simkit.games.mush.choose import choose
+from simkit.games.blocks import BlockCounts, run_blocks
+from simkit.games.mush import records
+from simkit.games.mush.choose import choose, search_flag
 from simkit.games.mush.position import apply, is_over, new, result, to_move
 from simkit.games.mush.records import EV_CAP, MAX_SEATS, PLAY, POSITION, RECORDER, WORK
 from simkit.games.round_counts import add_race
@@ -87,3 +91,29 @@ def blocks(lo, hi, keys, inputs, rt_a, seats, races, heat, rounds, log, logn, se
     for k in range(heat.shape[0]):
         for v in range(rt.n_spaces):
             heat[k, v] = rec_a[0].heat[k, v]
+
+
+def run(
+    keys: np.ndarray, inp: Any, players: int, threads: int | None = None
+) -> tuple[np.ndarray, np.ndarray, BlockCounts]:
+    """``blocks`` over all ``keys`` (no events), block by block on ``threads`` threads
+    (``simkit.games.blocks.run_blocks``: its blocks, thread default and scheduling), with
+    ``inp`` the cell's ``game.Inputs``. Returns the seat rows (STAT, (races, players)), the
+    race rows (RACE) and each block's counts (``BlockCounts.into`` sums them)."""
+    n_races = len(keys)
+    st = np.zeros((n_races, players), dtype=records.STAT)
+    rs = np.zeros(n_races, dtype=records.RACE)
+    heat = (len(records.HEAT_KINDS), int(inp.rt["n_spaces"][0]))
+    counts = BlockCounts.new(n_races, records.ROUND_CAP, players, heat=heat)  # slots 1..n (R-44)
+    if n_races:
+        log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
+        logn = np.zeros(1, dtype=np.int64)
+        searching = search_flag(inp.cell)
+        args = (keys, (inp.prm, inp.cell), inp.rt, st, rs)
+
+        def play(b: int, lo: int, hi: int) -> None:
+            rows = counts.of_block(b)
+            blocks(lo, hi, *args, counts.heat[b], rows, log, logn, searching)
+
+        run_blocks(n_races, play, threads)
+    return st, rs, counts

@@ -26,11 +26,9 @@ from simkit.games.base import (
     Game,
     RuleElement,
 )
-from simkit.games.blocks import BlockCounts, run_blocks
 from simkit.games.mush import batch, records
 from simkit.games.mush.arrays import kernel_cell, kernel_route
 from simkit.games.mush.bots import BOT_KINDS
-from simkit.games.mush.choose import search_flag
 from simkit.games.mush.params import PRESETS, MushParams
 from simkit.games.mush.route import load_route
 
@@ -169,22 +167,7 @@ class MushGame(Game):
         # No MUSH rule depends on a race's index: ``race_indices`` is not used.
         inp = self.inputs(cell)
         keys = np.ascontiguousarray(keys, dtype=np.uint64)
-        n_races, n = len(keys), cell.players
-        st = np.zeros((n_races, n), dtype=records.STAT)
-        rs = np.zeros(n_races, dtype=records.RACE)
-        heat = (len(records.HEAT_KINDS), int(inp.rt["n_spaces"][0]))
-        counts = BlockCounts.new(n_races, records.ROUND_CAP, n, heat=heat)  # slots 1..n
-        if n_races:
-            log = np.zeros((0, records.LOG_WIDTH), dtype=np.int32)
-            logn = np.zeros(1, dtype=np.int64)
-            searching = search_flag(inp.cell)
-            args = (keys, (inp.prm, inp.cell), inp.rt, st, rs)
-
-            def play(b: int, lo: int, hi: int) -> None:
-                rows = counts.of_block(b)
-                batch.blocks(lo, hi, *args, counts.heat[b], rows, log, logn, searching)
-
-            run_blocks(n_races, play, threads)
+        st, rs, counts = batch.run(keys, inp, cell.players, threads)
         seats = {name: st[name].astype(col.dtype) for name, col in self.seat_columns.items()}
         races = {name: rs[name].astype(col.dtype) for name, col in self.race_columns.items()}
         total = counts.heat_total()

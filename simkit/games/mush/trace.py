@@ -38,6 +38,10 @@ class MushTrace:
     names: tuple[str, ...]  # space names
     bots: tuple[str, ...]
 
+    def rows(self) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+        """The race's table rows, as ``simulate`` writes them: seats and race columns."""
+        return self.seats, self.races
+
     def _sp(self, v: int) -> str:
         return self.names[v]
 

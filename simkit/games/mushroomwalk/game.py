@@ -178,7 +178,9 @@ class MushroomWalk(Game):
         counts = np.zeros((ROUND_CAP, 2, 2, 3), dtype=np.int64)
         rounds = (counts, counts.copy(), counts.copy(), np.zeros((1, len(MEASURES))))
         play_games(keys, idx, prm, bots, seat_out, race_out, rounds, ev, evc, last)
-        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], int(race_out[0]["winner"]))
+        rows = _batch(seat_out, race_out)
+        winner = int(race_out[0]["winner"])
+        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], rows, winner)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal action from a position (docs/state-mushroomwalk.md) and its outcome."""

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.games.base import Cell
+from simkit.games.base import Batch, Cell, race_rows
 from simkit.games.mushroomwalk.cards import NIGHT_BASE, card_name
 from simkit.games.mushroomwalk.records import (
     COOK,
@@ -81,19 +81,26 @@ def _cards(codes: np.ndarray) -> list[str]:
 
 
 class Trace:
-    """Events of one game (``records.EVENT``), its final position and its winner (the race
-    row's, as the batch kernel wrote it)."""
+    """Events of one game (``records.EVENT``), its final position and its table rows (a
+    Batch of one game, as the batch kernel wrote it)."""
 
-    def __init__(self, cell: Cell, key: int, events: np.ndarray, position: Any, winner: int):
+    def __init__(
+        self, cell: Cell, key: int, events: np.ndarray, position: Any, result: Batch, winner: int
+    ):
         self.cell = cell
         self.key = key
         self.events = events
         self.position = position
+        self.result = result
         self._winner = winner
 
     def winner(self) -> int:
         """Winning seat, or -1 for a draw."""
         return self._winner
+
+    def rows(self) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+        """The game's table rows, as ``simulate`` writes them: seats and race columns."""
+        return race_rows(self.result)
 
     @staticmethod
     def _public(e: Any) -> dict[str, Any]:

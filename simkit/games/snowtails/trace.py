@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from simkit.games.base import Batch
+from simkit.games.base import Batch, race_rows
 from simkit.games.snowtails.batch import cell_inputs, to_batch
 from simkit.games.snowtails.kernels import new, result, step
 from simkit.games.snowtails.params import SnowTailsParams
@@ -182,6 +182,10 @@ class RaceTrace:
     turns: list[Turn]
     title: str = "Snow Tails"
     tracks: list[CompiledTrack] = field(default_factory=list)  # one per race of the unit
+
+    def rows(self) -> tuple[dict[str, list[Any]], dict[str, Any]]:
+        """The race's table rows, as ``simulate`` writes them: seats and race columns."""
+        return race_rows(self.result)
 
     def seat_name(self, p: int) -> str:
         return f"{COLOURS[p]} (seat {p}, {self.bots[p]})"
