@@ -77,14 +77,14 @@ def engine_play(position, v, mask, pattern, take=0):
     play[PL_BITS] = sum(1 << j for j, kind in enumerate(pattern) if kind == 1)
     play[PL_NPAT] = len(pattern)
     play[PL_TAKE] = take
-    apply(position.cfga, after, works)
+    apply(after, position.cfga, works)
     if int(after["turns_done"][0]) == 0:
         from simkit.games.snowtails.batch import reach_table
 
         n = position.track.n_spaces
         reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
         while int(after["turns_done"][0]) == 0:
-            step(position.cfga, reach, after, works)
+            step(after, position.cfga, reach, works)
     return int(after["t_code"][0]), after[0]
 
 

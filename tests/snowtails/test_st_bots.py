@@ -35,16 +35,16 @@ def search_decisions(bots, key, game="snowtails", track="hairpins", limit=12):
     cfga, reach = cell_inputs(load(track), variant, bots, tuple(range(1, len(bots) + 1)))
     positions = np.zeros(1, dtype=POSITION)
     works = np.zeros(1, dtype=WORK)
-    new(cfga, positions, works, np.uint64(key))
+    new(positions, cfga, works, np.uint64(key))
     seen = []
     while positions[0]["flow"] != FL_DONE and len(seen) < limit:
         seat = int(positions[0]["to_move"])
-        choose(cfga, reach, positions, works)
+        choose(positions, cfga, reach, works)
         if positions[0]["phase"] == PH_PLAY and bots[seat].startswith("search"):
             m = int(works["n_top"][0])
             budget = int(cfga["rollouts"][0, seat])
             seen.append((seat, budget, works["tries"][0, :m].copy()))
-        apply(cfga, positions, works)
+        apply(positions, cfga, works)
     return seen
 
 
@@ -107,12 +107,12 @@ def _greedy_played(st, track, bot, still=0):
     positions = pos.positions.copy()
     positions[0]["still"][0] = still
     works = np.zeros(1, dtype=WORK)
-    choose(cfga, reach, positions, works)
+    choose(positions, cfga, reach, works)
     play = works["play"][0].copy()
     works = np.zeros(1, dtype=WORK)
     works["halt"] = 1
     works["play"][0] = play
-    apply(cfga, positions, works)
+    apply(positions, cfga, works)
     return positions[0]
 
 
@@ -334,7 +334,7 @@ def test_a_search_whose_place_is_settled_plays_greedys_best():
     for key in range(1, 13):
         positions = np.zeros(1, dtype=POSITION)
         works = np.zeros(1, dtype=WORK)
-        new(cfga, positions, works, np.uint64(key * 7919))
+        new(positions, cfga, works, np.uint64(key * 7919))
         while positions[0]["flow"] != FL_DONE:
             pos = positions[0]
             seat = int(pos["to_move"])
@@ -347,12 +347,12 @@ def test_a_search_whose_place_is_settled_plays_greedys_best():
             if alone:
                 greedy_best = positions.copy()
                 ref_works = np.zeros(1, dtype=WORK)
-                choose(ref, reach, greedy_best, ref_works)
-            choose(cfga, reach, positions, works)
+                choose(greedy_best, ref, reach, ref_works)
+            choose(positions, cfga, reach, works)
             if alone:
                 settled += 1
                 assert np.array_equal(works["play"][0], ref_works["play"][0]), (key, settled)
-            apply(cfga, positions, works)
+            apply(positions, cfga, works)
     assert settled >= 5  # the case arose
 
 

@@ -59,7 +59,7 @@ def _race(bot: str, key: int):
     cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
     positions = np.zeros(3, dtype=POSITION)
     works = np.zeros(2, dtype=WORK)
-    new(cfga, positions, works, np.uint64(key))
+    new(positions, cfga, works, np.uint64(key))
     return cfga, reach, positions, works, np.zeros(1, dtype=POSITION)
 
 
@@ -81,8 +81,8 @@ def test_features_read_only_what_the_seat_sees():
             assert len(feats[0]) > 0
             assert np.array_equal(feats[0], feats[1]) and np.array_equal(feats[0], feats[2])
             checked += 1
-        choose(cfga, reach, positions, works)
-        apply(cfga, positions, works)
+        choose(positions, cfga, reach, works)
+        apply(positions, cfga, works)
     assert checked == 12
 
 
@@ -108,12 +108,12 @@ def test_a_policy_with_a_tanh_layer_plays_its_best_scored_candidate():
             tops = works[0]["top"][:n].copy()
             if n > 1:
                 scores = np.tanh(out[:n] @ w1.T + b1) @ w2
-                choose(cfga, reach, positions, works)
+                choose(positions, cfga, reach, works)
                 assert np.array_equal(works[0]["play"], tops[np.argmax(scores)])
                 differ += np.argmax(scores) != np.argmax(out[:n] @ coef)
                 checked += 1
-        choose(cfga, reach, positions, works)
-        apply(cfga, positions, works)
+        choose(positions, cfga, reach, works)
+        apply(positions, cfga, works)
     assert checked > 20 and differ > 0, (checked, differ)
 
 

@@ -53,11 +53,11 @@ def decisions(game, key, bots=BOTS):
     """Every decision of one race: yields (cell, reach, position array, work array) paused
     at it (the same arrays each time: copy what you keep)."""
     cfga, reach, positions, works = setup(game, bots)
-    new(cfga, positions[:1], works, np.uint64(key))
+    new(positions[:1], cfga, works, np.uint64(key))
     while positions[0]["flow"] != FL_DONE:
         yield cfga, reach, positions, works
-        choose(cfga, reach, positions[:1], works)
-        apply(cfga, positions[:1], works)
+        choose(positions[:1], cfga, reach, works)
+        apply(positions[:1], cfga, works)
 
 
 def paused_at(game, key, i):
@@ -77,7 +77,7 @@ def after(cfga, positions, play):
     works = np.zeros(1, dtype=WORK)
     works["halt"] = 1
     works["play"][0] = play
-    apply(cfga, out, works)
+    apply(out, cfga, works)
     return out[0]
 
 
@@ -91,12 +91,12 @@ def test_every_bot_play_is_one_of_the_legal_plays(game):
     checked = 0
     for cfga, reach, positions, works in decisions(game, int(race_keys(3, 0, [0])[0])):
         probe = np.zeros(1, dtype=WORK)
-        n = legal_plays(cfga, positions[:1], probe, rows)
+        n = legal_plays(positions[:1], cfga, probe, rows)
         assert 0 < n < rows.shape[0]
         if positions[0]["phase"] != PH_PLAY or checked > 40:
             continue
         bot = positions[:1].copy()
-        choose(cfga, reach, bot, works)
+        choose(bot, cfga, reach, works)
         mine = after(cfga, positions, works["play"][0])
         assert any(same(mine, after(cfga, positions, rows[i])) for i in range(n))
         checked += 1
@@ -108,8 +108,8 @@ def test_new_defines_every_field(game):
     cfga, _, positions, works = setup(game)
     key = race_keys(4, 0, [1])[0]
     positions.view(np.uint8)[:] = 0x5A  # garbage everywhere
-    new(cfga, positions[:1], works, key)
-    new(cfga, positions[1:], works, key)  # from zeros
+    new(positions[:1], cfga, works, key)
+    new(positions[1:], cfga, works, key)  # from zeros
     assert same(positions[0], positions[1])
 
 
@@ -174,11 +174,11 @@ def test_search_choices_do_not_depend_on_hidden_cards(game):
         if positions[0]["phase"] != PH_PLAY or bots[seat] == "greedy" or checked >= 6:
             continue
         ref = positions[:1].copy()
-        choose(cfga, reach, ref, works)
+        choose(ref, cfga, reach, works)
         want = works["play"][0].copy()
         other = np.zeros(1, dtype=POSITION)
         determinize(positions[:1], seat, np.uint64(checked + 1), other, 0)
-        choose(cfga, reach, other, works)
+        choose(other, cfga, reach, works)
         assert np.array_equal(works["play"][0], want)
         checked += 1
     assert checked == 6
@@ -192,12 +192,12 @@ def test_greedy_choices_do_not_depend_on_hidden_cards(game):
     for cfga, reach, positions, works in decisions(game, 99, bots):
         seat = int(positions[0]["to_move"])
         ref = positions[:1].copy()
-        choose(cfga, reach, ref, works)
+        choose(ref, cfga, reach, works)
         want = works["play"][0].copy()
         for k in range(2):
             other = np.zeros(1, dtype=POSITION)
             determinize(positions[:1], seat, np.uint64(k + 5), other, 0)
-            choose(cfga, reach, other, works)
+            choose(other, cfga, reach, works)
             assert np.array_equal(works["play"][0], want)
         checked += 1
     assert checked > 30
@@ -253,7 +253,7 @@ def test_the_chapel_is_a_choice():
                 continue
             seat = int(positions[0]["to_move"])
             probe = np.zeros(1, dtype=WORK)
-            n = legal_plays(cfga, positions[:1], probe, rows)
+            n = legal_plays(positions[:1], cfga, probe, rows)
             assert sorted(rows[:n, PL_VALUE]) == [0, 1]
             dents = int(positions[0]["dents"][seat])
             assert dents > 0

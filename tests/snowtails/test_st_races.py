@@ -207,7 +207,7 @@ def _turn_with_no_canine(dents):
     works["halt"] = 1
     advance(cfga, positions, works)
     while positions["turns_done"][0] == 0:
-        step(cfga, reach, positions, works)
+        step(positions, cfga, reach, works)
     return int(pos["t_code"]), pos, works["log"][0, : int(works["nlog"][0])]
 
 

@@ -82,13 +82,13 @@ def test_value_reads_only_what_the_seat_sees():
     cfga, reach = cell_inputs(load("nutcracker"), PRESETS["snowtails"], bots, (1, 2, 3))
     positions = np.zeros(3, dtype=POSITION)
     works = np.zeros(1, dtype=WORK)
-    new(cfga, positions, works, np.uint64(11))
+    new(positions, cfga, works, np.uint64(11))
     plays = 0
     while positions[0]["flow"] != FL_DONE and plays < 20:
         if positions[0]["phase"] == PH_PLAY:
             plays += 1
-        choose(cfga, reach, positions, works)
-        apply(cfga, positions, works)
+        choose(positions, cfga, reach, works)
+        apply(positions, cfga, works)
     assert positions[0]["flow"] != FL_DONE
     f0, f1, f2 = np.zeros(N_FEATURES2), np.zeros(N_FEATURES2), np.zeros(N_FEATURES2)
     for seat in range(3):
@@ -169,7 +169,7 @@ def test_the_carried_value_reads_only_what_the_seat_sees():
     cfga, _ = cell_inputs(load("mm1-old-faithful"), PRESETS["mushmush"], bots, (1, 2, 3, 4))
     positions = np.zeros(3, dtype=POSITION)
     works = np.zeros(1, dtype=WORK)
-    new(cfga, positions, works, np.uint64(5))
+    new(positions, cfga, works, np.uint64(5))
     plays = 0
     greedy = cell_inputs(
         load("mm1-old-faithful"), PRESETS["mushmush"], ("greedy",) * 4, (1, 2, 3, 4)
@@ -177,8 +177,8 @@ def test_the_carried_value_reads_only_what_the_seat_sees():
     while positions[0]["flow"] != FL_DONE and plays < 24:
         if positions[0]["phase"] == PH_PLAY:
             plays += 1
-        choose(*greedy, positions, works)
-        apply(greedy[0], positions, works)
+        choose(positions, *greedy, works)
+        apply(positions, greedy[0], works)
     assert positions[0]["flow"] != FL_DONE
     f0, f1 = np.zeros(N_FEATURES3), np.zeros(N_FEATURES3)
     for seat in range(4):

@@ -224,11 +224,11 @@ def _block(cfga, reach, keys, lo, hi, results, heat, rounds, positions, works, s
     tables = (borrowed(reach[0]), borrowed(reach[1]))
     pool, swks = _search_scratch(positions, works, search)  # made once
     for r in range(lo, hi):
-        new(cfg, pos, wk, keys[r])
+        new(pos, cfg, wk, keys[r])
         while pos.flow != FL_DONE:
-            choose(cfg, tables, pos, wk, pool, swks, guided)
-            apply(cfg, pos, wk)
-        result(cfg, pos, results[r])
+            choose(pos, cfg, tables, wk, pool, swks, guided)
+            apply(pos, cfg, wk)
+        result(pos, cfg, results[r])
         if cfg.races == 1:
             count_ranks(pos, wk, measures[r])
     for k in range(heat.shape[0]):

@@ -29,7 +29,7 @@ from simkit.games.snowtails.search import search_play
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def choose(cfg, reach, pos, wk, pool, swks, guided):
+def choose(pos, cfg, reach, wk, pool, swks, guided):
     """The bot of seat ``pos.to_move`` takes the decision ``pos.phase``: writes ``wk.play``.
 
     ``pool`` (two positions) and ``swks`` (one work record) are the search's scratch, as

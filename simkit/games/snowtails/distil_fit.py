@@ -96,7 +96,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, pla
     f = np.zeros(N_FEATURES)
     d = 0
     for r in range(len(keys)):
-        new(cfg, pos, wk, keys[r])
+        new(pos, cfg, wk, keys[r])
         while pos.flow != FL_DONE:
             p = pos.to_move
             # A settled place (every other sled finished or out) is no lesson: every play
@@ -107,7 +107,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, pla
             )
             if search and d < len(m):
                 saved[d] = pos
-            choose(cfg, tables, pos, wk, pool, swks, True)
+            choose(pos, cfg, tables, wk, pool, swks, True)
             if search and wk.n_top > 1 and d < len(m):
                 pick = -1
                 for c in range(wk.n_top):
@@ -132,7 +132,7 @@ def _collect(cfga, reach, keys, positions, works, x, m, chosen, race, saved, pla
                 chosen[d] = pick
                 race[d] = r
                 d += 1
-            apply(cfg, pos, wk)
+            apply(pos, cfg, wk)
     return d
 
 
@@ -264,7 +264,7 @@ def agreement(paths: list[str], per: int, bot: str) -> tuple[int, int, float]:
         cfga, reach = cell_inputs(unit_tracks(cell), cell.variant, cell.bots, cell_slots(cell))
         for d in pick:
             positions[0] = saved[d]
-            kernels.choose(cfga, reach, positions, works)
+            kernels.choose(positions, cfga, reach, works)
             same += bool((works[0]["play"] == data["plays"][d]).all())
             total += 1
     return same, total, time.process_time() - start

@@ -24,8 +24,8 @@ from simkit.games.snowtails.records import POSITION, WORK
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def new(cfga, positions, works, key):
-    position.new(cfga[0], positions[0], works[0], key)
+def new(positions, cfga, works, key):
+    position.new(positions[0], cfga[0], works[0], key)
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -38,31 +38,31 @@ def _scratch(search):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _choose(cfga, reach, positions, works, search, guided):
+def _choose(positions, cfga, reach, works, search, guided):
     pool, swks = _scratch(search)
-    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
+    bot_choose(positions[0], cfga[0], reach, works[0], pool, swks, guided)
 
 
-def choose(cfga, reach, positions, works):
+def choose(positions, cfga, reach, works):
     """The seat to move's bot decides: writes ``works[0].play``."""
-    _choose(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
+    _choose(positions, cfga, reach, works, search_flag(cfga), guided_flag(cfga))
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def apply(cfga, positions, works):
-    position.apply(cfga[0], positions[0], works[0])
+def apply(positions, cfga, works):
+    position.apply(positions[0], cfga[0], works[0])
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def _step(cfga, reach, positions, works, search, guided):
+def _step(positions, cfga, reach, works, search, guided):
     pool, swks = _scratch(search)
-    bot_choose(cfga[0], reach, positions[0], works[0], pool, swks, guided)
-    position.apply(cfga[0], positions[0], works[0])
+    bot_choose(positions[0], cfga[0], reach, works[0], pool, swks, guided)
+    position.apply(positions[0], cfga[0], works[0])
 
 
-def step(cfga, reach, positions, works):
+def step(positions, cfga, reach, works):
     """The seat to move's bot decides, and its play is carried out."""
-    _step(cfga, reach, positions, works, search_flag(cfga), guided_flag(cfga))
+    _step(positions, cfga, reach, works, search_flag(cfga), guided_flag(cfga))
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
@@ -71,13 +71,13 @@ def advance(cfga, positions, works):
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def result(cfga, positions, out):
-    position.result(cfga[0], positions[0], out[0])
+def result(positions, cfga, out):
+    position.result(positions[0], cfga[0], out[0])
 
 
 @njit(cache=True, no_cfunc_wrapper=True)
-def legal_plays(cfga, positions, works, out):
-    return position.legal_plays(cfga[0], positions[0], works[0], out)
+def legal_plays(positions, cfga, works, out):
+    return position.legal_plays(positions[0], cfga[0], works[0], out)
 
 
 @njit(cache=True, no_cfunc_wrapper=True)

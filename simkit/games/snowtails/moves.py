@@ -426,7 +426,7 @@ def moves(state: Mapping[str, Any], track: CompiledTrack | None = None) -> Moves
         return Moves(position, rank, note, [])
     works = np.zeros(1, dtype=WORK)
     rows = np.zeros((MAX_LEGAL, PLAY_W), dtype=np.int64)
-    n = kernels.legal_plays(position.cfga, position.positions, works, rows)
+    n = kernels.legal_plays(position.positions, position.cfga, works, rows)
     # One entry per (start space, cards, where they go): its outcomes are its rows.
     result: list[dict[str, Any]] = []
     groups: dict[tuple[int, int, int], list[np.ndarray]] = {}
@@ -482,13 +482,13 @@ def _resolve(position: Position, row: np.ndarray, speed: int) -> dict[str, Any]:
     works["play"][0] = row
     start = int(row[PL_ENTER]) if row[PL_ENTER] >= 0 else int(after["space"][0, p])
     done = int(after["turns_done"][0])
-    kernels.apply(position.cfga, after, works)
+    kernels.apply(after, position.cfga, works)
     reach = None
     while int(after["turns_done"][0]) == done:  # the turn's own choices, greedy's
         if reach is None:
             n = position.track.n_spaces
             reach = reach_table(cfg["tab"][:n].astype(np.int64), cfg["prog"][:n])
-        kernels.step(position.cfga, reach, after, works)
+        kernels.step(after, position.cfga, reach, works)
     log = works["log"][0, : int(works["nlog"][0])]
     out = _read_log(log, start)
     code = int(after["t_code"][0])

@@ -134,7 +134,7 @@ def clear(pos):
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def new(cfg, pos, wk, key):
+def new(pos, cfg, wk, key):
     """Set ``pos`` up as the unit with root ``key`` and run it to its first decision."""
     clear(pos)
     wk.reading = 0  # no search is noting the spaces it reads (``movement.note``)
@@ -153,7 +153,7 @@ def is_over(pos):
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def apply(cfg, pos, wk):
+def apply(pos, cfg, wk):
     """Carry out ``wk.play`` for the seat to move, then run on to the next decision."""
     p = pos.to_move
     play = wk.play
@@ -181,7 +181,7 @@ def apply(cfg, pos, wk):
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def result(cfg, pos, out):
+def result(pos, cfg, out):
     """The table rows of a finished unit into ``out`` (a ``records.RESULT`` record)."""
     for p in range(pos.n_seats):
         out.slot[p] = pos.slot[p]
@@ -255,7 +255,7 @@ def _card_plays(cfg, pos, wk, p, enter, out, n):
 
 
 @njit(no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def legal_plays(cfg, pos, wk, out):
+def legal_plays(pos, cfg, wk, out):
     """Every play the books allow the seat to move, one row each into ``out`` (``PL_*``
     columns); returns the count (at most ``out.shape[0]``)."""
     p = pos.to_move

@@ -259,7 +259,7 @@ def _rollout(cfg, reach, pool, swk, seat, race, wr, stop, valued, f, guided):
         if stop == NO_STOP and place_settled(pos, seat):
             return (n - pos.next_rank) / (n - 1)
         _recall(cfg, reach, pos, swk, wr)
-        apply(cfg, pos, swk)
+        apply(pos, cfg, swk)
     if pos.flow != FL_DONE and pos.race == race:
         return (n - pos.finish[seat]) / (n - 1)
     return (n - pos.race_fin[seat, race]) / (n - 1)
@@ -363,7 +363,7 @@ def _sample(
         pool[1] = pool[0]
         for col in range(PLAY_W):
             swk.play[col] = wk.top[c, col]
-        apply(cfg, pool[1], swk)
+        apply(pool[1], cfg, swk)
         wk.sums[c] += _rollout(cfg, reach, pool, swk, p, pos.race, p, stop, valued, f, guided)
         wk.tries[c] += 1
         rest[c] -= 1

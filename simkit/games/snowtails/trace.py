@@ -117,13 +117,13 @@ def play_logged(
         chunks.append(works["log"][0, :n].copy())
         works["nlog"] = 0
 
-    new(cfga, positions, works, np.uint64(key))
+    new(positions, cfga, works, np.uint64(key))
     drain()
     while positions["flow"][0] != FL_DONE:
-        step(cfga, reach, positions, works)
+        step(positions, cfga, reach, works)
         drain()
     out = np.zeros(1, dtype=RESULT)
-    result(cfga, positions, out)
+    result(positions, cfga, out)
     heat = works["heat"][0, :, : tracks[0].n_spaces].copy()
     return np.concatenate(chunks), positions, out, heat
 

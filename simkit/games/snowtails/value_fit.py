@@ -77,7 +77,7 @@ def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, ra
     f = np.zeros(nf)
     rows = 0
     for r in range(len(keys)):
-        new(cfg, pos, wk, keys[r])
+        new(pos, cfg, wk, keys[r])
         first = rows
         last_round = -1
         while pos.flow != FL_DONE:
@@ -95,8 +95,8 @@ def _collect(cfga, reach, keys, positions, works, x, y, second, saved, seats, ra
                         saved[rows] = pos
                         race[rows] = r
                         rows += 1
-            choose(cfg, tables, pos, wk, pool, swks, True)
-            apply(cfg, pos, wk)
+            choose(pos, cfg, tables, wk, pool, swks, True)
+            apply(pos, cfg, wk)
         if pos.timed_out != 0:
             # Ended by the engine guard, not the rules (a repairing sled on the only way out
             # of a tight corner, docs/rules-mushmush.md): its ranks are where the guard left
