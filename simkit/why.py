@@ -142,7 +142,7 @@ def replayed_breakdown(results: Any, cells: list[int], replays: int) -> dict[str
             events, seats = diagnose.replay(cell, m["seed"], int(spec["cell_key"]), range(n))
         except SimkitError:
             return out  # a game without seat events: the tables' view only
-        track = load_track(str(cell.track))
+        track = load_track(cell.track)
         places.append(diagnose.by_place(events, seats, track).assign(cell=c))
         by_round.append(diagnose.by_round(events, seats).assign(cell=c))
         totals.append(diagnose.totals(events, seats).assign(cell=c))

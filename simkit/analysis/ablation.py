@@ -68,18 +68,18 @@ def _plain(value: Any) -> Any:
     return list(value) if isinstance(value, tuple) else value
 
 
-def _segments(track: str) -> tuple[list[dict[str, Any]], list[int]]:
+def _segments(track: str | override.DerivedTrack) -> tuple[list[dict[str, Any]], list[int]]:
     """The (derived) track's segment tables and the segment index of each corner."""
     from simkit.tracks.library import load_spec
 
-    base, changes = override.split(track)
+    base, changes = override.base_and_changes(track)
     spec = load_spec(base)
     rest = {k: v for k, v in changes.items() if k != "slot_order"}
     tables, _ = override.apply(spec, rest, base)
     return tables, [s.index for s in spec.segments if s.is_corner]
 
 
-def track_elements(track: str) -> list[Element]:
+def track_elements(track: str | override.DerivedTrack) -> list[Element]:
     """Every corner's safety speed (to 0: no dents there, R-15), every tree (R-21), closed
     space (track markers) and building (R-27) of ``track``, each removed alone."""
     tables, corners = _segments(track)
@@ -110,7 +110,7 @@ def elements(cell: Any) -> list[Element]:
     """What ``simkit why`` neutralises in ``cell``: its rules, then its track's parts."""
     out = rule_elements(cell)
     if cell.track is not None:
-        out += track_elements(str(cell.track))
+        out += track_elements(cell.track)
     return out
 
 
@@ -155,8 +155,9 @@ def pinned(data: dict[str, Any], row: Any, decode: set[str]) -> dict[str, Any]:
     track = data.get("track")
     if bundles is not None and "track" in row.index:
         track = str(row["track"])
-    if isinstance(track, str) and override.SEP in track:
-        base, changes = override.split(track)
+    derived = override.as_track(track) if isinstance(track, str) else None
+    if isinstance(derived, override.DerivedTrack):
+        base, changes = derived.base, derived.changes
         data["track"] = base
         fixed.update({override.PREFIX + k: v for k, v in changes.items()})
     elif isinstance(track, str):

@@ -23,6 +23,7 @@ import numpy as np
 
 from simkit.errors import SimkitError, StateError
 from simkit.params import Variant
+from simkit.tracks.override import DerivedTrack, as_track
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,8 @@ class Cell:
     Attributes:
         game: the game's name.
         variant: the game's parameter object (a preset plus overrides).
-        track: a track name or path for games raced on a track, else None.
+        track: a track name or path for games raced on a track, else None; a track with
+            changed parts is a ``DerivedTrack`` (a name with ``?`` given here becomes one).
         players: number of seats.
         bots: one bot spec per seat, e.g. ``("greedy", "greedy", "random")``.
         slots: the start slots in use (R-06); the n seats take them in a random order per
@@ -75,11 +77,14 @@ class Cell:
 
     game: str
     variant: Variant
-    track: str | None
+    track: str | DerivedTrack | None
     players: int
     bots: tuple[str, ...]
     slots: tuple[int, ...] | None = None
     cell_id: int = 0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "track", as_track(self.track))
 
 
 @dataclass

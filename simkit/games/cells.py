@@ -16,6 +16,7 @@ from simkit.errors import SimkitError
 from simkit.games import get
 from simkit.games.base import Cell
 from simkit.names import closest
+from simkit.tracks.override import DerivedTrack
 
 
 def build_cell(
@@ -23,7 +24,7 @@ def build_cell(
     *,
     preset: str | None = None,
     overrides: Mapping[str, Any] | None = None,
-    track: str | None = None,
+    track: str | DerivedTrack | None = None,
     players: int | None = None,
     bots: Sequence[str] | str | None = None,
     slots: Sequence[int] | None = None,

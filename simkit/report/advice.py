@@ -266,7 +266,7 @@ def _pinned(results: Any, cell: int, data: dict[str, Any]) -> dict[str, Any]:
     grid = data.get("grid") or {}
     for key in [k for k in grid if k not in ("players", "set") and k in row.index]:
         value = row[key]
-        if key == "track" and override.SEP in str(value):
+        if key == "track" and isinstance(override.as_track(str(value)), override.DerivedTrack):
             continue  # a derived track: its parts stay in the grid
         value = json.loads(value) if key in decode else _scalar(value)
         grid.pop(key)

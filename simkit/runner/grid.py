@@ -51,7 +51,7 @@ class PlannedCell:
             "label": self.label,
             "preset": self.preset,
             "params": _json_params(c.variant.as_dict()),
-            "track": c.track,
+            "track": override.track_name(c.track),
             "players": c.players,
             "bots": list(c.bots),
             "slots": None if c.slots is None else list(c.slots),
@@ -64,10 +64,10 @@ class PlannedCell:
             out["skill"] = self.skill
         if self.races is not None:
             out["races"] = self.races
-        base, changes = override.split(self.cell.track) if self.cell.track else (None, {})
-        if changes:
-            out["track_base"] = base
-            out["track_overrides"] = changes
+        track = self.cell.track
+        if isinstance(track, override.DerivedTrack) and track.changes:
+            out["track_base"] = track.base
+            out["track_overrides"] = dict(track.changes)
         return out
 
 
@@ -100,7 +100,7 @@ def _cell_key(cell: Cell) -> int:
     content = {
         "game": cell.game,
         "params": _json_params(cell.variant.as_dict()),
-        "track": cell.track,
+        "track": override.track_name(cell.track),
         "players": cell.players,
         "bots": list(cell.bots),
         "slots": None if cell.slots is None else list(cell.slots),
@@ -122,7 +122,9 @@ def _swept(scenario: Scenario) -> list[dict[str, Any]]:
     return [{**c, "skill": level} for c in combos for level in scenario.skill]
 
 
-def _track(game: str, track: str | None, params: dict[str, Any]) -> tuple[str | None, dict]:
+def _track(
+    game: str, track: str | None, params: dict[str, Any]
+) -> tuple[str | override.DerivedTrack | None, dict]:
     """The cell's track, derived from ``track`` (or the game's) by the ``track.…`` keys of
     ``params``, and the variant parameters that remain."""
     changes = {k: v for k, v in params.items() if k.startswith(override.PREFIX)}
@@ -133,16 +135,16 @@ def _track(game: str, track: str | None, params: dict[str, Any]) -> tuple[str | 
     if not g.uses_track:
         raise SimkitError(f"{game} is not played on a track; remove {first}", key=first)
     base = track or g.default_track
-    if base is not None and override.SEP in base:
+    if isinstance(override.as_track(base), override.DerivedTrack):
         raise SimkitError(
             f"track '{base}' already has changed parts; give them as track.… keys", key=first
         )
     from simkit.tracks import load
 
     parts = {k.removeprefix(override.PREFIX): v for k, v in changes.items()}
-    name = override.derived_name(str(base), parts)
-    load(name)  # checked against the track: an error names the corner or segment and key
-    return name, {k: v for k, v in params.items() if k not in changes}
+    derived = override.DerivedTrack.of(str(base), parts)
+    load(derived)  # checked against the track: an error names the corner or segment and key
+    return derived, {k: v for k, v in params.items() if k not in changes}
 
 
 def _fits(scenario: Scenario) -> dict[str, str]:

@@ -20,6 +20,7 @@ import pyarrow.parquet as pq
 from simkit.games.base import Batch, Column, Game
 from simkit.outcomes import decided
 from simkit.runner.grid import PlannedCell
+from simkit.tracks.override import track_name
 
 # The aggregate tables (contract: docs/tables.md): key columns, then value columns.
 AGG_KEYS: dict[str, tuple[str, ...]] = {
@@ -389,7 +390,7 @@ def cells_table(cells: Sequence[PlannedCell]) -> pa.Table:
         "cell": [pc.cell.cell_id for pc in cells],
         "game": [pc.cell.game for pc in cells],
         "preset": [pc.preset for pc in cells],
-        "track": [pc.cell.track for pc in cells],
+        "track": [track_name(pc.cell.track) for pc in cells],
         "players": [pc.cell.players for pc in cells],
         "bots": [",".join(pc.cell.bots) for pc in cells],
         "slots": [",".join(str(s) for s in pc.slots) for pc in cells],

@@ -27,16 +27,18 @@ if TYPE_CHECKING:
 __all__ = ["CompiledTrack", "TrackError", "TrackInfo", "compile_spec", "draw", "library", "load"]
 
 
-def load(name_or_path: str) -> CompiledTrack:
+def load(name_or_path: str | override.DerivedTrack) -> CompiledTrack:
     """A library track by name (``"nutcracker"``) or a track file by path (``"my.toml"``),
-    or either with changed parts (``"nutcracker?corner.1.safety=6"``, :mod:`.override`).
+    or either with changed parts (a :class:`.override.DerivedTrack`, or its name
+    ``"nutcracker?corner.1.safety=6"``).
 
     Raises:
         TrackError: unknown name, unreadable file, or an invalid spec.
     """
-    if override.SEP in name_or_path:
-        return override.load(name_or_path)
-    return _load_file(name_or_path)
+    track = override.as_track(name_or_path)
+    if isinstance(track, override.DerivedTrack):
+        return override.load(track)
+    return _load_file(str(track))
 
 
 def draw(track: CompiledTrack, **kwargs) -> Figure:

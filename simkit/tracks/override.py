@@ -8,13 +8,16 @@ A scenario changes a track's parts with ``track.…`` keys (docs/scenarios.md "T
 ``buildings``, ``slots``), ``lanes`` (the width of a track that never changes width) and
 ``slot_order`` (which of the track's ST1 start spaces each slot takes).
 
-The changed track is named by a string, so it travels wherever a track name does (cells,
-manifests, Dask tasks, replays, ``simkit tracks show``): the base, ``?``, then the changes
-in a canonical order, ``&`` between them, values in compact JSON::
+Inside simkit a changed track is a :class:`DerivedTrack`: its base, its changes and its
+name. The name is what screens, tables, manifests and a cell's key show, and what a user
+types (``--track``, a scenario's ``track``): the base, ``?``, then the changes in a
+canonical order, ``&`` between them, values in compact JSON::
 
     nutcracker?corner.1.safety=6&segment.4.length=5
 
-:func:`load` reads such a name: the base spec (library name or file) is written back as
+A name is read once, where it comes in (``as_track``: a cell makes its track one), and
+the code that needs the base or the changes reads them from the value, never from the
+name. :func:`load` compiles it: the base spec (library name or file) is written back as
 segment tables (:func:`tables`), the changes are applied to them, and the result is checked
 and compiled exactly as a track file would be, so every error names the corner or segment
 and the ``track.…`` key to blame (``SimkitError.key``).
@@ -25,7 +28,9 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from simkit.errors import TrackError
@@ -123,6 +128,68 @@ def split(name: str) -> tuple[str, dict[str, Any]]:
         if changes[key] is None:
             raise _fail(f"'{item}' must be KEY=VALUE with a JSON value", key or None, base)
     return base, changes
+
+
+@dataclass(frozen=True, eq=False)
+class DerivedTrack:
+    """A track with some of its parts changed: ``base`` (a library name or a track file),
+    ``changes`` (keys without ``track.``) and ``name``, the string that shows it (``str``
+    gives it). It equals, and hashes as, its name: two are the same track when their names
+    are, and a name read from a table or file finds it in a set or a comparison."""
+
+    name: str
+    base: str
+    changes: Mapping[str, Any]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, DerivedTrack | str):
+            return self.name == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.name)
+
+    @classmethod
+    def parse(cls, name: str) -> DerivedTrack:
+        """The derived track a name written as :func:`derived_name` writes it names (its
+        changes in any order; the name is kept as given). Its keys are checked where it
+        is loaded (:func:`load`), as a track file's are."""
+        base, changes = split(name)
+        return cls(name, base, MappingProxyType(changes))
+
+    @classmethod
+    def of(cls, base: str, changes: Mapping[str, Any]) -> DerivedTrack:
+        """``base`` with ``changes``, named canonically (:func:`derived_name`)."""
+        changes = dict(changes)
+        return cls(derived_name(base, changes), base, MappingProxyType(changes))
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # pickled (Dask tasks, worker processes) as its name, read again where it lands
+        return (DerivedTrack.parse, (self.name,))
+
+
+def as_track(value: str | DerivedTrack | None) -> str | DerivedTrack | None:
+    """A track as simkit holds it: a name with changed parts as a :class:`DerivedTrack`,
+    any other name (a library track, a file) or None as it is."""
+    if isinstance(value, str) and SEP in value:
+        return DerivedTrack.parse(value)
+    return value
+
+
+def track_name(value: str | DerivedTrack | None) -> str | None:
+    """What a table, manifest or cell key writes for a track: its name (None stays None)."""
+    return None if value is None else str(value)
+
+
+def base_and_changes(value: str | DerivedTrack) -> tuple[str, dict[str, Any]]:
+    """(base, changes) of a track: ``(name, {})`` for a track without changes."""
+    track = as_track(value)
+    if isinstance(track, DerivedTrack):
+        return track.base, dict(track.changes)
+    return str(track), {}
 
 
 def describe(changes: dict[str, Any]) -> str:
@@ -245,9 +312,9 @@ def apply(
     return out, touched
 
 
-def current(track: str, key: str) -> Any:
+def current(track: str | DerivedTrack, key: str) -> Any:
     """The value part ``key`` (without ``track.``) has on ``track``: what a change replaces."""
-    base, changes = split(track)
+    base, changes = base_and_changes(track)
     if key in changes:
         return changes[key]
     part = parse_key(key)
@@ -266,11 +333,19 @@ def current(track: str, key: str) -> Any:
     return []  # trees, closed, buildings: none
 
 
+def load(track: str | DerivedTrack) -> CompiledTrack:
+    """Compile a derived track (or its name, :func:`derived_name`)."""
+    derived = as_track(track)
+    if not isinstance(derived, DerivedTrack):
+        raise _fail(f"'{track}' has no changed parts ({SEP} and KEY=VALUE)", None)
+    return _compiled(derived)
+
+
 @functools.lru_cache(maxsize=256)
-def load(name: str) -> CompiledTrack:
-    """Compile the derived track ``name`` (:func:`derived_name`); kept, since a tuning asks
-    for each candidate's track in every cell it plays."""
-    base, changes = split(name)
+def _compiled(track: DerivedTrack) -> CompiledTrack:
+    """Compile ``track``; kept, since a tuning asks for each candidate's track in every cell
+    it plays."""
+    name, base, changes = track.name, track.base, dict(track.changes)
     for key in changes:
         parse_key(key)
     spec = load_spec(base)

@@ -399,13 +399,13 @@ def _slots(doc: Document, results: Any, per: int, k: int) -> None:
 def _best_track(doc: Document, results: Any, cell: int, out: Path) -> None:
     """The best candidate's track (its first cell's), drawn, where the tuning changed it."""
     from simkit.tracks import load
-    from simkit.tracks.override import split
+    from simkit.tracks.override import DerivedTrack, as_track
     from simkit.tracks.picture import save_png
 
     if "track" not in results.cells:
         return
     name = results.cells.set_index("cell").at[cell, "track"]
-    if not isinstance(name, str) or not split(name)[1]:
+    if not isinstance(name, str) or not isinstance(as_track(name), DerivedTrack):
         return
     save_png(load(name), out / "best_track.png")
     doc.add(Figure("best_track.png", f"The best candidate's track: {load(name).title}."))

@@ -142,7 +142,7 @@ def book_values(sc: Scenario, keys: list[str]) -> dict[str, Any]:
         if key in sc.overrides:
             out[key] = sc.overrides[key]
         elif key.startswith(override.PREFIX):
-            out[key] = override.current(str(cell.track), key.removeprefix(override.PREFIX))
+            out[key] = override.current(cell.track, key.removeprefix(override.PREFIX))
         elif key in params:
             value = params[key]
             out[key] = list(value) if isinstance(value, tuple) else value

@@ -17,7 +17,7 @@ from simkit.tracks import override
 def _fresh(name):
     """``name`` compiled with every cache empty: no board shared with another track."""
     compile_mod._board_of.cache_clear()
-    override.load.cache_clear()
+    override._compiled.cache_clear()
     return override.load(name)
 
 
@@ -32,14 +32,14 @@ def _assert_same(a, b):
 
 def test_a_safety_sweep_lays_the_track_out_once():
     compile_mod._board_of.cache_clear()
-    override.load.cache_clear()
+    override._compiled.cache_clear()
     names = [
         f"nutcracker?corner.1.safety={a}&corner.2.safety={b}" for a in range(8) for b in (2, 9)
     ]
     for name in names:
         override.load(name)
     assert compile_mod._board_of.cache_info().misses == 1
-    assert override.load.cache_info().misses == len(names)
+    assert override._compiled.cache_info().misses == len(names)
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ def test_a_safety_sweep_lays_the_track_out_once():
 def test_a_track_on_a_shared_board_is_the_track_compiled_alone(changes):
     name = f"nutcracker?{changes}"
     alone = _fresh(name)
-    override.load.cache_clear()
+    override._compiled.cache_clear()
     override.load("nutcracker?corner.3.safety=1")  # another track builds the board first
     compile_mod._board_of.cache_clear()
     override.load("nutcracker?corner.3.safety=1")

@@ -57,6 +57,7 @@ from simkit.games.snowtails.records import (
     kernel_track,
 )
 from simkit.tracks.compiled import CompiledTrack
+from simkit.tracks.override import DerivedTrack
 
 
 # For which variants a column can be non-zero (reports leave it out elsewhere).
@@ -443,8 +444,9 @@ def to_batch(results: np.ndarray, players: int, heat: np.ndarray) -> Batch:
 
 
 @functools.lru_cache(maxsize=16)
-def load_track(name: str) -> CompiledTrack:
-    """A compiled track by library name or path (cached: compiling is not free)."""
+def load_track(name: str | DerivedTrack) -> CompiledTrack:
+    """A compiled track by library name or path, or a derived track (cached: compiling is
+    not free)."""
     from simkit.tracks import load
 
     return load(name)
@@ -456,7 +458,7 @@ def unit_tracks(cell: Cell) -> list[CompiledTrack]:
     v = cell.variant
     names = [cell.track, *v.race_tracks]
     names += [cell.track] * (v.races - len(names))
-    return [load_track(str(n)) for n in names]
+    return [load_track(n) for n in names]
 
 
 def cell_slots(cell: Cell) -> tuple[int, ...]:

@@ -38,6 +38,7 @@ import numpy as np
 
 from simkit.errors import SimkitError, TrackError
 from simkit.games.base import Cell
+from simkit.tracks.override import DerivedTrack, base_and_changes
 
 HERE = Path(__file__).parent
 HELD_OUT_FILE = HERE / "heldout.toml"
@@ -82,9 +83,9 @@ class Ground:
         return f"{track}, {self.preset} rules, {self.players} sleds"
 
 
-def family(track: str) -> str:
+def family(track: str | DerivedTrack) -> str:
     """The library track a track belongs with: its base less ``-reversed``."""
-    base = track.partition("?")[0]
+    base, _ = base_and_changes(track)
     return base.removesuffix(REVERSED)
 
 
