@@ -157,7 +157,7 @@ def _unit(game: str) -> str:
 
 
 def _short(symbol: str) -> str:
-    """``simkit.games.snowtails.policy._score`` from numba's mangled name (best effort)."""
+    """``simkit.games.snowtails.score._score`` from numba's mangled name (best effort)."""
     if not symbol.startswith("_ZN"):
         return symbol
     parts, rest = [], symbol[3:]

@@ -140,7 +140,7 @@ def test_greedy_takes_the_dent_it_cannot_avoid_rather_than_wait_for_ever(bot):
     # still, and did so until the engine guard (a race of 200 rounds; 1.1% of greedy:tuned's
     # 4-sled races there). After STILL_TURNS plays in a row that left it where it was it
     # takes the dent and moves.
-    from simkit.games.snowtails.policy import STILL_TURNS
+    from simkit.games.snowtails.score import STILL_TURNS
 
     track = load("mm4-drift-away-reversed")
     st = state([sled(34, (1, 2), 5, [3, 4, 4, 5], dents=1)], rnd=100)

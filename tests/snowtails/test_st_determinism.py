@@ -78,13 +78,13 @@ def test_jit_and_pure_python_give_the_same_trace():
 
 
 def test_greedy_chooses_the_same_without_its_drift_table(monkeypatch):
-    """The drift table (``policy.reach_table``) only orders and prunes greedy's search: with
+    """The drift table (``reach.reach_table``) only orders and prunes greedy's search: with
     it empty, greedy bounds every play by the order table instead and must choose the same
     in every race, on The Nutcracker and in Mush! Mush! (bonus dice, buildings)."""
     from simkit.games.cells import build_cell
     from simkit.games.snowtails import batch as st_batch
     from simkit.games.snowtails.batch import cell_slots, unit_tracks
-    from simkit.games.snowtails.policy import reach_table
+    from simkit.games.snowtails.reach import reach_table
 
     def without_drifts(tab, prog):
         order, drifts = reach_table(tab, prog)

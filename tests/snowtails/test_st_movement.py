@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.kernels import outcomes, pattern_bits, walk
 from simkit.games.snowtails.params import MAX_VALUE, SnowTailsParams
-from simkit.games.snowtails.policy import (
+from simkit.games.snowtails.reach import (
     CORNERS,
     DRIFT_SCALE,
     DRIFTS,
@@ -108,7 +108,7 @@ def test_search_finds_exactly_the_brute_force_outcomes(case):
 
 @given(movement_case())
 def test_no_outcome_ends_beyond_the_drift_table(case):
-    """greedy's drift table (``policy.reach_table``, the second) bounds every outcome: no
+    """greedy's drift table (``reach.reach_table``, the second) bounds every outcome: no
     outcome of S moves with D drifts (and the bonus) ends further along than the entry
     for S - D + bonus straight moves and D drifts, at the corner lines it crosses."""
     track, start, others, speed, drift, dcol, bonus = case

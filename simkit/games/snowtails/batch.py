@@ -27,9 +27,9 @@ from simkit.games.round_counts import MEASURES, add_races
 from simkit.games.snowtails.bots import N_WEIGHTS, parse_bot
 from simkit.games.snowtails.choose import choose, guided_flag, search_flag
 from simkit.games.snowtails.params import MAX_RACES, SnowTailsParams
-from simkit.games.snowtails.policy import reach_table
 from simkit.games.snowtails.position import apply, new, result
 from simkit.games.snowtails.race import count_ranks
+from simkit.games.snowtails.reach import reach_table
 from simkit.games.snowtails.records import (
     FINISHED,
     FL_DONE,

@@ -1,6 +1,6 @@
 """A policy distilled from the search bot's choices: ``policy:NAME`` (``bots.toml``).
 
-At a card play it takes greedy's best plays with its prior weights (``policy.top_plays``, up
+At a card play it takes greedy's best plays with its prior weights (``greedy.top_plays``, up
 to ``K`` of them, as ``search:64`` does), scores each by a linear function of
 ``N_FEATURES`` things the seat sees about the play and where it leaves the sled
 (``FEATURES``, ``candidate_features``) and plays the best (ties: the greedier, listed
@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.bots import MLP0, MLP_UNITS, N_WEIGHTS, POLICY_COEFS, VALUE0
-from simkit.games.snowtails.policy import _distinct, _slowest_next, top_plays
+from simkit.games.snowtails.greedy import top_plays
 from simkit.games.snowtails.records import (
     FINISHED,
     MAX_WEIGHTS,
@@ -53,6 +53,7 @@ from simkit.games.snowtails.records import (
     S_TRIG,
 )
 from simkit.games.snowtails.rules import ahead, race_position
+from simkit.games.snowtails.score import _distinct, _slowest_next
 from simkit.games.snowtails.turn import resolve_play
 
 K = 8  # candidates: greedy's best eight at most, as search:64 compares (search.CANDIDATES)

@@ -55,7 +55,7 @@ from simkit._borrow import borrowed
 from simkit.games.snowtails.batch import cell_inputs
 from simkit.games.snowtails.choose import choose
 from simkit.games.snowtails.distil import FEATURES, N_FEATURES, K, candidate_features
-from simkit.games.snowtails.policy import top_plays
+from simkit.games.snowtails.greedy import top_plays
 from simkit.games.snowtails.position import apply, new
 from simkit.games.snowtails.records import (
     BOT_SEARCH,

@@ -327,13 +327,13 @@ N_COLS = 7
 ) = (np.int64(c) for c in range(8))
 O_COLS = 8
 # What a card play does (``rules.play_effect``), one row per play of ``WORK.plays``:
-# written once per search of greedy's (``policy._effects``) and read by its bounds and search.
+# written once per search of greedy's (``bound._effects``) and read by its bounds and search.
 FX_LEFT, FX_RIGHT, FX_BRAKE, FX_SPEED, FX_DRIFT, FX_DCOL, FX_BONUS = (np.int64(c) for c in range(7))
 FX_COLS = 7
 MAX_NODES = 16384  # search nodes of one turn: far above the ~35 plays x ~200 nodes worst case
 MAX_OUTS = 4096
 MAX_PLAYS = 64  # card plays of one hand (6 values x 7 masks)
-MAX_TOP = 32  # candidate plays policy.top_plays keeps
+MAX_TOP = 32  # candidate plays greedy.top_plays keeps
 ROUND_CAP = 64  # rounds recorded in Batch.round_position (a race on the library tracks: ~15)
 LOG_CAP = 4096  # events of one decision's consequences (a traced race drains it each step)
 RECALL = 2048  # greedy card plays a search's rollouts remember (search.py; a power of two)
@@ -346,7 +346,7 @@ WORK = record_dtype(
         ("outs", np.int64, (MAX_OUTS, O_COLS)),
         ("okeys", np.int64, (MAX_PLAYS, 6)),  # searched (speed, drift, side, bonus) -> outs
         ("plays", np.int64, (MAX_PLAYS, 2)),  # card plays (value, mask)
-        ("effects", np.int64, (MAX_PLAYS, FX_COLS)),  # policy._top_from: each play's FX_*
+        ("effects", np.int64, (MAX_PLAYS, FX_COLS)),  # greedy._top_from: each play's FX_*
         ("bounds", np.float64, (MAX_PLAYS,)),
         ("border", np.int64, (MAX_PLAYS,)),
         ("pattern", np.int64, (MAX_PATH,)),
@@ -355,7 +355,7 @@ WORK = record_dtype(
         ("counts", np.int64, (N_VALUES,)),
         ("found", np.int64, (3,)),  # movement search: nodes used, outcomes used, first outcome
         ("play", np.int64, (PLAY_W,)),  # the play to apply
-        # policy.top_plays: the best plays found, best first, and where they came from
+        # greedy.top_plays: the best plays found, best first, and where they came from
         ("top", np.int64, (MAX_TOP, PLAY_W)),
         ("top_score", np.float64, (MAX_TOP,)),
         ("top_i", np.int64, (MAX_TOP,)),  # card play (wk.plays row) and outcome (wk.outs row)

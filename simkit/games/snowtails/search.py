@@ -1,7 +1,7 @@
 """The search bot, ``search:N``: determinized Monte Carlo over the seat's best plays.
 
 At each card play (the decision that moves the sled) the bot takes greedy's best plays
-(``policy.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
+(``greedy.top_plays``: greedy's one-turn score as the prior; up to ``CANDIDATES``, as many as
 let the first cut rest on two samples each, ``candidates``), then spends ``N`` rollouts
 on them by sequential halving (or plays only those that can still change its choice,
 ``_settle``: the same choice): in each round every play still in contention
@@ -44,7 +44,8 @@ import numpy as np
 from numba import njit
 
 from simkit.games.snowtails.distil import K, policy_scores
-from simkit.games.snowtails.policy import STILL_TURNS, decide, top_plays
+from simkit.games.snowtails.greedy import top_plays
+from simkit.games.snowtails.policy import decide
 from simkit.games.snowtails.position import apply, determinize
 from simkit.games.snowtails.records import (
     BOT_GREEDY,
@@ -61,6 +62,7 @@ from simkit.games.snowtails.records import (
     ZERO,
 )
 from simkit.games.snowtails.rules import race_position
+from simkit.games.snowtails.score import STILL_TURNS
 from simkit.games.snowtails.turn import bot_stream
 from simkit.games.snowtails.value import (
     N_FEATURES,

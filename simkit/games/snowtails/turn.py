@@ -379,7 +379,7 @@ def resolve_play(cfg, pos, wk, p, play):
     end = wk.path[k - 1]
     _log_moves(wk, p, play[PL_BITS], wk.path, k, b0)
     pos.space[p] = end
-    # Greedy's count of own plays in a row that left the sled where it was (policy.py).
+    # Greedy's count of own plays in a row that left the sled where it was (score.py).
     pos.still[p] = pos.still[p] + 1 if end == start and play[PL_ENTER] < 0 else 0
     used = take > 0 and b0 >= 0
     if bonus > 0:

@@ -43,9 +43,9 @@ from numba import njit
 
 from simkit.games.snowtails.bots import VALUE_COEFS
 from simkit.games.snowtails.distil import VALUE0, _fastest_next, over_corner
-from simkit.games.snowtails.policy import _distinct, _slowest_next
 from simkit.games.snowtails.records import N_VALUES, OUT, REPAIR, S_DIST, S_NEXT, S_NSAFE
 from simkit.games.snowtails.rules import ahead, canine_count, race_position, tree_at
+from simkit.games.snowtails.score import _distinct, _slowest_next
 
 N_FEATURES = 12
 FEATURES = (
