@@ -460,7 +460,7 @@ def _execute(
     if scenario.checks_levels:
         # Imported here: scipy and choix take 0.6 s of CPU to import (measured), which a run
         # without a skill axis, such as the speed yardstick's, would pay for nothing.
-        from simkit.runner.levels import store
+        from simkit.runner.level_store import store
 
         store(run, scenario, cells, manifest, threads=backend.threads, progress=show)
     writer.finish()
