@@ -203,17 +203,16 @@ def certify(
     (``levels.parquet``, ``level_pairs.parquet``) and read back on a later call asking for as
     many races instead of played again."""
     from simkit.ratings import pair_share
+    from simkit.runner.level_store import pair_table, table
     from simkit.runner.levels import (
         CERT_SELF,
-        LEVEL_PAIRS,
-        TABLE,
         certificate,
         certificate_text,
         check_cell,
-        pair_table,
         setting_text,
-        table,
     )
+    from simkit.runner.manifest import LEVEL_PAIRS
+    from simkit.runner.manifest import LEVELS as TABLE
     from simkit.runner.storage import RunDir
     from simkit.runner.tables import parquet_bytes
 

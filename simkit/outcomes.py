@@ -1,9 +1,11 @@
-"""What a race's finish says: whether it was decided, who won (GLOSSARY: decided race), and
-which of two groups of seats finished ahead (the ladder's head to head).
+"""What a race's finish says: whether it was decided, who won (GLOSSARY: decided race),
+which seats drew (as the ``slot_finish`` aggregate counts them), and which of two groups of
+seats finished ahead (the ladder's head to head).
 
 One rule for every game, below the runner (which derives the ``win`` and ``decided``
-columns with it) and the analyses, tuners and ladders that count decided races, so none of
-them decides by itself what counts as a win or who was ahead.
+columns and counts ``slot_finish`` with it) and the analyses, tuners and ladders that count
+decided races and draws, so none of them decides by itself what counts as a win, a draw or
+who was ahead. Building and storing the tables is the runner's (:mod:`simkit.runner.tables`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,32 @@ def decided(finish: np.ndarray, finished: np.ndarray) -> tuple[np.ndarray, np.nd
     won = first & np.asarray(finished, dtype=bool)
     ok = (first.sum(axis=1) == 1) & won.any(axis=1)
     return ok, won & ok[:, None]
+
+
+# ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.
+DRAW_FINISH = 0
+
+
+def tabulated_finish(cell: np.ndarray, race: np.ndarray, finish: np.ndarray) -> np.ndarray:
+    """The finish position as the ``slot_finish`` aggregate counts it, from long rows.
+
+    A seat that shares its finish position with another seat of its race (a draw: Mushroom
+    Walk gives both players 1) is counted under :data:`DRAW_FINISH`, not as that position,
+    so each race counts once in every slot's row and a draw is never a first place for
+    two (docs/tables.md). Every other seat keeps its position.
+    """
+    cell, race = np.asarray(cell, np.int64), np.asarray(race, np.int64)
+    finish = np.asarray(finish, np.int64)
+    if len(finish) == 0:
+        return finish
+    # Sorted by (cell, race, finish), a shared position stands next to its twin.
+    order = np.lexsort((finish, race, cell))
+    c, r, f = cell[order], race[order], finish[order]
+    twin = (c[1:] == c[:-1]) & (r[1:] == r[:-1]) & (f[1:] == f[:-1])
+    shared = np.zeros(len(finish), dtype=bool)
+    shared[order[1:][twin]] = True
+    shared[order[:-1][twin]] = True
+    return np.where(shared, DRAW_FINISH, finish)
 
 
 def pair_counts(

@@ -13,6 +13,7 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 
 from simkit.errors import RunError
+from simkit.outcomes import tabulated_finish
 from simkit.runner.manifest import CELLS, LEVEL_PAIRS, LEVELS
 from simkit.runner.storage import RunDir
 from simkit.runner.tables import (
@@ -27,7 +28,6 @@ from simkit.runner.tables import (
     SEAT_TABLE,
     canonical,
     json_columns,
-    tabulated_finish,
 )
 
 

@@ -82,7 +82,7 @@ def _study(target: Path, out: Path, races: int, seed: int | None, threads, progr
 def _unfair_settings(results: Any, tolerance: float, cells: list[int] | None) -> list[list[int]]:
     """The cells of each unfair setting (all its skill levels), the least fair first."""
     from simkit.analysis.fairness import UNFAIR, fairness
-    from simkit.analysis.skill import combinations
+    from simkit.analysis.skill_levels import combinations
 
     fair = fairness(results, tolerance=tolerance)
     if "skill" in results.cells and results.cells["skill"].notna().any():

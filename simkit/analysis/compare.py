@@ -21,7 +21,7 @@ from simkit.analysis.stats import CORRECTION, adjust, moments, paired_test, welc
 from simkit.analysis.tables import agg_table
 from simkit.errors import RunError
 from simkit.names import unknown
-from simkit.runner.tables import DRAW_FINISH, tabulated_finish
+from simkit.outcomes import DRAW_FINISH, tabulated_finish
 
 DEFAULT_SEAT_METRICS = ("win", "finish", "points")
 PAIRED = "paired"

@@ -23,7 +23,7 @@ from simkit.analysis.stats import (
 )
 from simkit.analysis.tables import agg_table, group_frame, group_keys, with_group
 from simkit.errors import RunError
-from simkit.runner.tables import DRAW_FINISH
+from simkit.outcomes import DRAW_FINISH
 
 FAIR = "fair"
 UNFAIR = "unfair"

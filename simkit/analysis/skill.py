@@ -30,6 +30,11 @@ A significant shift smaller than the tolerance is named in the sentence, not hid
 comparison between variants is labelled the same way (:func:`comparisons_across`): the
 difference between two levels of a variant's difference, tested against the tolerance
 for win rates (other metrics have no tolerance and are tested against zero).
+
+This module holds the tests (:func:`slot_differences`, :func:`fairness_across`,
+:func:`comparisons_across`) and the skill curve; which cells form a combination and what
+the level check measured are in :mod:`simkit.analysis.skill_levels`, the labels and their
+sentences in :mod:`simkit.analysis.skill_labels`.
 """
 
 from __future__ import annotations
@@ -41,7 +46,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from simkit.analysis.fairness import FAIR, UNFAIR, needed_text
+from simkit.analysis.fairness import needed_text
+from simkit.analysis.skill_labels import DEPENDENT, ROBUST, STYLE, UNDETERMINED, label_of, sentence
+from simkit.analysis.skill_levels import (
+    EQUAL,
+    SEPARATED,
+    UNMEASURED,
+    certified,
+    combinations,
+    fields_of,
+    levels,
+    strength_between,
+)
 from simkit.analysis.stats import (
     Z95,
     Difference,
@@ -52,51 +68,9 @@ from simkit.analysis.stats import (
     overlap_differences,
 )
 
-ROBUST = "robust"
-DEPENDENT = "skill-dependent"
-STYLE = "style-dependent"
-UNDETERMINED = "undetermined"
-LABELS = (ROBUST, DEPENDENT, STYLE, UNDETERMINED)
-# What the level check says of two players in one setting (``strength`` of a test row).
-SEPARATED, EQUAL, UNMEASURED = "separated", "equal", "unmeasured"
-# Cells columns that are not the combination: its id, its random numbers, its name, its bots.
-_NOT_COMBINATION = ("cell", "cell_key", "label", "bots", "skill")
 PAIRED = "paired on shared races"
 DIFF = ["diff", "low", "high", "p"]
 UNPAIRED = "unpaired"
-
-
-def levels(cells: pd.DataFrame) -> list[str]:
-    """The study's skill levels in the scenario's order; empty without a skill axis."""
-    if "skill" not in cells:
-        return []
-    return list(dict.fromkeys(str(s) for s in cells["skill"] if isinstance(s, str)))
-
-
-def combinations(cells: pd.DataFrame) -> pd.DataFrame:
-    """Per cell: its ``skill`` level, its ``combination`` (0, 1, ... in cell order) and that
-    combination's ``label``: the cell's label without the level (the preset if nothing else
-    is swept)."""
-    keys = [c for c in cells.columns if c not in _NOT_COMBINATION]
-    ids = cells[keys].astype(str).apply(tuple, axis=1)
-    order = {k: i for i, k in enumerate(dict.fromkeys(ids))}
-
-    def bare(row: Any) -> str:
-        label = str(row["label"])
-        for suffix in (f", skill={row['skill']}", f"skill={row['skill']}"):
-            if label.endswith(suffix):
-                label = label[: -len(suffix)]
-                break
-        return label or str(row.get("preset", ""))
-
-    return pd.DataFrame(
-        {
-            "cell": cells["cell"].to_numpy(),
-            "skill": cells["skill"].to_numpy(),
-            "combination": ids.map(order).to_numpy(),
-            "label": cells.apply(bare, axis=1).to_numpy(),
-        }
-    )
 
 
 def _level_order(results: Any, frame: pd.DataFrame) -> dict[str, int]:
@@ -105,36 +79,6 @@ def _level_order(results: Any, frame: pd.DataFrame) -> dict[str, int]:
     found = levels(results.cells) if hasattr(results, "cells") else []
     found += [lv for lv in dict.fromkeys(frame["skill"]) if lv not in found]
     return {lv: i for i, lv in enumerate(found)}
-
-
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def _pp(x: float) -> str:
-    return f"{100 * x:+.1f}"
-
-
-def _interval(r: Any) -> str:
-    return f"{_pp(r['diff'])} pp [{_pp(r['low'])}, {_pp(r['high'])}]"
-
-
-def shift_text(r: Any) -> str:
-    """How a slot's distance from fair moves between two levels, with the tested difference.
-
-    ``slot 4's deficit grows from -2.5 pp with greedy:tuned to -13.9 pp with search:64,
-    difference -11.4 pp [-13.0, -9.8]`` (a row of :func:`slot_differences`, as a Series).
-    """
-    a, b = r["rate_a"] - r["fair_rate"], r["rate_b"] - r["fair_rate"]
-    frm, to = f"{_pp(a)} pp with {r['level_a']}", f"{_pp(b)} pp with {r['level_b']}"
-    slot = int(r["slot"])
-    if a < 0 and b < 0:
-        what = f"slot {slot}'s deficit {'grows' if b < a else 'shrinks'}"
-    elif a > 0 and b > 0:
-        what = f"slot {slot}'s edge {'grows' if b > a else 'shrinks'}"
-    else:
-        what = f"slot {slot} moves"
-    return f"{what} from {frm} to {to}, difference {_interval(r)}"
 
 
 def _pairing(results: Any) -> Callable[[list[int]], Callable[[int], pd.DataFrame] | None]:
@@ -259,291 +203,6 @@ def _binomial_difference(a: dict, b: dict) -> Difference:
     return difference_of_means(*stats(a), *stats(b))
 
 
-def _beyond(tests: pd.DataFrame, strength: str) -> pd.DataFrame:
-    """The rows significantly beyond the tolerance between players of that ``strength``."""
-    if not len(tests):
-        return tests
-    kind = tests["strength"] if "strength" in tests else pd.Series(UNMEASURED, tests.index)
-    return tests[tests["beyond"].astype(bool) & (kind == strength)]
-
-
-def label_of(verdicts: dict[str, str], tests: pd.DataFrame) -> str:
-    """The label of one combination from its verdict per level and its tested differences:
-    skill-dependent only on a difference significantly beyond the tolerance between levels
-    the level check separates, style-dependent on one between players it finds of equal
-    strength (a difference between unmeasured levels leaves it undetermined)."""
-    if len(_beyond(tests, SEPARATED)):
-        return DEPENDENT
-    if len(_beyond(tests, EQUAL)):
-        return STYLE
-    decided = all(v in (FAIR, UNFAIR) for v in verdicts.values())
-    if decided and len(set(verdicts.values())) == 1 and not len(_beyond(tests, UNMEASURED)):
-        return ROBUST
-    return UNDETERMINED
-
-
-def _grouped(by_level: dict[str, str]) -> str:
-    groups: dict[str, list[str]] = {}
-    for level, verdict in by_level.items():
-        groups.setdefault(verdict, []).append(level)
-    return ", ".join(f"{v} with {_and(ls)}" for v, ls in groups.items())
-
-
-def _tolerance(tests: pd.DataFrame) -> float:
-    """The margin the study's differences were tested against (0: against zero)."""
-    return float(tests["tolerance"].iloc[0]) if len(tests) and "tolerance" in tests else 0.0
-
-
-def _pm(tol: float) -> str:
-    return f"±{100 * tol:g} pp"
-
-
-def _no_difference(tol: float) -> str:
-    """``no difference between levels significantly beyond ±2 pp`` (or ``no significant
-    difference between levels`` without a tolerance)."""
-    if tol > 0:
-        return f"no difference between levels significantly beyond {_pm(tol)}"
-    return "no significant difference between levels"
-
-
-def _small_shift(tests: pd.DataFrame, tol: float) -> str:
-    """The most significant shift that is real (against 0) but not shown beyond the
-    tolerance, if any: ``; slot 1 shifts +1.5 pp [+0.7, +2.2] (greedy:tuned - greedy),
-    significant but within ±2 pp``. Its interval is that difference's own 95% interval,
-    while the label rests on Holm's correction over the study: a shift whose own interval
-    lies beyond the tolerance but whose corrected test does not show it says exactly that,
-    with the number of differences corrected over and the adjusted p."""
-    if not tol > 0 or "beyond" not in tests:
-        return ""
-    small = tests[tests["significant"] & ~tests["beyond"]]
-    if small.empty:
-        return ""
-    r = small.sort_values(["p_adjusted", "p"], kind="stable").iloc[0]
-    more = f" (and {len(small) - 1} more)" if len(small) > 1 else ""
-    head = f"; slot {int(r['slot'])} shifts {_interval(r)} ({r['level_b']} - {r['level_a']}"
-    if r["p_beyond"] < 0.05:
-        over = int(r["holm_over"]) if "holm_over" in r else len(tests)
-        return (
-            f"{head}; its own 95% interval), beyond {_pm(tol)} on its own but not after "
-            f"Holm's correction over the study's {over} differences (adjusted p "
-            f"{r['p_beyond_adjusted']:.2g}){more}"
-        )
-    if abs(r["diff"]) <= tol:
-        return f"{head}), significant but within {_pm(tol)}{more}"
-    return (
-        f"{head}), significant; its estimate passes {_pm(tol)} but its interval reaches "
-        f"within it, so it is not shown beyond it{more}"
-    )
-
-
-def _group(tests: pd.DataFrame, level: str) -> list[str]:
-    """The players the level check found of one strength with ``level``, itself included,
-    through chains of such pairs (in the order the tests list them)."""
-    equal = tests[tests["strength"] == EQUAL] if "strength" in tests else tests.iloc[:0]
-    found, todo = [level], [level]
-    while todo:
-        lv = todo.pop()
-        for r in equal.itertuples():
-            other = r.level_b if r.level_a == lv else r.level_a if r.level_b == lv else None
-            if other is not None and other not in found:
-                found.append(other)
-                todo.append(other)
-    order = list(dict.fromkeys([*tests["level_a"], *tests["level_b"]]))
-    return sorted(found, key=order.index)
-
-
-def style_text(tests: pd.DataFrame, fields: dict[str, str] | None = None) -> str:
-    """The most significant difference among players of one strength, as a range of the
-    slot's win rate among them: ``slot 4 wins 7.8-14.2% among the strong field
-    (search:64 and X); X - search:64 +6.4 pp [+4.5, +8.3]``."""
-    rows = _beyond(tests, EQUAL).sort_values(["p_beyond_adjusted", "p"], kind="stable")
-    top = rows.iloc[0]
-    slot, group = int(top["slot"]), _group(tests, str(top["level_a"]))
-    mine = tests[(tests["slot"] == slot)]
-    rate = {
-        **dict(zip(mine["level_a"], mine["rate_a"], strict=True)),
-        **dict(zip(mine["level_b"], mine["rate_b"], strict=True)),
-    }
-    rates = [rate[lv] for lv in group if lv in rate]
-    named = {(fields or {}).get(lv) for lv in group}
-    who = (
-        f"the {named.pop()} ({_and(group)})"
-        if len(named) == 1 and None not in named and len(group) > 1
-        else f"players of equal strength here ({_and(group)})"
-    )
-    text = (
-        f"slot {slot} wins {100 * min(rates):.1f}-{100 * max(rates):.1f}% among {who}; "
-        f"{top['level_b']} - {top['level_a']} {_interval(top)}"
-    )
-    if len(rows) > 1:
-        text += f" (and {len(rows) - 1} more difference{'s' * (len(rows) > 2)} beyond it)"
-    return text
-
-
-def sentence(
-    by_level: dict[str, str],
-    tests: pd.DataFrame,
-    needs: dict[str, str] | None = None,
-    distinct: dict[tuple[str, str], str] | None = None,
-    fields: dict[str, str] | None = None,
-) -> str:
-    """What a combination's verdict does across levels, in one sentence with its label.
-
-    Args:
-        by_level: the verdict word per level, in level order.
-        tests: the combination's rows of :func:`slot_differences`.
-        needs: per undecided level, what it would take (``~12,000 races would decide``).
-        distinct: per pair of adjacent levels measured not to differ in strength here, why
-            (:mod:`simkit.ladder`'s level check): their difference is then no skill effect.
-        fields: bot -> the name of its field (``strong field``), to name a group of equal
-            players by it.
-    """
-    label = label_of(by_level, tests)
-    tol = _tolerance(tests)
-    none = _no_difference(tol)
-    beyond = f", beyond {_pm(tol)}" if tol > 0 else ""
-    if label == DEPENDENT:
-        sig = _beyond(tests, SEPARATED).sort_values(["p_beyond_adjusted", "p"], kind="stable")
-        top = sig.iloc[0]
-        text = f"{DEPENDENT}: {shift_text(top)}{beyond}"
-        if len(sig) > 1:
-            text += f" (and {len(sig) - 1} more difference{'s' * (len(sig) > 2)} beyond it)"
-        if len(_beyond(tests, EQUAL)):
-            text += f"; also {STYLE}: {style_text(tests, fields)}{beyond}"
-    elif label == STYLE:
-        text = f"{STYLE}: {style_text(tests, fields)}{beyond}"
-    elif label == ROBUST:
-        verdict = next(iter(by_level.values()))
-        text = (
-            f"{ROBUST}: {verdict} at every skill level ({', '.join(by_level)}), {none}"
-            + _small_shift(tests, tol)
-        )
-    else:
-        undecided = [lv for lv, v in by_level.items() if v not in (FAIR, UNFAIR)]
-        unmeasured = _beyond(tests, UNMEASURED).sort_values(["p_beyond_adjusted", "p"])
-        if len(unmeasured):
-            top = unmeasured.iloc[0]
-            text = (
-                f"{UNDETERMINED}: {shift_text(top)}{beyond}, but the level check did not "
-                f"measure whether {top['level_a']} and {top['level_b']} differ in strength "
-                "here (check_levels = false, or a run from before it), so skill cannot be "
-                "told from style"
-            )
-        elif undecided:
-            what = "; ".join(
-                f"{by_level[lv]} with {lv}" + (f" ({needs[lv]})" if needs and lv in needs else "")
-                for lv in undecided
-            )
-            text = f"{UNDETERMINED}: {none}; {what}"
-        else:
-            text = f"{UNDETERMINED}: {_grouped(by_level)}, but {none} after the correction"
-        text += _small_shift(tests, tol)
-        if len(tests) and not len(unmeasured):
-            widest = tests.loc[(tests["high"] - tests["low"]).idxmax()]
-            # The interval is per comparison; the label rests on Holm's adjusted p of the
-            # test against the tolerance, so an interval that excludes 0 (or reaches past
-            # the tolerance) can stand beside "no difference ... beyond".
-            text += (
-                f"; widest: slot {int(widest['slot'])}, {widest['level_b']} - "
-                f"{widest['level_a']} {_interval(widest)} (uncorrected interval; Holm p "
-                f"{widest['p_beyond_adjusted']:.2g}{f' against {_pm(tol)}' if tol > 0 else ''})"
-            )
-    if distinct:
-        text += "; " + "; ".join(
-            f"{a} and {b} are not two skill levels here ({why.rstrip('.')})"
-            for (a, b), why in distinct.items()
-        )
-    return text
-
-
-def strength_between(
-    levels: pd.DataFrame | None, pairs: pd.DataFrame | None, cells: pd.DataFrame
-) -> dict[int, dict[frozenset, str]]:
-    """Per combination, per pair of its bots: ``separated`` or ``equal`` as the level check
-    measured them in that setting (:mod:`simkit.runner.levels`): from its pairs table
-    (every pair of the setting), else from its per-cell table's comparison with the level
-    below (a run checked before pairs were kept). A pair not in them is unmeasured."""
-    combo = combinations(cells).set_index("cell")["combination"]
-    out: dict[int, dict[frozenset, str]] = {}
-    if pairs is not None and len(pairs):
-        for r in pairs.itertuples():
-            cell = max(r.lower_cell, r.upper_cell)  # the reference plays no cell (-1)
-            where = out.setdefault(int(combo[cell]), {})
-            where[frozenset((r.lower, r.upper))] = SEPARATED if r.separated else EQUAL
-        return out
-    if levels is not None and len(levels):
-        for r in levels.itertuples():
-            if isinstance(r.below, str) and r.below:
-                v = SEPARATED if r.verdict in ("stronger", "weaker") else EQUAL
-                out.setdefault(int(combo[r.cell]), {})[frozenset((r.below, str(r.skill)))] = v
-    return out
-
-
-def pooled_strength(
-    strength: dict[int, dict[frozenset, str]], cells: pd.DataFrame, by: str = "players"
-) -> dict[Any, dict[frozenset, str]]:
-    """:func:`strength_between` for verdicts pooled over the combinations sharing ``by``
-    (a report's per-players table): a pair is separated (or equal) where it is so in every
-    combination pooled, else unmeasured."""
-    combo = combinations(cells).assign(key=cells[by].to_numpy())
-    out: dict[Any, dict[frozenset, str]] = {}
-    for key, part in combo.groupby("key", sort=True):
-        found: dict[frozenset, set[str]] = {}
-        for c in part["combination"].unique():
-            for pair, kind in strength.get(int(c), {}).items():
-                found.setdefault(pair, set()).add(kind)
-        out[key] = {p: k.pop() if len(k) == 1 else UNMEASURED for p, k in found.items()}
-    return out
-
-
-def fields_of(results: Any) -> dict[str, str]:
-    """Bot -> the name of the field it plays in (``{field = [...]}`` levels of the run's
-    scenario), for the bots of a field only."""
-    skill = (getattr(results, "manifest", None) or {}).get("scenario", {}).get("skill", [])
-    out = {}
-    for entry in skill if isinstance(skill, list) else []:
-        if isinstance(entry, dict) and "field" in entry:
-            out.update((b, str(entry.get("name", "strong field"))) for b in entry["field"])
-    return out
-
-
-# Certificates of the top level, worst first (simkit.runner.levels: certified).
-_CERT_ORDER = ("weaker", "not shown", "as strong", "reference")
-
-
-def certified(levels: pd.DataFrame | None, cells: pd.DataFrame) -> pd.DataFrame:
-    """Per combination: the top level's standing against the reference where it played.
-
-    One row per combination that the level check certified: ``top_level`` (the worst of
-    its top bots' certificates: weaker, not shown, as strong, reference), ``reference``,
-    ``top_sentence`` (the certificates of the top bots not as strong, or else the one
-    that is, in words) and ``top_bots`` (the top level's bots, comma-separated). Empty
-    for a run without the check or without a reference.
-    """
-    cols = ["combination", "reference", "top_level", "top_sentence", "top_bots"]
-    if levels is None or "certified" not in levels:
-        return pd.DataFrame(columns=cols)
-    top = levels[levels["certified"].astype(str) != ""]
-    combo = combinations(cells).set_index("cell")["combination"]
-    rows = []
-    for c, part in top.groupby(top["cell"].map(combo), sort=True):
-        rank = part["certified"].map(_CERT_ORDER.index)
-        worst = part.loc[rank.idxmin()]
-        said = part[rank < _CERT_ORDER.index("as strong")]["ref_sentence"].tolist()
-        if not said:
-            said = part[part["certified"] == "as strong"]["ref_sentence"].tolist()
-        rows.append(
-            {
-                "combination": int(c),
-                "reference": str(worst["reference"]),
-                "top_level": str(worst["certified"]),
-                "top_sentence": " ".join(said) or str(worst["ref_sentence"]),
-                "top_bots": ", ".join(map(str, part["skill"])),
-            }
-        )
-    return pd.DataFrame(rows, columns=cols)
-
-
 def fairness_across(
     results: Any,
     summary: pd.DataFrame,
@@ -609,17 +268,6 @@ def fairness_across(
     if len(cert) and len(across):
         across = across.merge(cert, on="combination", how="left")
     return across, tests
-
-
-def with_combinations(frame: pd.DataFrame, cells: pd.DataFrame) -> pd.DataFrame:
-    """``frame`` (rows with a ``cell``) with each cell's ``skill``, ``combination`` and the
-    combination's ``label`` in place of the cell's."""
-    combo = combinations(cells).set_index("cell")
-    return frame.assign(
-        skill=frame["cell"].map(combo["skill"]),
-        combination=frame["cell"].map(combo["combination"]),
-        label=frame["cell"].map(combo["label"]),
-    )
 
 
 def _race_values(rows: pd.DataFrame, metric: str, slot: Any) -> pd.Series:
@@ -795,21 +443,3 @@ def skill_curve(slots: pd.DataFrame, strength: pd.DataFrame | None = None) -> pd
         }
     )
     return out.dropna(subset=["x"]).reset_index(drop=True)
-
-
-def not_distinct(levels: pd.DataFrame | None, cells: pd.DataFrame) -> dict:
-    """Per combination, the adjacent level pairs the level check did not find distinct.
-
-    ``levels`` is the run's level check (``Results.levels``); returns ``{combination:
-    {(below, level): its sentence}}`` for the levels it flags (not shown stronger than the
-    one below them in that setting), for :func:`sentence`'s ``distinct``.
-    """
-    if levels is None or levels.empty:
-        return {}
-    combo = combinations(cells).set_index("cell")["combination"]
-    out: dict[int, dict[tuple[str, str], str]] = {}
-    for r in levels[levels["flag"].astype(bool)].itertuples():
-        if not isinstance(r.below, str) or not r.below:
-            continue
-        out.setdefault(int(combo[r.cell]), {})[(r.below, str(r.skill))] = str(r.sentence)
-    return out

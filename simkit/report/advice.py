@@ -356,7 +356,7 @@ def _settings(results: Any, part: pd.DataFrame) -> pd.DataFrame:
     its judged cells, its worst level and whether it is fair at every level."""
     skill = "skill" in part and part["skill"].notna().any()
     if skill:
-        from simkit.analysis.skill import combinations
+        from simkit.analysis.skill_levels import combinations
 
         combo = combinations(results.cells).set_index("cell")
         part = part.assign(
@@ -541,7 +541,7 @@ def _search_line(files: Files, best: Any) -> str | None:
 def setting_name(results: Any, cell: int) -> str:
     """A cell's setting: its label without its skill level (on a skill axis)."""
     if "skill" in results.cells and results.cells["skill"].notna().any():
-        from simkit.analysis.skill import combinations
+        from simkit.analysis.skill_levels import combinations
 
         return str(combinations(results.cells).set_index("cell").at[cell, "label"])
     return str(results.cells.set_index("cell").at[cell, "label"])

@@ -42,16 +42,15 @@ from simkit.analysis.rounds import (
     round_measures,
     win_by_position,
 )
-from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import (
-    comparisons_across,
-    fairness_across,
+from simkit.analysis.skill import comparisons_across, fairness_across
+from simkit.analysis.skill_levels import combinations as skill_combinations
+from simkit.analysis.skill_levels import levels as skill_levels
+from simkit.analysis.skill_levels import (
     not_distinct,
     pooled_strength,
     strength_between,
     with_combinations,
 )
-from simkit.analysis.skill import levels as skill_levels
 from simkit.analysis.track import (
     guard_ended,
     heat_by_space,

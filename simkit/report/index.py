@@ -13,7 +13,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-from simkit.analysis.skill import LABELS
+from simkit.analysis.skill_labels import LABELS
 from simkit.report.document import GENERATOR
 from simkit.report.summary import SUMMARY_JSON
 

@@ -14,9 +14,11 @@ from typing import Any
 import pandas as pd
 
 from simkit.analysis.fairness import fairness_by_slot
-from simkit.analysis.skill import DEPENDENT, LABELS, ROBUST, skill_curve, with_combinations
-from simkit.analysis.skill import combinations as skill_combinations
-from simkit.analysis.skill import levels as skill_levels
+from simkit.analysis.skill import skill_curve
+from simkit.analysis.skill_labels import DEPENDENT, LABELS, ROBUST
+from simkit.analysis.skill_levels import combinations as skill_combinations
+from simkit.analysis.skill_levels import levels as skill_levels
+from simkit.analysis.skill_levels import with_combinations
 from simkit.report import plots
 from simkit.report.document import Document, Figure, Heading, Paragraph, Table, Verdicts
 from simkit.runner.levels import AS_STRONG

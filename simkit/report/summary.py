@@ -25,7 +25,7 @@ from simkit.analysis.fairness import (
     UNFAIR,
     needed_text,
 )
-from simkit.analysis.skill import combinations as skill_combinations
+from simkit.analysis.skill_levels import combinations as skill_combinations
 from simkit.analysis.track import guard_ended
 from simkit.errors import SimkitError
 from simkit.report.advice import SHORT, bots_text, try_next

@@ -29,6 +29,7 @@ import pyarrow.parquet as pq
 from simkit import __version__
 from simkit.errors import RunError
 from simkit.games import get
+from simkit.outcomes import DRAW_FINISH
 from simkit.runner import inputs
 from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBackend
 from simkit.runner.grid import PlannedCell, expand
@@ -36,7 +37,7 @@ from simkit.runner.manifest import CELLS, LEVEL_PAIRS, LEVELS, chunk_races, part
 from simkit.runner.progress import bar, compile_notice
 from simkit.runner.scenario import Scenario, parse
 from simkit.runner.storage import RunDir, command_of
-from simkit.runner.tables import DRAW_FINISH, cells_table, parquet_bytes
+from simkit.runner.tables import cells_table, parquet_bytes
 
 
 @dataclass
@@ -459,7 +460,7 @@ def _execute(
     if scenario.checks_levels:
         # Imported here: scipy and choix take 0.6 s of CPU to import (measured), which a run
         # without a skill axis, such as the speed yardstick's, would pay for nothing.
-        from simkit.runner.levels import store
+        from simkit.runner.level_store import store
 
         store(run, scenario, cells, manifest, threads=backend.threads, progress=show)
     writer.finish()

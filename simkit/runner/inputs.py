@@ -58,6 +58,7 @@ RACE_CODE = (
     "runner/backends.py",
     "runner/driver.py",
     "runner/grid.py",
+    "runner/level_store.py",
     "runner/levels.py",
     "runner/scenario.py",
     "runner/tables.py",

@@ -18,7 +18,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simkit.games.base import Batch, Column, Game
-from simkit.outcomes import decided
+from simkit.outcomes import decided, tabulated_finish
 from simkit.runner.grid import PlannedCell
 from simkit.tracks.override import track_name
 
@@ -84,27 +84,6 @@ def parquet_bytes(table: pa.Table) -> bytes:
     buf = io.BytesIO()
     pq.write_table(table, buf, compression="zstd", write_statistics=False)
     return buf.getvalue()
-
-
-# ``slot_finish``'s finish for a seat whose finish position another seat of its race shares.
-DRAW_FINISH = 0
-
-
-def tabulated_finish(cell: np.ndarray, race: np.ndarray, finish: np.ndarray) -> np.ndarray:
-    """The finish position as the ``slot_finish`` aggregate counts it, from long rows.
-
-    A seat that shares its finish position with another seat of its race (a draw: Mushroom
-    Walk gives both players 1) is counted under :data:`DRAW_FINISH`, not as that position,
-    so each race counts once in every slot's row and a draw is never a first place for
-    two (docs/tables.md). Every other seat keeps its position.
-    """
-    cell, race = np.asarray(cell, np.int64), np.asarray(race, np.int64)
-    finish = np.asarray(finish, np.int64)
-    if len(finish) == 0:
-        return finish
-    _, inverse, _ = _group([cell, race, finish])
-    shared = np.bincount(inverse)[inverse] > 1
-    return np.where(shared, DRAW_FINISH, finish)
 
 
 def race_rows(pc: PlannedCell, lo: int, batch: Batch, game: Game) -> dict[str, Any]:

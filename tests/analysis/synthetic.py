@@ -259,9 +259,10 @@ def write_run_dir(results: Results, path: Path) -> Path:
 
 def strength_for(results: Results, kind: str = "separated") -> dict[int, dict[frozenset, str]]:
     """What a level check would have said of every pair of levels of every combination: the
-    same ``kind`` (``separated``, ``equal``) everywhere (simkit.analysis.skill.strength_between's
-    shape), for synthetic runs that play no check."""
-    from simkit.analysis.skill import combinations
+    same ``kind`` (``separated``, ``equal``) everywhere
+    (simkit.analysis.skill_levels.strength_between's shape), for synthetic runs that play no
+    check."""
+    from simkit.analysis.skill_levels import combinations
 
     combos = combinations(results.cells)
     out: dict[int, dict[frozenset, str]] = {}

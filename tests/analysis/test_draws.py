@@ -18,10 +18,9 @@ from hypothesis import strategies as st
 from simkit.analysis import fairness, fairness_by_slot, slot_finish_counts
 from simkit.analysis.compare import by_slot
 from simkit.games.base import Column
-from simkit.outcomes import decided
+from simkit.outcomes import DRAW_FINISH, decided
 from simkit.report.plots import finish_shares, slots
 from simkit.runner import aggregate
-from simkit.runner.tables import DRAW_FINISH
 from tests.analysis.synthetic import synthetic_run, write_run_dir
 
 SEATS = {"slot": Column("int8", ""), "finish": Column("int8", ""), "finished": Column("bool", "")}

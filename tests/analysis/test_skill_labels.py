@@ -16,16 +16,9 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.analysis.fairness import fairness, fairness_by_slot
-from simkit.analysis.skill import (
-    DEPENDENT,
-    ROBUST,
-    UNDETERMINED,
-    fairness_across,
-    not_distinct,
-    skill_curve,
-    slot_differences,
-    with_combinations,
-)
+from simkit.analysis.skill import fairness_across, skill_curve, slot_differences
+from simkit.analysis.skill_labels import DEPENDENT, ROBUST, UNDETERMINED
+from simkit.analysis.skill_levels import not_distinct, with_combinations
 from simkit.analysis.stats import adjust
 from simkit.report.summary import SHORT
 from tests.analysis.synthetic import strength_for, synthetic_run
@@ -368,7 +361,7 @@ def test_a_shift_beyond_the_tolerance_alone_but_not_after_holm_says_both():
     """Issue 35: the bonus sweep said "slot 2 shifts -4.5 pp [-6.7, -2.3] ... not shown
     beyond +-2 pp": an interval wholly beyond the tolerance, uncorrected, beside the
     corrected test that does not show it. The sentence must say which is which."""
-    from simkit.analysis.skill import _small_shift
+    from simkit.analysis.skill_labels import _small_shift
 
     tests = pd.DataFrame(
         {

@@ -13,14 +13,11 @@ import pytest
 from scipy.stats import binomtest
 
 from simkit.analysis.fairness import fairness, fairness_by_slot
-from simkit.analysis.skill import (
-    DEPENDENT,
+from simkit.analysis.skill import fairness_across
+from simkit.analysis.skill_labels import DEPENDENT, ROBUST, STYLE, UNDETERMINED
+from simkit.analysis.skill_levels import (
     EQUAL,
-    ROBUST,
     SEPARATED,
-    STYLE,
-    UNDETERMINED,
-    fairness_across,
     pooled_strength,
     strength_between,
     with_combinations,

@@ -18,7 +18,8 @@ import pytest
 
 import simkit.games
 from simkit.analysis.fairness import fairness, fairness_by_slot
-from simkit.analysis.skill import combinations, fairness_across, with_combinations
+from simkit.analysis.skill import fairness_across
+from simkit.analysis.skill_levels import combinations, with_combinations
 from simkit.report import build
 from simkit.report.index import study_line
 from simkit.report.summary import SHORT
