@@ -28,9 +28,10 @@ from simkit.analysis.fairness import (
 from simkit.analysis.skill_levels import combinations as skill_combinations
 from simkit.analysis.track import guard_ended
 from simkit.errors import SimkitError
-from simkit.report.advice import SHORT, bots_text, try_next
+from simkit.report.advice import SHORT, bots_text
 from simkit.report.document import Document, Heading, Paragraph, Verdicts
 from simkit.report.skill import across_block, across_sentences, skill_facts
+from simkit.report.try_next import try_next
 
 SUMMARY_JSON = "summary.json"
 NOT_PLAYED = "not played"  # a cell of a run that is not complete, with no race yet

@@ -132,7 +132,7 @@ def where(results: Any, pictures: Path, replays: int = REPLAYS) -> list[dict[str
     most turns more or fewer than the field (:func:`simkit.analysis.diagnose.sentences`
     over the first ``replays`` races replayed with their seat events,
     :func:`simkit.why.replayed_breakdown`); the picture is the report's
-    (:func:`simkit.report.balance.track_picture`), written into ``pictures``.
+    (:func:`simkit.report.track.track_picture`), written into ``pictures``.
 
     Returns per cell: ``cell``, ``name`` (A or B), ``replays`` (races replayed, 0 for a game
     without seat events), ``slots`` (the two slots, each ``slot``, ``rate``, ``deviation``
@@ -142,7 +142,7 @@ def where(results: Any, pictures: Path, replays: int = REPLAYS) -> list[dict[str
     from simkit.analysis import diagnose
     from simkit.analysis.ablation import worst_slot
     from simkit.analysis.track import heat_by_space
-    from simkit.report.balance import track_picture
+    from simkit.report.track import track_picture
     from simkit.why import replayed_breakdown
 
     cells = [int(c) for c in results.cells["cell"]]

@@ -13,7 +13,7 @@ import tomllib
 import pytest
 
 from simkit.analysis.fairness import fairness
-from simkit.report.advice import try_next
+from simkit.report.try_next import try_next
 from simkit.runner import expand, load_scenario
 from tests.analysis.synthetic import synthetic_run
 

@@ -111,7 +111,7 @@ def test_heat_colour_scale_is_set_before_the_finish_line():
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from simkit.report.plots import heat_figure, heat_scale
+    from simkit.report.track_plots import heat_figure, heat_scale
     from simkit.tracks.compiled import F_PAST_FINISH
 
     t = tracks.load("nutcracker")
