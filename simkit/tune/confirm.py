@@ -32,7 +32,7 @@ from simkit.errors import RunError
 from simkit.runner.scenario import Scenario, parse
 from simkit.tune.common import RESAMPLES, separated
 from simkit.tune.space import describe
-from simkit.tune.study import Settings, book_values, references
+from simkit.tune.tuning import Settings, book_values, references
 
 CONFIRM = "confirm"
 
