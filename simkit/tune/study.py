@@ -170,13 +170,21 @@ def fail_lost(study: Any) -> list[int]:
             else:
                 gone = now - t.user_attrs.get("alive_at", 0) > STALE_SECONDS
         if gone:
-            study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
+            _fail(study, t)
             lost.append(t.number)
-            queued = t.system_attrs.get("fixed_params")
-            if queued is not None:
-                attrs = {k: v for k, v in t.user_attrs.items() if k in ("book", "reference")}
-                study.enqueue_trial(queued, user_attrs=attrs)
     return lost
+
+
+def _fail(study: Any, t: Any) -> None:
+    """Mark trial ``t`` failed, and queue its candidate again if it was queued (the book's
+    values, a reference: Optuna keeps a queued trial's values as ``fixed_params``)."""
+    from optuna.trial import TrialState
+
+    study.tell(t.number, state=TrialState.FAIL, skip_if_finished=True)
+    queued = t.system_attrs.get("fixed_params")
+    if queued is not None:
+        attrs = {k: v for k, v in t.user_attrs.items() if k in ("book", "reference")}
+        study.enqueue_trial(queued, user_attrs=attrs)
 
 
 def in_flight(out: Path) -> int:
@@ -386,11 +394,7 @@ def _give_back(study: Any, number: int) -> None:
         t = next(t for t in study.get_trials(deepcopy=False) if t.number == number)
         if t.state != TrialState.RUNNING:
             return
-        study.tell(number, state=TrialState.FAIL, skip_if_finished=True)
-        queued = t.system_attrs.get("fixed_params")
-        if queued is not None:
-            attrs = {k: v for k, v in t.user_attrs.items() if k in ("book", "reference")}
-            study.enqueue_trial(queued, user_attrs=attrs)
+        _fail(study, t)
     except Exception:  # still no space: left to fail_lost on resume
         return
 
