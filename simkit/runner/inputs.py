@@ -60,6 +60,7 @@ RACE_CODE = (
     "runner/grid.py",
     "runner/levels.py",
     "runner/scenario.py",
+    "runner/scenario_file.py",
     "runner/tables.py",
     "stats.py",
 )

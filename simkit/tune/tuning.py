@@ -28,7 +28,8 @@ from simkit import files
 from simkit.errors import RunError, SimkitError, SpaceError
 from simkit.games import get
 from simkit.runner.grid import PlannedCell, expand
-from simkit.runner.scenario import Scenario, parse
+from simkit.runner.scenario import Scenario
+from simkit.runner.scenario_file import parse
 from simkit.runner.storage import write_atomic
 from simkit.tracks import override
 from simkit.tune import objective, space
