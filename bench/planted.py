@@ -93,7 +93,7 @@ def run_one(flaw: dict[str, Any], settings: dict[str, Any], races: int, threads:
     from simkit.analysis import ablation
     from simkit.analysis.fairness import UNFAIR, fairness
     from simkit.runner import expand
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
     from simkit.why import _run
 
     data = scenario(flaw, settings, races)

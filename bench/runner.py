@@ -40,7 +40,7 @@ def _kernel_rate(game: Game, cell, threads: int, races: int) -> float:
 def _runner_rate(game: Game, threads: int, races: int) -> tuple[float, float]:
     """End-to-end races/s, and the share of the run's wall time spent in the kernel."""
     from simkit.runner import start
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     data = {"game": game.name, **game.bench.cell, "races": races, "chunk_size": CHUNK, "seed": 1}
     scenario = parse(data, "bench/runner.py")

@@ -25,7 +25,8 @@ from simkit.games.cells import build_cell
 from simkit.lineups import bots_of, lineup_count, lineups
 from simkit.runner import RunSummary, Scenario
 from simkit.runner import resume as _resume
-from simkit.runner.scenario import MAX_CELLS, MAX_PLAYERS, parse
+from simkit.runner.scenario import MAX_CELLS, MAX_PLAYERS
+from simkit.runner.scenario_file import parse
 
 DEFAULT_RACES = 2_000  # per lineup: 4 Snow Tails bots rated to about ±0.03 (docs/ladder.md)
 CHUNK = 1_000  # races per chunk: a slow bot's ladder resumes without losing much

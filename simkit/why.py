@@ -111,7 +111,7 @@ def _decode(results: Any) -> set[str]:
 def _run(data: dict[str, Any], folder: Path, path: str, threads, progress) -> Any:
     from simkit import runner
     from simkit.results import load
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     runner.start(parse(data, path), folder, force=True, threads=threads, progress=progress)
     return load(folder)
@@ -233,7 +233,7 @@ def diagnose(
     from simkit.analysis import ablation
     from simkit.report.advice import setting_name
     from simkit.runner import expand
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     out = Path(out)
     study, data, path = _study(Path(target), out, races, seed, threads, progress)

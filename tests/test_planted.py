@@ -14,7 +14,7 @@ import pytest
 from bench import planted
 from simkit.analysis import ablation
 from simkit.runner import expand
-from simkit.runner.scenario import parse
+from simkit.runner.scenario_file import parse
 
 ROOT = Path(__file__).resolve().parents[1]
 SETTINGS, FLAWS = planted.load()

@@ -23,7 +23,7 @@ from simkit.cli.common import parse_overrides
 from simkit.games import get, names
 from simkit.games.cells import build_cell
 from simkit.games.snowtails.params import PRESETS, SnowTailsParams
-from simkit.runner.scenario import _TOP_KEYS
+from simkit.runner.scenario_file import _TOP_KEYS
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules-mushmush.md"
 BEGIN = "<!-- BEGIN PRESET DIFFERENCES (python tests/test_rules_mushmush_doc.py) -->"

@@ -18,7 +18,7 @@ from simkit.cli.common import (
     threads_option,
 )
 from simkit.runner.scenario import MAX_RACES
-from simkit.tune.study import DEFAULTS, SAMPLERS
+from simkit.tune.tuning import DEFAULTS, SAMPLERS
 
 # Bounds of the counts (docs/tuning.md): races per cell as a scenario's; the budget a
 # thousand times that; rungs and confirmed candidates far beyond any useful study.

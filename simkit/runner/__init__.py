@@ -9,7 +9,7 @@ from simkit.runner.driver import RunSummary, resume, start
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.replay import replay_cell
 from simkit.runner.scenario import Scenario
-from simkit.runner.scenario import load as load_scenario
+from simkit.runner.scenario_file import load as load_scenario
 from simkit.runner.tables import aggregate
 
 __all__ = [

@@ -35,7 +35,8 @@ from simkit.runner.backends import ChunkResult, ChunkTask, DaskBackend, LocalBac
 from simkit.runner.grid import PlannedCell, expand
 from simkit.runner.manifest import CELLS, LEVEL_PAIRS, LEVELS, chunk_races, part_name
 from simkit.runner.progress import bar, compile_notice
-from simkit.runner.scenario import Scenario, parse
+from simkit.runner.scenario import Scenario
+from simkit.runner.scenario_file import parse
 from simkit.runner.storage import RunDir, command_of
 from simkit.runner.tables import cells_table, parquet_bytes
 

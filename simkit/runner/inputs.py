@@ -61,6 +61,7 @@ RACE_CODE = (
     "runner/level_store.py",
     "runner/levels.py",
     "runner/scenario.py",
+    "runner/scenario_file.py",
     "runner/tables.py",
     "stats.py",
 )

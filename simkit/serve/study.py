@@ -5,7 +5,7 @@ parameters, seed, as the scenario the page was opened with has them) and a **cha
 ``[set]`` table of rules parameters and track parts (``track.corner.1.safety = 4``). It
 plays as one scenario whose ``grid.set`` is ``[A, B]``: two cells on common random numbers
 (``crn``, the default: cell key 0 for both), so A and B play the same race keys. Every
-input goes through :func:`simkit.runner.scenario.parse` and :func:`simkit.runner.expand`,
+input goes through :func:`simkit.runner.scenario_file.parse` and :func:`simkit.runner.expand`,
 the checks ``simkit run`` and ``simkit scenario check`` make, and a mistake comes back as a
 message naming the page's field.
 
@@ -172,7 +172,7 @@ def check(setting: Setting):
     """The scenario of ``setting``, validated and expanded as ``simkit scenario check`` does
     (tracks built, bots known); a mistake is an :class:`InputError` naming the field."""
     from simkit.runner import expand
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     try:
         sc = parse(setting.scenario_data(setting.races_per_round), PAGE_SCENARIO)
@@ -202,7 +202,7 @@ def play_round(setting: Setting, folder: Path, races: int, threads: int | None) 
     """Play the setting up to ``races`` a cell in ``folder``: the first round starts the run
     (replacing the folder's earlier run), each later one extends it (``run --resume``)."""
     from simkit import runner
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     if races <= setting.races_per_round:
         sc = parse(setting.scenario_data(races), PAGE_SCENARIO)

@@ -23,7 +23,7 @@ from typing import Any
 
 import pandas as pd
 
-from simkit.tune.study import Settings, settings
+from simkit.tune.tuning import Settings, settings
 
 __all__ = ["Outcome", "Settings", "resume", "settings", "start"]
 LOCK = "confirm.lock"

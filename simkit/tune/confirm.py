@@ -29,10 +29,11 @@ import pandas as pd
 from simkit.analysis import deviation
 from simkit.analysis.ablation import every_race
 from simkit.errors import RunError
-from simkit.runner.scenario import Scenario, parse
+from simkit.runner.scenario import Scenario
+from simkit.runner.scenario_file import parse
 from simkit.tune.common import RESAMPLES, separated
 from simkit.tune.space import describe
-from simkit.tune.study import Settings, book_values, references
+from simkit.tune.tuning import Settings, book_values, references
 
 CONFIRM = "confirm"
 

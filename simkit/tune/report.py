@@ -32,7 +32,8 @@ from simkit.report.plots import save_figure
 from simkit.report.summary import write_summary
 from simkit.tune.common import setting_rows, settings_section
 from simkit.tune.space import describe
-from simkit.tune.study import MAX_REPEATS, Settings, book_values
+from simkit.tune.study import MAX_REPEATS
+from simkit.tune.tuning import Settings, book_values
 
 CONFIRMATION = "confirmation"
 

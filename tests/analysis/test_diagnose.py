@@ -9,7 +9,7 @@ import pytest
 from simkit.analysis import diagnose
 from simkit.results import load
 from simkit.runner import start
-from simkit.runner.scenario import parse
+from simkit.runner.scenario_file import parse
 from simkit.tracks import load as load_track
 
 CASES = [

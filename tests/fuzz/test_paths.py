@@ -153,7 +153,7 @@ def test_a_second_writer_is_refused_naming_the_first(here):
 def test_a_ladder_run_is_resumed_by_the_ladder(here):
     """Remedies name the command that resumes the run: a ladder's is `simkit ladder`."""
     from simkit.results import load
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     start(parse({"game": "dicerace", "races": 40, "chunk_size": 20}, "simkit ladder"), "lad")
     (here / "lad" / "agg" / "part-00000-000001.parquet").write_bytes(b"x")

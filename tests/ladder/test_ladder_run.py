@@ -87,7 +87,7 @@ def test_report_has_every_part(tmp_path):
 
 def test_analyse_rejects_a_run_that_is_no_ladder(tmp_path):
     from simkit.errors import SimkitError
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     start(parse({"game": "lucerace", "races": 10}, "s.toml"), tmp_path / "run")
     with pytest.raises(SimkitError, match="not a ladder run"):

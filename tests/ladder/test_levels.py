@@ -10,7 +10,7 @@ from simkit import load
 from simkit.games.cells import build_cell
 from simkit.runner import start
 from simkit.runner.levels import COLUMNS, check, check_cell, looks
-from simkit.runner.scenario import parse
+from simkit.runner.scenario_file import parse
 
 
 def test_the_check_measures_the_order_and_flags_a_level_not_stronger_than_the_one_below():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from simkit.games import games, get
 from simkit.runner import docgen
-from simkit.runner.scenario import _PRECISION_KEYS, _TOP_KEYS, parse
+from simkit.runner.scenario_file import _PRECISION_KEYS, _TOP_KEYS, parse
 
 from .helpers import run
 

@@ -219,7 +219,7 @@ def test_defaults_and_resolved_round_trip(tmp_path):
     sc = load_scenario(write(tmp_path, text))
     assert sc.precision == Precision(0.05, 5000)
     assert sc.max_races == 5000
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     assert parse(sc.to_json(), sc.path) == sc
 
@@ -234,7 +234,7 @@ def _through_json(sc, races=None, seed=None, chunk_size=None):
     """The overrides as they were once made: the scenario serialised, edited, parsed again."""
     from dataclasses import replace
 
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     data = sc.to_json()
     if races is not None:
@@ -270,7 +270,7 @@ def _through_json(sc, races=None, seed=None, chunk_size=None):
 def test_overrides_replace_fields_as_a_parse_of_the_edited_file_would(
     tmp_path, monkeypatch, text, kw
 ):
-    import simkit.runner.scenario as scenario
+    import simkit.runner.scenario_file as scenario
 
     sc = load_scenario(write(tmp_path, text))
     expected = _through_json(sc, **kw)

@@ -6,7 +6,7 @@ import pytest
 
 from simkit.errors import ScenarioError
 from simkit.runner import expand, load_scenario
-from simkit.runner.scenario import parse
+from simkit.runner.scenario_file import parse
 
 from .helpers import run, write
 

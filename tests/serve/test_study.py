@@ -75,7 +75,7 @@ def test_each_what_if_of_the_issue_plays_as_b_beside_an_unchanged_a(demo, change
     """Issue 36 item 2: a rules parameter, a corner, a segment's length, a tree, a building,
     the players and the skill level, as the cells the runner will play."""
     from simkit.runner import expand
-    from simkit.runner.scenario import parse
+    from simkit.runner.scenario_file import parse
 
     s = with_inputs(demo, change=change, players=3, skill="greedy:tuned")
     a, b = (c.cell for c in expand(parse(s.scenario_data(100), "page")))
