@@ -70,6 +70,7 @@ GAME_FIRST = {
 RENAMED = {
     ("race", "--game"): "GAME",
     ("bots tune", "--budget"): "--evaluations",
+    ("serve", "--cap"): "--max-races",
 }
 
 

@@ -236,6 +236,12 @@ def budget_option(help: str, type: click.ParamType) -> Callable:
     return click.option("--budget", type=type, help=help)
 
 
+def max_races_option(help: str, type: click.ParamType, **kw: Any) -> Callable:
+    """``--max-races``: the most races a cell plays, where a command stops or settles on
+    its own before that (a scenario's ``precision.max_races``)."""
+    return click.option("--max-races", type=type, help=help, **kw)
+
+
 def confirm_option(help: str, type: click.ParamType) -> Callable:
     """``--confirm``: fresh races that confirm a search's result, within the command's
     bound ``type``."""
