@@ -46,14 +46,102 @@ def test_games_lists_every_registered_game():
 def test_race_needs_a_game_and_help_shows_the_games_examples():
     res = CliRunner().invoke(main, ["race"])
     assert res.exit_code == 2
-    assert "give --game GAME (`simkit games` lists them), or --replay" in res.output
-    res = CliRunner().invoke(main, ["race", "--game", "snowtail"])
+    assert res.output.splitlines()[-1] == (
+        "Error: give the game first, `simkit race GAME` (`simkit games` lists them), or "
+        "--replay RUN_DIR"
+    )
+    res = CliRunner().invoke(main, ["race", "snowtail"])
     assert res.exit_code == 2 and "'snowtail' is not one of " in res.output
     assert "'mushroomwalk', 'snowtails'" in res.output
     res = CliRunner().invoke(main, ["race", "-h"])
     examples = res.output.split("Examples from the games:\n")[1].splitlines()
-    assert "  simkit race --game snowtails --seed 7" in examples
+    assert "  simkit race snowtails --seed 7" in examples
     assert all(line.startswith("  simkit race ") for line in examples if line)
+
+
+# Commands that name one game, and how their usage line shows it: the first argument.
+GAME_FIRST = {
+    ("race",): "Usage: simkit race [OPTIONS] [GAME]",
+    ("variants",): "Usage: simkit variants [OPTIONS] GAME",
+    ("ladder",): "Usage: simkit ladder [OPTIONS] [GAME]",
+    ("bots", "tune"): "Usage: simkit bots tune [OPTIONS] [GAME] [BOT]",
+}
+# Old names that still work, hidden from --help: (command, old name) -> the new one.
+RENAMED = {
+    ("race", "--game"): "GAME",
+    ("bots tune", "--budget"): "--evaluations",
+    ("serve", "--cap"): "--max-races",
+}
+
+
+def _help(words):
+    return CliRunner().invoke(main, [*words, "-h"], prog_name="simkit").output
+
+
+def test_every_command_that_names_a_game_takes_it_as_its_first_argument():
+    seen = set()
+    for path, cmd in _every_command(main, click.Context(main)):
+        if not any(p.name == "game" for p in cmd.params):
+            continue
+        seen.add(path)
+        args = [p for p in cmd.params if isinstance(p, click.Argument)]
+        assert args[0].name == "game", path
+        assert _help(path).splitlines()[0] == GAME_FIRST[path]
+    assert seen == set(GAME_FIRST)
+
+
+def test_old_option_names_are_hidden_and_nothing_else_is():
+    hidden = {}
+    for path, cmd in _every_command(main, click.Context(main)):
+        for param in cmd.params:
+            if isinstance(param, click.Option) and param.hidden:
+                hidden[(" ".join(path), max(param.opts, key=len))] = param
+    assert set(hidden) == set(RENAMED)
+    for (command, old), new in RENAMED.items():
+        text = _help(command.split())
+        assert old not in text and new in text, command
+    assert sorted(hidden[("race", "--game")].opts) == ["--game", "-g"]
+    assert " -g" not in _help(["race"])
+
+
+def test_budget_counts_the_races_of_simkit_tune_only():
+    """One meaning per option: --budget is the races a rules search may play; a bot's
+    tuning counts --evaluations."""
+    where = {
+        " ".join(path)
+        for path, cmd in _every_command(main, click.Context(main))
+        for param in cmd.params
+        if isinstance(param, click.Option) and not param.hidden and "--budget" in param.opts
+    }
+    assert where == {"tune"}
+    assert "Races the search may play in all" in _help(["tune"])
+
+
+def test_race_takes_the_game_first_and_its_old_option_with_a_notice(monkeypatch):
+    import simkit.games
+    from tests.runner.dicerace import GAME
+
+    simkit.games.names()  # the real games first, so none is missing afterwards
+    monkeypatch.setitem(simkit.games._REGISTRY, "dicerace", GAME)
+    new = CliRunner().invoke(main, ["race", "dicerace", "--seed", "1"])
+    assert new.exit_code == 0, new.output
+    assert new.stdout.startswith("slot: ") and "deprecated" not in new.stderr
+    assert CliRunner().invoke(main, ["race", "--seed", "1", "dicerace"]).stdout == new.stdout
+    for old in (["--game", "dicerace"], ["-g", "dicerace"], ["dicerace", "-g", "dicerace"]):
+        res = CliRunner().invoke(main, ["race", *old, "--seed", "1"], prog_name="simkit")
+        assert res.exit_code == 0, res.output
+        assert res.stdout == new.stdout
+        assert res.stderr.splitlines()[0] == (
+            "simkit race: -g/--game is deprecated; write the game first: "
+            "simkit race dicerace [OPTIONS]"
+        )
+    res = CliRunner().invoke(main, ["race", "snowtails", "--game", "dicerace"])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.output.splitlines()[-1] == (
+        "Error: GAME 'snowtails' and the old -g/--game 'dicerace' differ; give GAME only"
+    )
+    res = CliRunner().invoke(main, ["race", "--game", "snowtail"])
+    assert res.exit_code == 2 and "'snowtail' is not one of " in res.output
 
 
 def test_a_game_adds_its_own_commands():

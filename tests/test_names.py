@@ -28,22 +28,22 @@ def test_the_helper():
     ("args", "message"),
     [
         (
-            ["race", "--game", "snowtails", "--bots", "greedy:tunned"],
+            ["race", "snowtails", "--bots", "greedy:tunned"],
             f"Error: snowtails: unknown bot 'greedy:tunned' (known: {ST_BOTS}); "
             "did you mean 'greedy:tuned'?",
         ),
         (
-            ["race", "--game", "snowtails", "--bots", "serch:64"],
+            ["race", "snowtails", "--bots", "serch:64"],
             "Error: snowtails: unknown bot 'serch:64' (known: random, greedy, search, policy); "
             "did you mean 'search:64'?",
         ),
         (
-            ["race", "--game", "mushroomwalk", "--bots", "lookahed"],
+            ["race", "mushroomwalk", "--bots", "lookahed"],
             "Error: mushroomwalk: unknown bot 'lookahed' (known: random, greedy, lookahead, "
             "search); did you mean 'lookahead'?",
         ),
         (
-            ["race", "--game", "mush", "--bots", "greedi"],
+            ["race", "mush", "--bots", "greedi"],
             "Error: mush: unknown bot 'greedi' (known: random, greedy, search); "
             "did you mean 'greedy'?",
         ),
@@ -53,12 +53,12 @@ def test_the_helper():
             "snowtails, snowtails-season); did you mean 'snowtails'?",
         ),
         (
-            ["race", "--game", "snowtails", "--track", "nutcraker"],
+            ["race", "snowtails", "--track", "nutcraker"],
             "Error: unknown track 'nutcraker' (did you mean 'nutcracker'?); `simkit tracks "
             "list` shows the library, or give a path to a .toml file",
         ),
         (
-            ["race", "--game", "snowtails", "--set", "safety_speed=false"],
+            ["race", "snowtails", "--set", "safety_speed=false"],
             "Error: snowtails: unknown parameter 'safety_speed' (did you mean 'safety_speeds'?)",
         ),
     ],
@@ -70,10 +70,10 @@ def test_cli_names(args, message):
 
 
 def test_cli_game_name():
-    res = CliRunner().invoke(main, ["race", "--game", "snowtail"])
+    res = CliRunner().invoke(main, ["race", "snowtail"])
     assert res.exit_code == 2
     assert res.output.splitlines()[-1] == (
-        "Error: Invalid value for '--game' / '-g': 'snowtail' is not one of 'mush', "
+        "Error: Invalid value for '[GAME]': 'snowtail' is not one of 'mush', "
         "'mushmush', 'mushroomwalk', 'snowtails'. Did you mean 'snowtails'?"
     )
 

@@ -142,9 +142,9 @@ def test_example_commands_build_legal_cells() -> None:
     assert len(commands) >= 5
     for argv in commands:
         opts: dict[str, list[str]] = {}
-        for flag, value in zip(argv[2::2], argv[3::2], strict=True):
+        game = argv[2]  # simkit race GAME --option value ...
+        for flag, value in zip(argv[3::2], argv[4::2], strict=True):
             opts.setdefault(flag, []).append(value)
-        game = opts.get("--game", ["snowtails"])[0]
         preset = opts.get("--preset", [get(game).default_preset])[0]
         overrides = parse_overrides(opts.get("--set", []))
         players = int(opts["--players"][0]) if "--players" in opts else None
@@ -156,9 +156,9 @@ def test_example_commands_build_legal_cells() -> None:
 @pytest.mark.parametrize(
     "mix",
     [
-        "simkit race --game mushmush --preset snowtails",
-        "simkit race --game mushmush --set brake=true --set brake_start=3 --set max_cards=3",
-        "simkit race --game mushmush --set bonus_rule=none",
+        "simkit race mushmush --preset snowtails",
+        "simkit race mushmush --set brake=true --set brake_start=3 --set max_cards=3",
+        "simkit race mushmush --set bonus_rule=none",
     ],
 )
 def test_issue_mixes_are_shown(mix: str) -> None:

@@ -64,7 +64,7 @@ def main() -> None:
     \b
     Typical use:
       simkit games                           the games simkit plays
-      simkit race --game GAME --seed 7       one race, turn by turn
+      simkit race GAME --seed 7              one race, turn by turn
       simkit run scenarios/demo.toml         a Monte Carlo study into parquet tables
       simkit report runs/demo                an HTML + Markdown balance report
 

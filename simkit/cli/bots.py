@@ -10,14 +10,15 @@ from simkit.cli.common import (
     MAX_PLAYERS,
     ExamplesCommand,
     SimkitGroup,
-    budget_option,
     comma_list,
     confirm_option,
     force_option,
+    game_argument,
     out_option,
     players_option,
     preset_option,
     races_option,
+    renamed_option,
     resume_option,
     resumed,
     seed_option,
@@ -26,6 +27,9 @@ from simkit.cli.common import (
     track_option,
 )
 from simkit.tune.bots import MAX_BUDGET, MAX_CONFIRM, MAX_RACES
+
+# What a tuning spends: candidates evaluated (simkit tune's --budget counts races instead).
+_EVALUATIONS = click.IntRange(1, MAX_BUDGET)
 
 
 def _counts(ctx, param, value: str | None) -> list[int] | None:
@@ -47,7 +51,7 @@ def bots() -> None:
 
 
 @bots.command(cls=ExamplesCommand)
-@click.argument("game", required=False)
+@game_argument(required=False)
 @click.argument("bot", required=False)
 @click.option(
     "--field",
@@ -67,9 +71,18 @@ def bots() -> None:
     "Races per evaluation of one candidate, over all its seats [default: 2,000; at most 200,000].",
     type=click.IntRange(1, MAX_RACES),
 )
-@budget_option(
-    "Evaluations in all, rounded up to whole generations [default: 300; at most 100,000].",
-    type=click.IntRange(1, MAX_BUDGET),
+@click.option(
+    "--evaluations",
+    type=_EVALUATIONS,
+    help="Evaluations in all (one candidate playing --races races each), rounded up to whole "
+    "generations [default: 300; at most 100,000].",
+)
+@renamed_option(
+    "--budget",
+    into="evaluations",
+    new="--evaluations",
+    write="--evaluations {value}",
+    type=_EVALUATIONS,
 )
 @confirm_option(
     "Confirmation races per lineup, fitted against default [default: 10,000; at most 100,000].",
@@ -86,7 +99,7 @@ def bots() -> None:
 )
 @click.option(
     "--name",
-    help="Preset name: OUT/bots.toml then plays the fit as BOT:NAME [default: fitted].",
+    help="The fit's name: OUT/bots.toml then plays it as BOT:NAME [default: fitted].",
 )
 @out_option(
     "Tuning directory (default: runs/tune-GAME-BOT): the fit goes to OUT/bots.toml, the "
@@ -104,7 +117,7 @@ def tune(
     field,
     players,
     races,
-    budget,
+    evaluations,
     confirm,
     seed,
     preset,
@@ -126,18 +139,19 @@ def tune(
       a field seat: finished and the other did not, or finished earlier).
     - Every candidate of a generation plays the same races (common random numbers);
       each generation plays new ones, so no weight is fitted to one set of races.
-    - After --budget evaluations, the fitted weights (CMA-ES's mean) play the default
+    - After --evaluations candidates, the fitted weights (CMA-ES's mean) play the default
       weights head to head on fresh races (--confirm), with a 95% interval.
     - The weights go into OUT/bots.toml as [BOT.NAME] with the command, seed, field,
-      budget, date and confirmation; OUT/report has the report. A scenario with
-      bots_file = "OUT/bots.toml" (or --bots-file OUT/bots.toml) plays them as BOT:NAME.
+      budget (evaluations x races), date and confirmation; OUT/report has the report.
+      A scenario with bots_file = "OUT/bots.toml" (or --bots-file OUT/bots.toml) plays
+      them as BOT:NAME.
 
     Progress goes to stderr. Stopped at any moment (Ctrl-C, kill), `--resume OUT` goes
     on from the last finished generation and ends as an uninterrupted tuning would.
 
     \b
     Examples:
-      simkit bots tune GAME BOT --field A,B,C --races 4000 --budget 600
+      simkit bots tune GAME BOT --field A,B,C --races 4000 --evaluations 600
       simkit bots tune GAME BOT --name strong --out runs/strong
       simkit bots tune --resume runs/tune-GAME-BOT
     """
@@ -155,7 +169,7 @@ def tune(
                 ("--field", field),
                 ("--players", players),
                 ("--races", races),
-                ("--budget", budget),
+                ("--evaluations", evaluations),
                 ("--confirm", confirm),
                 ("--seed", seed),
                 ("--preset", preset),
@@ -176,7 +190,7 @@ def tune(
         else:
             given_rest = {
                 "races": races,
-                "budget": budget,
+                "budget": evaluations,
                 "confirm": confirm,
                 "seed": seed,
                 "preset": preset,

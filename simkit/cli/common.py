@@ -1,15 +1,17 @@
-"""What every command shares: error translation, its options (declared here once), option
-parsing, games from the registry."""
+"""What every command shares: error translation, its options (declared here once, old names
+of renamed ones kept working), option parsing, games from the registry."""
 
 from __future__ import annotations
 
 import errno
+import functools
 import json
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import click
+from click.core import ParameterSource
 
 from simkit.errors import SimkitError
 from simkit.files import LINE_CHARS, one_line, shown
@@ -116,6 +118,18 @@ def game_names() -> list[str]:
     return names()
 
 
+def game_argument(required: bool = True) -> Callable:
+    """GAME, the first argument of every command that plays or shows one game: a registered
+    game's name (`simkit games` lists them). Optional (``required=False``) only where the
+    command may read the game from a folder instead (``race --replay``, ``--resume``)."""
+    return click.argument(
+        "game",
+        type=LazyChoice(game_names),
+        required=required,
+        metavar="GAME" if required else "[GAME]",
+    )
+
+
 class ExamplesCommand(click.Command):
     """A command whose help ends with the games' own examples of it (``Game.examples``)."""
 
@@ -137,7 +151,8 @@ class ExamplesCommand(click.Command):
 # that no short flag has two meanings). A command passes its own help text (what the option
 # means for it) and, where it differs, its type.
 # Short flags: -s --seed, -r --races, -p --players, -b --bots, -t --threads, -o --out,
-# -f --field, -g --game; --preset, --track, --budget, --name and --family have none.
+# -f --field; --preset, --track, --budget, --name and --family have none. -g is race's old,
+# hidden --game (:func:`renamed_option`): the game is every command's first argument.
 
 SEED = click.IntRange(0, 2**63 - 1)
 _OUT = click.Path(file_okay=False, path_type=Path)
@@ -215,9 +230,16 @@ def track_option(help: str, **kw: Any) -> Callable:
 
 
 def budget_option(help: str, type: click.ParamType) -> Callable:
-    """``--budget``: how much a search may spend, within the command's bound ``type`` (no
-    short flag: -b is --bots)."""
+    """``--budget``: the races a search may play in all, within the command's bound ``type``
+    (no short flag: -b is --bots). A count of anything else has its own name (``bots tune
+    --evaluations``)."""
     return click.option("--budget", type=type, help=help)
+
+
+def max_races_option(help: str, type: click.ParamType, **kw: Any) -> Callable:
+    """``--max-races``: the most races a cell plays, where a command stops or settles on
+    its own before that (a scenario's ``precision.max_races``)."""
+    return click.option("--max-races", type=type, help=help, **kw)
 
 
 def confirm_option(help: str, type: click.ParamType) -> Callable:
@@ -277,3 +299,37 @@ def resumed(resume: Path, what: str, given: Iterable[tuple[str, Any]]) -> Path:
     if not resume.is_dir():
         raise click.UsageError(f"--resume takes {what} (got '{resume}')")
     return resume
+
+
+def renamed_option(*old: str, into: str, new: str, write: str, **kw: Any) -> Callable:
+    """An option's old name, kept so that old command lines still work, hidden from --help.
+
+    Its value goes to the command's parameter ``into`` (shown to the user as ``new``: GAME,
+    --evaluations), after one line on stderr saying how to write it now (``write``, a format
+    of ``{command}``, e.g. ``simkit race``, and ``{value}``). The old and the new name both
+    given with different values is a usage error; ``kw`` is the option's type and bounds.
+    """
+    dest = f"{into}_as_before"
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def run(*args: Any, **kwargs: Any) -> Any:
+            before, now = kwargs.pop(dest), kwargs[into]
+            if before is not None:
+                ctx = click.get_current_context()
+                names = "/".join(old)
+                given = ctx.get_parameter_source(into) not in (None, ParameterSource.DEFAULT)
+                if given and now != before:
+                    raise click.UsageError(
+                        f"{new} {shown(now)} and the old {names} {shown(before)} differ; "
+                        f"give {new} only"
+                    )
+                path = " ".join(["simkit", *ctx.command_path.split()[1:]])
+                how = write.format(command=path, value=before)
+                click.echo(f"{path}: {names} is deprecated; write {how}", err=True)
+                kwargs[into] = before
+            return f(*args, **kwargs)
+
+        return click.option(*old, dest, hidden=True, **kw)(run)
+
+    return decorate

@@ -16,10 +16,12 @@ from simkit.cli.common import (
     bots_option,
     fitted_bots,
     force_option,
+    game_argument,
     game_names,
     parse_overrides,
     players_option,
     preset_option,
+    renamed_option,
     seed_option,
     set_option,
     track_option,
@@ -53,7 +55,7 @@ def games() -> None:
 
 
 @click.command(cls=ExamplesCommand)
-@click.argument("game", type=LazyChoice(game_names))
+@game_argument()
 @preset_option("Show this preset (default: the game's own).")
 @set_option("Override a parameter (repeatable), to check a variant before running it.")
 def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
@@ -72,13 +74,16 @@ def variants(game: str, preset: str | None, overrides: tuple[str, ...]) -> None:
 
 
 @click.command(cls=ExamplesCommand)
-@click.option(
-    "--game",
+@game_argument(required=False)
+@renamed_option(
     "-g",
+    "--game",
+    into="game",
+    new="GAME",
+    write="the game first: {command} {value} [OPTIONS]",
     type=LazyChoice(game_names),
-    help="Which game to race (`simkit games` lists them); needed unless --replay.",
 )
-@preset_option("Variant preset (default: the game's own).")
+@preset_option()
 @set_option()
 @track_option("Track name or TOML path (default: the game's starter).")
 @players_option("Number of seats (default: the game's).", type=click.IntRange(1, MAX_PLAYERS))
@@ -126,13 +131,14 @@ def race(
     cell,
     force,
 ) -> None:
-    """Play one race and print it turn by turn, so a player can check every move.
+    """Play one race of GAME and print it turn by turn, so a player can check every move.
 
+    GAME is one of `simkit games`; with --replay, the run's own game is played instead.
     The first race of a game compiles its kernels (10 to 30 seconds, said on stderr).
 
     \b
     Examples:
-      simkit race --game GAME --seed 7
+      simkit race GAME --seed 7
       simkit race --replay runs/demo --cell 0 --race 1234
     """
     from simkit.games import get
@@ -160,7 +166,10 @@ def race(
         if bots_file is not None and bots is None:
             raise click.UsageError("--bots-file names fits for --bots; give --bots too")
         if game is None:
-            raise click.UsageError("give --game GAME (`simkit games` lists them), or --replay")
+            raise click.UsageError(
+                "give the game first, `simkit race GAME` (`simkit games` lists them), or "
+                "--replay RUN_DIR"
+            )
         bot_arg = None if bots is None else (bots if "," not in bots else bots.split(","))
         bot_arg = fitted_bots(bot_arg, bots_file, game)
         built = build_cell(

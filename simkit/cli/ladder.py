@@ -14,6 +14,7 @@ from simkit.cli.common import (
     dask_option,
     fitted_bots,
     force_option,
+    game_argument,
     out_option,
     players_option,
     preset_option,
@@ -32,7 +33,7 @@ MAX_BOOTSTRAP = 10_000
 
 
 @click.command(cls=ExamplesCommand)
-@click.argument("game", required=False)
+@game_argument(required=False)
 @bots_option(
     "The bots to rate, comma-separated, e.g. random,greedy,greedy:bold (an unknown name "
     "lists the game's bots).",

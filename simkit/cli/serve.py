@@ -6,8 +6,9 @@ from pathlib import Path
 
 import click
 
-from simkit.cli.common import out_option, threads_option
+from simkit.cli.common import max_races_option, out_option, renamed_option, threads_option
 
+_MAX_RACES = click.IntRange(100, 10_000_000)
 DEMO = Path(__file__).resolve().parents[2] / "scenarios" / "demo.toml"
 
 
@@ -35,14 +36,16 @@ DEMO = Path(__file__).resolve().parents[2] / "scenarios" / "demo.toml"
     show_default=True,
     help="Races a cell (A and B each) per round; the answer is looked at after every round.",
 )
-@click.option(
-    "--cap",
-    type=click.IntRange(100, 10_000_000),
+@max_races_option(
+    "Races a cell at which a page stops undecided.",
+    type=_MAX_RACES,
     default=200_000,
     show_default=True,
-    help="Races a cell at which a page stops undecided.",
 )
-def serve(target, host, port, out, threads, races_per_round, cap) -> None:
+@renamed_option(
+    "--cap", into="max_races", new="--max-races", write="--max-races {value}", type=_MAX_RACES
+)
+def serve(target, host, port, out, threads, races_per_round, max_races) -> None:
     """Serve the live what-if page for the scenario file or run folder TARGET.
 
     The page plays baseline A (the scenario's first setting) beside a change B you type
@@ -76,7 +79,7 @@ def serve(target, host, port, out, threads, races_per_round, cap) -> None:
         setting.change,
         setting.tolerance,
         races_per_round=races_per_round,
-        max_races=cap,
+        max_races=max_races,
     )
     try:
         check(setting)

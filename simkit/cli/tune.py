@@ -11,6 +11,7 @@ from simkit.cli.common import (
     confirm_option,
     dask_option,
     force_option,
+    max_races_option,
     out_option,
     resume_option,
     resumed,
@@ -48,10 +49,9 @@ MAX_TOP = 100
     type=click.IntRange(1, MAX_RACES),
     help=f"Races per cell of a candidate's first rung [{DEFAULTS['min_races']:,}].",
 )
-@click.option(
-    "--max-races",
+@max_races_option(
+    f"Races per cell of a full candidate [{DEFAULTS['max_races']:,}].",
     type=click.IntRange(1, MAX_RACES),
-    help=f"Races per cell of a full candidate [{DEFAULTS['max_races']:,}].",
 )
 @click.option(
     "--halving",

@@ -254,7 +254,7 @@ class Game:
     # The folder of track files (``*.toml``) the game ships, or None; their family is the
     # game's name, and ``simkit tracks list`` shows them.
     track_dir: Path | None = None
-    # Command lines for the CLI's help ("simkit race --game NAME --seed 7"); each command
+    # Command lines for the CLI's help ("simkit race NAME --seed 7"); each command
     # shows the lines that start with its name.
     examples: tuple[str, ...] = ()
     # "module:attribute" of click commands the game adds to ``simkit`` (e.g. its own files).

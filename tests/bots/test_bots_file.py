@@ -60,7 +60,7 @@ def test_race_takes_a_bots_file(tmp_path):
     path = tmp_path / "bots.toml"
     weights = (1.0, 0.3, 2.5, 0.3, 1.0, 0.2, 1.5, 0.6, 1.5, 15.0)  # greedy's own
     presets.record(path, "greedy", "fitted", weights, {"game": "snowtails"})
-    args = ["race", "--game", "snowtails", "--players", "2", "--seed", "3", "--json"]
+    args = ["race", "snowtails", "--players", "2", "--seed", "3", "--json"]
     fitted = CliRunner().invoke(main, [*args, "--bots", "greedy:fitted", "--bots-file", str(path)])
     plain = CliRunner().invoke(main, [*args, "--bots", "greedy"])
     assert fitted.exit_code == 0, fitted.output

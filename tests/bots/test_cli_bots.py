@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from simkit.cli import main
 
-ARGS = ["bots", "tune", "aimrace", "aim", "--races", 60, "--budget", 12, "--confirm", 200]
+ARGS = ["bots", "tune", "aimrace", "aim", "--races", 60, "--evaluations", 12, "--confirm", 200]
 
 
 def _invoke(args):
@@ -45,7 +45,7 @@ def test_errors_are_one_line(tmp_path):
     assert res.exit_code == 1
     assert res.output == "Error: aimrace: bot 'nope' cannot be tuned (tunable: aim)\n"
     res = _invoke(["bots", "tune", "nogame", "aim", "--out", tmp_path / "x"])
-    assert res.exit_code == 1 and res.output.startswith("Error: unknown game 'nogame'")
+    assert res.exit_code == 2 and "Invalid value for '[GAME]': 'nogame' is not one of" in res.output
     res = _invoke(["bots", "tune", "--resume", tmp_path, "--races", 5])
     assert res.exit_code == 2 and "--races cannot be used with --resume" in res.output
     res = _invoke(["bots", "tune", "--resume", tmp_path])
@@ -65,3 +65,27 @@ def test_docs_name_every_option():
         for opt in param.opts:
             if opt.startswith("--"):
                 assert opt in doc, f"docs/bots.md does not mention {opt}"
+
+
+def test_evaluations_are_counted_by_their_own_option_and_the_old_budget_still_works(tmp_path):
+    """--evaluations (what simkit tune's --budget was named here) and --budget, its old name
+    here, hidden from --help: one line on stderr, then the same tuning."""
+    head = ["bots", "tune", "aimrace", "aim", "--races", 60, "--out", tmp_path / "x"]
+    res = _invoke([*head, "--evaluations", 5])
+    assert res.exit_code == 1
+    assert res.output == "Error: --evaluations 5 is less than one generation of 6 evaluations\n"
+    old = CliRunner().invoke(main, [str(a) for a in [*head, "--budget", 5]], prog_name="simkit")
+    assert old.exit_code == 1
+    assert old.stderr == (
+        "simkit bots tune: --budget is deprecated; write --evaluations 5\n"
+        "Error: --evaluations 5 is less than one generation of 6 evaluations\n"
+    )
+    res = _invoke([*head, "--evaluations", 12, "--budget", 18])
+    assert res.exit_code == 2 and res.stdout == ""
+    assert res.output.splitlines()[-1] == (
+        "Error: --evaluations 12 and the old --budget 18 differ; give --evaluations only"
+    )
+    res = _invoke(["bots", "tune", "--resume", tmp_path, "--budget", 12])
+    assert res.exit_code == 2 and "--evaluations cannot be used with --resume" in res.output
+    text = _invoke(["bots", "tune", "--help"]).output
+    assert "--evaluations" in text and "--budget" not in text

@@ -120,9 +120,11 @@ def test_a_tuning_resumed_by_other_code_is_refused(tuned, monkeypatch):
         run.resume(out)
 
 
-@pytest.mark.parametrize("key", ["races", "confirm", "budget"])
-def test_counts_are_bounded_before_any_work(key):
-    with pytest.raises(SimkitError, match=rf"^--{key} must be 1 to [\d,]+ \(got "):
+@pytest.mark.parametrize(
+    ("key", "option"), [("races", "races"), ("confirm", "confirm"), ("budget", "evaluations")]
+)
+def test_counts_are_bounded_before_any_work(key, option):
+    with pytest.raises(SimkitError, match=rf"^--{option} must be 1 to [\d,]+ \(got "):
         tune.settings("aimrace", "aim", **{**TINY, key: 10**15})
 
 

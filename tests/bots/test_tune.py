@@ -53,7 +53,7 @@ def test_tuning_finds_the_best_weights_confirms_them_and_records_them(tmp_path):
     entry = tomllib.loads(done.presets_file.read_text())["aim"]["fitted"]
     assert tuple(entry["weights"]) == done.weights
     assert entry["command"] == (
-        "simkit bots tune aimrace aim --field aim --players 3 --races 600 --budget 60 "
+        "simkit bots tune aimrace aim --field aim --players 3 --races 600 --evaluations 60 "
         "--seed 3 --confirm 2000 --name fitted"
     )
     assert entry["budget"] == "60 evaluations x 600 races"

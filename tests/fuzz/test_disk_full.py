@@ -95,7 +95,7 @@ def test_a_picture_cut_short_leaves_nothing_and_the_rerun_writes_it(here, monkey
 
     args = {
         "tracks": ["tracks", "show", "nutcracker", "-o", "t.png"],
-        "race": ["race", "--game", "snowtails", "--players", 2, "--seed", 1, "--png", "t.png"],
+        "race": ["race", "snowtails", "--players", 2, "--seed", 1, "--png", "t.png"],
     }[command]
     with monkeypatch.context() as m:
         if command == "tracks":

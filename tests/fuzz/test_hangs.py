@@ -33,7 +33,7 @@ def fifo(tmp_path):
         ("s.toml", ["run"]),
         ("t.toml", ["tracks", "check"]),
         ("state.json", ["moves"]),
-        ("r.toml", ["race", "--game", "mush", "--set"]),
+        ("r.toml", ["race", "mush", "--set"]),
     ],
 )
 def test_a_fifo_is_refused_at_once(fifo, name, command):
@@ -69,9 +69,9 @@ def test_a_200_bot_ladder_is_refused_before_its_lineups_are_made(tmp_path):
 
 
 def test_a_set_value_of_5000_digits_is_one_line():
-    err = one_line_or_success(["race", "--game", "dicerace", "--set", "faces=" + "9" * 5000])
+    err = one_line_or_success(["race", "dicerace", "--set", "faces=" + "9" * 5000])
     assert "--set 'faces': the value is 5,000 characters long, more than 1,000" in err
-    err = one_line_or_success(["race", "--game", "dicerace", "--set", "faces=NaN"])
+    err = one_line_or_success(["race", "dicerace", "--set", "faces=NaN"])
     assert "--set 'faces': NaN is not a number a parameter takes" in err
 
 

@@ -87,7 +87,7 @@ def test_a_report_into_a_foreign_folder_is_refused(here):
     assert res.output.startswith("Error: 'pics' holds a simkit track pictures; choose another")
 
 
-_RACE = ["race", "--game", "dicerace", "--png"]
+_RACE = ["race", "dicerace", "--png"]
 _SHOW = ["tracks", "show", "nutcracker", "-o"]
 _ROUTE = ["routes", "show", "standard", "-o"]
 _SUFFIX = "': give a file name ending in .png"

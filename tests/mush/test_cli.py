@@ -1,4 +1,4 @@
-"""``simkit routes`` and ``simkit race --game mush``: exact output and exit codes."""
+"""``simkit routes`` and ``simkit race mush``: exact output and exit codes."""
 
 from pathlib import Path
 
@@ -8,7 +8,7 @@ from simkit.cli import main
 from tests.golden.kit import CliCase
 
 DIR = Path(__file__).parent / "golden"
-RACE_ARGS = ("race", "--game", "mush", "--set", "route=sprint", "--seed", "4", "-p", "3",
+RACE_ARGS = ("race", "mush", "--set", "route=sprint", "--seed", "4", "-p", "3",
              "--bots", "greedy,random,greedy")  # fmt: skip
 ROUTES = CliCase(DIR / "routes_list.txt", ("routes", "list"))
 RACE = CliCase(DIR / "race_sprint_seed4_3p.txt", RACE_ARGS)
@@ -63,6 +63,6 @@ def test_race_png_draws_the_sleds(tmp_path):
 def test_race_json_has_every_event():
     import json
 
-    res = CliRunner().invoke(main, ["race", "--game", "mush", "--seed", "4", "-p", "2", "--json"])
+    res = CliRunner().invoke(main, ["race", "mush", "--seed", "4", "-p", "2", "--json"])
     data = json.loads(res.stdout)
     assert data["game"] == "mush" and data["event_names"][data["events"][-1]["event"]] == "end"

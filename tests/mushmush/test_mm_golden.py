@@ -38,7 +38,7 @@ TRACES = [
     ),
 ]
 CLI = [
-    CliCase(DIR / "race-seed7.txt", ("race", "--game", "mushmush", "--seed", "7")),
+    CliCase(DIR / "race-seed7.txt", ("race", "mushmush", "--seed", "7")),
     CliCase(DIR / "moves-example.txt", ("moves", str(MM_STATE_EXAMPLE))),
 ]
 GOLDEN = [*TRACES, *CLI]
@@ -63,16 +63,14 @@ def run(*args):
 
 @pytest.mark.parametrize("tournament", [False, True], ids=["race", "tournament"])
 def test_race_json_and_png(tmp_path, tournament):
-    # `simkit race --game mushmush` traces a race or a 3-race tournament (ST2 E) as JSON
+    # `simkit race mushmush` traces a race or a 3-race tournament (ST2 E) as JSON
     # and draws the last race on its own track.
     extra = []
     if tournament:
         tracks = json.dumps(MM_TOUR_TRACKS)
         extra = ["--preset", "mushmush-tournament", "--set", f"race_tracks={tracks}"]
     png = tmp_path / "race.png"
-    res = run(
-        "race", "--game", "mushmush", "-p", "5", "-s", "3", *extra, "--json", "--png", str(png)
-    )
+    res = run("race", "mushmush", "-p", "5", "-s", "3", *extra, "--json", "--png", str(png))
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout[: res.stdout.rindex("}") + 1])
     assert data["game"] == "mushmush" and data["track"] == "mm1-old-faithful"

@@ -1,4 +1,4 @@
-"""``simkit race --game mushroomwalk``: an exact golden log, and traces agree with the batch.
+"""``simkit race mushroomwalk``: an exact golden log, and traces agree with the batch.
 
 Regenerate the golden file after an intended rule or bot change with ``make golden``.
 """
@@ -19,7 +19,7 @@ from tests.golden.kit import CliCase
 
 RACE = CliCase(
     Path(__file__).parent / "golden" / "race_seed7_greedy_lookahead.txt",
-    ("race", "--game", "mushroomwalk", "--seed", "7", "--bots", "greedy,lookahead"),
+    ("race", "mushroomwalk", "--seed", "7", "--bots", "greedy,lookahead"),
 )
 GOLDEN = [RACE]
 
@@ -56,7 +56,7 @@ def test_alternate_starts_follow_the_race_index():
     for race, starter in (("0", 0), ("1", 1), ("2", 0)):
         res = CliRunner().invoke(
             main,
-            ["race", "--game", "mushroomwalk", "--set", "who_starts=alternate", "--race", race],
+            ["race", "mushroomwalk", "--set", "who_starts=alternate", "--race", race],
         )
         assert res.exit_code == 0, res.output
         assert f"\nseat {starter} starts\n" in res.output

@@ -220,7 +220,7 @@ class DiceRace(Game):
         "simulate": ("tests.runner.dicerace:_batch",),
         "trace": ("tests.runner.dicerace:_batch",),
     }
-    examples = ("simkit race --game dicerace --seed 7",)
+    examples = ("simkit race dicerace --seed 7",)
 
     def check_cell(self, cell: Cell) -> None:
         slots = cell.slots or tuple(range(1, cell.players + 1))

@@ -99,7 +99,7 @@ def test_run_says_it_compiles_on_stderr_and_keeps_stdout_clean(tmp_path, monkeyp
 
 def test_race_says_it_compiles_on_stderr(monkeypatch):
     monkeypatch.setattr(progress, "_cached", lambda kernel: False)
-    res = CliRunner().invoke(main, ["race", "--game", "dicerace", "--seed", "1"])
+    res = CliRunner().invoke(main, ["race", "dicerace", "--seed", "1"])
     assert res.exit_code == 0, res.output
     assert res.stderr == "compiling Dice race (test game) kernels, first run only (10-30 seconds)\n"
     assert res.stdout.startswith("slot: ")

@@ -50,13 +50,31 @@ def test_a_scenario_file_and_the_folder_and_round_options_are_passed_on(served, 
             str(tmp_path / "live"),
             "--races-per-round",
             "500",
-            "--cap",
+            "--max-races",
             "5000",
         ],
     )
     assert res.exit_code == 0, res.output
     assert served["root"] == tmp_path / "live"
     assert served["setting"].races_per_round == 500 and served["setting"].max_races == 5000
+
+
+def test_the_old_name_of_max_races_still_works_with_a_notice(served):
+    """--cap is --max-races's old name (a scenario's precision.max_races, tune's
+    --max-races): hidden from --help, it still works."""
+    res = CliRunner().invoke(main, ["serve", "--port", "0", "--cap", "5000"], prog_name="simkit")
+    assert res.exit_code == 0, res.output
+    assert served["setting"].max_races == 5000
+    assert res.stderr == "simkit serve: --cap is deprecated; write --max-races 5000\n"
+    res = CliRunner().invoke(main, ["serve", "--port", "0", "--cap", "5000", "--max-races", "5000"])
+    assert res.exit_code == 0, res.output
+    res = CliRunner().invoke(main, ["serve", "--port", "0", "--cap", "5000", "--max-races", "600"])
+    assert res.exit_code == 2
+    assert res.output.splitlines()[-1] == (
+        "Error: --max-races 600 and the old --cap 5000 differ; give --max-races only"
+    )
+    text = CliRunner().invoke(main, ["serve", "-h"]).output
+    assert "--max-races" in text and "--cap" not in text
 
 
 def test_a_port_in_use_is_refused_in_one_line(served):

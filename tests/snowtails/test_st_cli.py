@@ -33,19 +33,18 @@ def test_variants_rejects_bad_override():
 
 
 def test_race_short_form_defaults_and_is_repeatable():
-    a = run("race", "--game", "snowtails", "--seed", "7")
+    a = run("race", "snowtails", "--seed", "7")
     assert a.exit_code == 0, a.output
     assert a.stdout.startswith("Snow Tails on 'nutcracker', 4 sleds, race key ")
     assert "Round 1\n" in a.stdout and "Result after" in a.stdout
-    assert a.stdout == run("race", "--game", "snowtails", "--seed", "7").stdout
-    b = run("race", "--game", "snowtails", "--seed", "7", "--race", "1")
+    assert a.stdout == run("race", "snowtails", "--seed", "7").stdout
+    b = run("race", "snowtails", "--seed", "7", "--race", "1")
     assert b.stdout != a.stdout
 
 
 def test_race_json_and_png(tmp_path):
     res = run(
         "race",
-        "-g",
         "snowtails",
         "-p",
         "3",
@@ -65,12 +64,12 @@ def test_race_json_and_png(tmp_path):
 
 
 def test_race_errors_are_one_line():
-    res = run("race", "--game", "snowtails", "--bots", "greedy:sleepy")
+    res = run("race", "snowtails", "--bots", "greedy:sleepy")
     assert res.exit_code == 1
     assert "unknown bot 'greedy:sleepy'" in res.output
-    res = run("race", "--game", "snowtails", "--players", "9")
+    res = run("race", "snowtails", "--players", "9")
     assert res.exit_code == 1 and "players must be between 2 and 8" in res.output
-    res = run("race", "--game", "snowtails", "--players", "6")
+    res = run("race", "snowtails", "--players", "6")
     assert res.exit_code == 1
     assert res.output == (
         "Error: snowtails: track 'nutcracker' has no start slot 6 (slots: [1, 2, 3, 4, 5]); "

@@ -28,7 +28,7 @@ TRACES = [
     ),
 ]
 CLI = [
-    CliCase(DIR / "race-seed7.txt", ("race", "--game", "snowtails", "--seed", "7")),
+    CliCase(DIR / "race-seed7.txt", ("race", "snowtails", "--seed", "7")),
     CliCase(DIR / "moves-example.txt", ("moves", str(STATE_EXAMPLE))),
 ]
 GOLDEN = [*TRACES, *CLI]

@@ -109,8 +109,8 @@ class MushGame(Game):
         "trace": ("simkit.games.mush.batch:blocks",),
     }
     examples = (
-        "simkit race --game mush --seed 7",
-        "simkit race --game mush --set route=sprint --players 3 --seed 4",
+        "simkit race mush --seed 7",
+        "simkit race mush --set route=sprint --players 3 --seed 4",
         "simkit variants mush",
     )
     commands = ("simkit.games.mush.cli:routes",)

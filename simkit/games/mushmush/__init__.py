@@ -2,7 +2,7 @@
 
 Not a second engine: the same kernels, parameters and bots as ``snowtails`` (DESIGN §1),
 with Mush! Mush!'s defaults (preset ``mushmush``, track 1 "Old Faithful", up to 8 sleds).
-Both games offer every preset of the family, so ``--game mushmush --preset snowtails``
+Both games offer every preset of the family, so ``simkit race mushmush --preset snowtails``
 plays ST1 rules on an ST2 track. Rule differences: ``docs/rules-mushmush.md``.
 """
 
@@ -31,8 +31,8 @@ class MushMushGame(SnowTailsGame):
     track_dir = Path(__file__).parent / "tracks"
     bot_presets_file = presets_file("mushmush")  # its own fits (greedy:tuned)
     examples = (
-        "simkit race --game mushmush --players 6 --seed 7",
-        "simkit race --game mushmush --preset snowtails --players 5",
+        "simkit race mushmush --players 6 --seed 7",
+        "simkit race mushmush --preset snowtails --players 5",
         "simkit variants mushmush --preset mushmush-tournament",
         "simkit moves docs/examples/state-mushmush.json",
         "simkit tracks list --family mushmush",

@@ -103,7 +103,7 @@ class MushroomWalk(Game):
         "trace": ("simkit.games.mushroomwalk.batch:play_games",),
     }
     examples = (
-        "simkit race --game mushroomwalk --seed 7 --bots greedy,lookahead",
+        "simkit race mushroomwalk --seed 7 --bots greedy,lookahead",
         "simkit variants mushroomwalk --preset morels",
         "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
     )

@@ -104,9 +104,9 @@ class SnowTailsGame(Game):
     }
     track_dir = Path(__file__).parent / "tracks"
     examples = (
-        "simkit race --game snowtails --seed 7",
-        "simkit race --game snowtails --track nutcracker --players 4 --seed 7 --png race.png",
-        "simkit race --game snowtails --bots greedy,random,random --json",
+        "simkit race snowtails --seed 7",
+        "simkit race snowtails --track nutcracker --players 4 --seed 7 --png race.png",
+        "simkit race snowtails --bots greedy,random,random --json",
         "simkit variants snowtails",
         "simkit variants snowtails --set hand_size=6",
         "simkit moves docs/examples/state-snowtails.json",

@@ -115,7 +115,7 @@ class Settings:
         words = ["simkit", "bots", "tune", self.game, self.bot]
         players = ",".join(str(n) for n in self.player_counts)
         words += ["--field", ",".join(self.field), "--players", players]
-        words += ["--races", str(self.races), "--budget", str(self.budget)]
+        words += ["--races", str(self.races), "--evaluations", str(self.budget)]
         words += ["--seed", str(self.seed), "--confirm", str(self.confirm), "--name", self.name]
         if self.preset is not None:
             words += ["--preset", self.preset]
@@ -204,7 +204,7 @@ def settings(
         g.check_fit(cell, f"simkit bots tune {game} {bot}")  # never a held-out ground
     if s.budget < popsize(s):
         raise SimkitError(
-            f"--budget {s.budget} is less than one generation of {popsize(s)} evaluations",
+            f"--evaluations {s.budget} is less than one generation of {popsize(s)} evaluations",
             key="budget",
         )
     return s
@@ -214,7 +214,7 @@ def _check_counts(s: Settings) -> None:
     """Every count within its bound (the options' and ``tune.json``'s alike)."""
     for key, value, lo, hi in (
         ("races", s.races, 1, MAX_RACES),
-        ("budget", s.budget, 1, MAX_BUDGET),
+        ("evaluations", s.budget, 1, MAX_BUDGET),
         ("confirm", s.confirm, 1, MAX_CONFIRM),
         ("seed", s.seed, 0, MAX_SEED),
     ):
