@@ -111,7 +111,6 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(
     (``choose.search_flag`` is None, numba prunes the branch); forced into the searching
     specialisation, its races are the same."""
     from simkit.games.mush import batch
-    from simkit.games.mush import game as game_module
     from simkit.games.mush.choose import search_flag
 
     cell = make_cell(3, ["greedy", "random", "greedy"], route="sprint")
@@ -119,7 +118,7 @@ def test_a_cell_without_search_plays_the_same_without_the_search_compiled(
     assert search_flag(game.inputs(make_cell(2, ["search:4", "greedy"])).cell) is True
     keys = race_keys(5, 0, np.arange(10))
     pruned = _tables(game.simulate(cell, keys, threads=1))
-    monkeypatch.setattr(game_module, "search_flag", lambda cells: True)
+    monkeypatch.setattr(batch, "search_flag", lambda cells: True)
     full = _tables(game.simulate(cell, keys, threads=1))
     if hasattr(batch.blocks, "signatures"):  # both specialisations ran (none with JIT off)
         assert {str(sig[-1]) for sig in batch.blocks.signatures} >= {"none", "bool"}
