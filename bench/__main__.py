@@ -2,7 +2,7 @@
 
 Snow Tails end to end against the speed yardstick first (``bench/yardstick.py``), then the
 runner's overhead (on the game whose ``BenchSpec`` says ``runner=True``), then one
-block per game from its ``Game.bench``: races per second with numba at 1 and 2 threads, the
+block per game from its ``Game.extras.bench``: races per second with numba at 1 and 2 threads, the
 ratio against the same code run with ``NUMBA_DISABLE_JIT=1`` (in a subprocess), the warm
 start, and the cost per seat-turn for games with a ``turns`` column. A game's race count is
 ``SIMKIT_BENCH_<NAME>_RACES`` (e.g. ``SIMKIT_BENCH_SNOWTAILS_RACES=2000``) when set.
@@ -25,9 +25,9 @@ from bench.common import game_rows
 def main() -> int:
     from simkit.games import games
 
-    benched = [g for g in games() if g.bench is not None]
+    benched = [g for g in games() if g.extras.bench is not None]
     yardstick.main()
-    runner.main(next((g for g in benched if g.bench.runner), None))
+    runner.main(next((g for g in benched if g.extras.bench.runner), None))
     per_turn = {}
     for game in benched:
         rate = game_rows(game)

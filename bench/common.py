@@ -5,7 +5,7 @@ CPU figure shows what the code would do with the cores to itself). ``child`` run
 call in a fresh interpreter, with extra environment (``NUMBA_DISABLE_JIT=1`` for the
 un-jitted ratio), and also reports the time from interpreter start to the first race done
 (the warm start, when numba's cache is filled). ``game_rows`` prints a game's block from
-its ``Game.bench``.
+its ``Game.extras.bench``.
 """
 
 from __future__ import annotations
@@ -110,8 +110,9 @@ def turn_rate(game: str, races: int, **cell: Any) -> float:
 
 
 def game_rows(game: Game) -> float | None:
-    """Print ``game``'s block (``Game.bench``); its seat-turns per second, if it counts turns."""
-    spec = game.bench
+    """Print ``game``'s block (``Game.extras.bench``); its seat-turns per second, if it counts
+    turns."""
+    spec = game.extras.bench
     races = int(os.environ.get(f"SIMKIT_BENCH_{game.name.upper()}_RACES", spec.races))
     engine_rows(game.name, races, spec.nojit_races, spec.title, spec.unit, **spec.cell)
     for title, cell in spec.extra.items():

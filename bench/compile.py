@@ -77,7 +77,9 @@ def cold_seconds(game: str, cell: dict, tree: Path | None = None) -> float:
 def main(games: list[Game]) -> None:
     print("cold compile, empty numba cache, one simulate of 4 races (budget 20 s of CPU each):")
     for game in games:
-        print(f"  {game.name}: {cold_seconds(game.name, dict(game.bench.cell)):6.1f} s of CPU")
+        print(
+            f"  {game.name}: {cold_seconds(game.name, dict(game.extras.bench.cell)):6.1f} s of CPU"
+        )
 
 
 # -- the demo ---------------------------------------------------------------------------
@@ -226,7 +228,7 @@ def _cli(argv: list[str]) -> int:
     if a.what in ("all", "games"):
         from simkit.games import games
 
-        main([g for g in games() if g.bench is not None])
+        main([g for g in games() if g.extras.bench is not None])
     if a.what in ("all", "demo"):
         print(f"make demo's steps, fresh numba cache (load {os.getloadavg()[0]:.1f}):")
         result = demo(tracks=not a.no_tracks, warm=not a.no_warm)

@@ -36,7 +36,9 @@ def _child(game_name: str, races: int, ctl: str, ack: str, over: str) -> None:
     from simkit.rng import race_keys
 
     game = get(game_name)
-    cell = build_cell(game_name, **{**(game.bench.cell if game.bench else {}), **json.loads(over)})
+    cell = build_cell(
+        game_name, **{**(game.extras.bench.cell if game.extras.bench else {}), **json.loads(over)}
+    )
     game.simulate(cell, race_keys(1, 0, np.arange(8)), threads=1)  # compile, unrecorded
 
     def control(command: str) -> None:
@@ -152,7 +154,7 @@ def main(argv: list[str]) -> int:
 def _unit(game: str) -> str:
     from simkit.games import get
 
-    spec = get(game).bench
+    spec = get(game).extras.bench
     return spec.unit if spec else "races"
 
 

@@ -42,7 +42,13 @@ def _runner_rate(game: Game, threads: int, races: int) -> tuple[float, float]:
     from simkit.runner import start
     from simkit.runner.scenario_file import parse
 
-    data = {"game": game.name, **game.bench.cell, "races": races, "chunk_size": CHUNK, "seed": 1}
+    data = {
+        "game": game.name,
+        **game.extras.bench.cell,
+        "races": races,
+        "chunk_size": CHUNK,
+        "seed": 1,
+    }
     scenario = parse(data, "bench/runner.py")
     with tempfile.TemporaryDirectory(prefix="simkit-bench-") as tmp:
         t0 = time.perf_counter()
@@ -60,9 +66,9 @@ def main(game: Game | None) -> None:
     if game is None:
         print("runner: no game's BenchSpec has runner=True; nothing to measure")
         return
-    cell = build_cell(game.name, **game.bench.cell)
+    cell = build_cell(game.name, **game.extras.bench.cell)
     _kernel_rate(game, cell, 1, 100)  # compile outside the timings
-    print(f"runner: {RACES:,} {game.title} races, {game.bench.title}, all tables written")
+    print(f"runner: {RACES:,} {game.title} races, {game.extras.bench.title}, all tables written")
     rates = {}
     for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
         kernel = _kernel_rate(game, cell, threads, min(RACES, 100_000))

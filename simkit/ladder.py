@@ -120,11 +120,11 @@ def recorded_bootstrap(manifest: dict[str, Any]) -> int | None:
 
 
 def reference_of(sc: Scenario, reference: str | None) -> str | None:
-    """The ladder's reference: ``--reference BOT``, the game's (``Game.reference_bot``) when
+    """The ladder's reference: ``--reference BOT``, the game's (``Game.extras.reference_bot``) when
     not given, None for ``none``; checked in the ladder's setting like its bots."""
     g = get(sc.game)
     if reference is None:
-        reference = g.reference_bot
+        reference = g.extras.reference_bot
     if reference is None or reference == "none":
         return None
     build_cell(
@@ -140,7 +140,7 @@ def reference_of(sc: Scenario, reference: str | None) -> str | None:
 
 def uncertified_text(game: str) -> str:
     """What the ladder says of its top rung without a reference."""
-    if get(game).reference_bot is None:
+    if get(game).extras.reference_bot is None:
         return (
             f"top rung not certified: {game} names no reference player (--reference BOT "
             "certifies against one)."
@@ -157,7 +157,7 @@ def recorded_reference(
     options = manifest.get("options") or {}
     sc = manifest["scenario"]
     if reference is None:
-        reference = options.get("reference", get(sc["game"]).reference_bot)
+        reference = options.get("reference", get(sc["game"]).extras.reference_bot)
     if reference == "none":
         reference = None
     return reference, races or int(options.get("reference_races") or sc["races"])

@@ -147,7 +147,7 @@ def test_race_takes_the_game_first_and_its_old_option_with_a_notice(monkeypatch)
 def test_a_game_adds_its_own_commands():
     from simkit.games import get
 
-    assert "simkit.games.mush.cli:routes" in get("mush").commands
+    assert "simkit.games.mush.cli:routes" in get("mush").extras.commands
     res = CliRunner().invoke(main, ["routes", "list"])
     assert res.exit_code == 0 and res.output.startswith("name")
     assert "routes" in CliRunner().invoke(main, ["-h"]).output

@@ -61,10 +61,10 @@ SKELETON = {
 }
 # Modules a game has only if it has the part; the role is fixed when it does.
 OPTIONAL = {
-    "report": "its section of a report (Game.report_section)",
+    "report": "its section of a report (Game.extras.report_section)",
     "analysis": "the numbers its report section shows",
     "search": "the search bot, search:N",
-    "cli": "the commands it adds to simkit (Game.commands)",
+    "cli": "the commands it adds to simkit (Game.extras.commands)",
 }
 
 
@@ -170,13 +170,13 @@ def test_every_package_is_an_engine_or_a_variant_of_one(package):
 def test_optional_modules_are_what_the_game_declares(package):
     game, modules = _game(package), _modules(package)
     own = f"simkit.games.{package}."
-    section = game.report_section
+    section = game.extras.report_section
     assert ("report" in modules) == (section is not None and section.startswith(own)), section
     if "analysis" in modules:
         assert "report" in modules
-    for ref in game.commands:
+    for ref in game.extras.commands:
         assert ref.startswith(own + "cli:"), ref
-    assert ("cli" in modules) == bool(game.commands)
+    assert ("cli" in modules) == bool(game.extras.commands)
 
 
 def test_the_doc_describes_every_module():

@@ -21,8 +21,8 @@ def test_every_game_package_registers_its_games():
     for name in names():
         game = get(name)
         assert game.name == name
-        assert set(game.kernels) <= {"simulate", "trace"}
-        for line in game.examples:
+        assert set(game.extras.kernels) <= {"simulate", "trace"}
+        for line in game.extras.examples:
             assert line.startswith("simkit "), line
 
 
@@ -64,6 +64,6 @@ def test_every_declared_kernel_exists():
     from simkit.games import games, import_ref
 
     for g in games():
-        for refs in g.kernels.values():
+        for refs in g.extras.kernels.values():
             for ref in refs:
                 assert hasattr(import_ref(ref), "py_func"), (g.name, ref)

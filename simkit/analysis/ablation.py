@@ -1,7 +1,7 @@
 """Which element of the rules or the track makes a slot win or lose (docs/diagnosis.md).
 
 Ablation: neutralise one element at a time (a corner's safety speed, a tree, a closed
-space, a building, a rule the game declares may favour a slot, ``Game.rule_elements``) and
+space, a building, a rule the game declares may favour a slot, ``Game.extras.rule_elements``) and
 play the same races again (common random numbers: race ``i`` of every variant sees the same
 deals, dice and start slots). What an element is worth to the worst slot is how far its
 removal moves that slot toward fair, paired race by race, with a percentile bootstrap
@@ -52,11 +52,12 @@ class Element:
 
 
 def rule_elements(cell: Any) -> list[Element]:
-    """The game's rules that may favour a slot and act in ``cell`` (``Game.rule_elements``)."""
+    """The game's rules that may favour a slot and act in ``cell``
+    (``Game.extras.rule_elements``)."""
     from simkit.games import get
 
     out = []
-    for e in get(cell.game).rule_elements:
+    for e in get(cell.game).extras.rule_elements:
         if e.applies(cell):
             v = e.value(cell.variant)
             book = getattr(cell.variant, e.key)

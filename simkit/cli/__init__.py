@@ -3,7 +3,7 @@
 Each command module parses arguments, calls the library and prints. Library errors
 (:class:`simkit.errors.SimkitError`) become one-line ``click.ClickException`` messages;
 anything else is a bug and keeps its traceback. A game may add commands of its own
-(``Game.commands``); they are looked up in the registry only when asked for.
+(``Game.extras.commands``); they are looked up in the registry only when asked for.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class _Main(SimkitGroup):
 
         found = {}
         for g in games():
-            for ref in g.commands:
+            for ref in g.extras.commands:
                 cmd = import_ref(ref)
                 found[cmd.name] = cmd
         return found

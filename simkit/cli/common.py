@@ -131,7 +131,7 @@ def game_argument(required: bool = True) -> Callable:
 
 
 class ExamplesCommand(click.Command):
-    """A command whose help ends with the games' own examples of it (``Game.examples``)."""
+    """A command whose help ends with the games' own examples of it (``Game.extras.examples``)."""
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         from simkit.games import games
@@ -139,7 +139,7 @@ class ExamplesCommand(click.Command):
         super().format_epilog(ctx, formatter)
         words = ctx.command_path.split()[1:]
         prefix = " ".join(["simkit", *words]) + " "
-        lines = [line for g in games() for line in g.examples if line.startswith(prefix)]
+        lines = [line for g in games() for line in g.extras.examples if line.startswith(prefix)]
         if lines:
             with formatter.section("Examples from the games"):
                 for line in lines:  # unwrapped, so each can be pasted

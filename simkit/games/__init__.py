@@ -70,7 +70,7 @@ def get(name: str) -> Game:
 
 def _track_shelves() -> list[tuple[str, Path]]:
     """(family, folder) of every game that ships tracks, for the tracks library."""
-    return [(g.name, g.track_dir) for g in games() if g.track_dir is not None]
+    return [(g.name, g.extras.track_dir) for g in games() if g.extras.track_dir is not None]
 
 
 shelve(_track_shelves)  # the tracks layer asks no registry: the registry tells it

@@ -202,7 +202,7 @@ class TunableBot:
     ``spec(weights)`` is the bot name that plays those weights (``"greedy[1/0.3/...]"``: a
     slash between weights, as commas separate seats' bots); a game accepts such names
     wherever it accepts its bots. Fitted weights ship as a named
-    preset in the game's ``bots.toml`` (``Game.bot_presets_file``), with the command, seed,
+    preset in the game's ``bots.toml`` (``Game.extras.bot_presets_file``), with the command, seed,
     field and budget that produced them.
     """
 
@@ -216,41 +216,21 @@ class TunableBot:
         return f"{self.base}[{'/'.join(f'{float(w):.6g}' for w in weights)}]"
 
 
-class Game:
-    """What a game package registers: subclass it (``class MyGame(Game)``) and register an
-    instance (``simkit.games.register(GAME)`` in the package's ``__init__``).
-
-    Besides the rules interface, a game declares what the shared layers need so that none
-    of them names a game: the entry kernels (compile notices), a track folder (the tracks
-    layer's library and families), CLI examples and commands, a report section and a
-    benchmark. Those parts are optional: the defaults below are a game without them, so a
-    game states only what it has. Required: the attributes without a default (``name`` to
-    ``bots``) and ``simulate``. ``docs/games.md`` ("Adding a game") walks through them.
+@dataclass(frozen=True)
+class Extras:
+    """What the shared layers need from a game besides its rules, so that none of them
+    names a game: the entry kernels (compile notices), a track folder (the tracks layer's
+    library and families), CLI examples and commands, a report section, the rules a
+    report's "try next" may switch off, a benchmark, the bots ``simkit bots tune`` fits and
+    the reference strong player. Every part is optional: the defaults are a game without
+    it. The "module:function" strings name code the layer imports only when it needs it
+    (``simkit.games.import_ref``), so that registering a game imports no report or CLI code.
     """
 
-    # Required: no default.
-    name: str
-    title: str
-    params: type[Variant]
-    presets: Mapping[str, Variant]
-    default_preset: str
-    max_players: int
-    default_players: int
-    bots: tuple[str, ...]
-
-    # Optional: the defaults are a game without the part.
-    min_players: int = 2
-    # Raced on tracks (``Cell.track``), and the track a cell gets when it names none.
-    uses_track: bool = False
-    default_track: str | None = None
-    seat_columns: Mapping[str, Column] = MappingProxyType(COMMON_SEAT_COLUMNS)  # plus own
-    race_columns: Mapping[str, Column] = MappingProxyType(COMMON_RACE_COLUMNS)  # plus own
-    # Kinds of ``Batch.heat`` counts (none: no board).
-    heat_kinds: tuple[str, ...] = ()
     # "module:function" of the numba kernels each method compiles on a cold cache, by method
     # ("simulate", "trace"): ``simkit run`` and ``simkit race`` look them up in numba's
     # cache index and say when a first run is about to compile (empty: no notice).
-    kernels: Mapping[str, tuple[str, ...]] = MappingProxyType({})
+    kernels: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     # The folder of track files (``*.toml``) the game ships, or None; their family is the
     # game's name, and ``simkit tracks list`` shows them.
     track_dir: Path | None = None
@@ -273,12 +253,49 @@ class Game:
     bench: BenchSpec | None = None
     # Bots ``simkit bots tune`` can fit, by base name (empty: none), and the TOML file the
     # fitted presets are kept in (``[base.preset]`` tables), or None.
-    tunable: Mapping[str, TunableBot] = MappingProxyType({})
+    tunable: Mapping[str, TunableBot] = field(default_factory=lambda: MappingProxyType({}))
     bot_presets_file: Path | None = None
     # The model-free reference strong player (issue 34): a study's top skill level and a
     # ladder's top bot are checked against it where they play ("as strong as search:64
     # here"), or None for a game without one.
     reference_bot: str | None = None
+
+
+class Game:
+    """What a game package registers: subclass it (``class MyGame(Game)``) and register an
+    instance (``simkit.games.register(GAME)`` in the package's ``__init__``).
+
+    A ``Game`` is the rules interface: the attributes below (required: those without a
+    default, ``name`` to ``bots``) and the methods (required: ``simulate``). What the
+    shared layers need besides the rules is one plain record, ``extras`` (``Extras``: the
+    compile notice's kernels, a track folder, CLI examples and commands, a report section,
+    a benchmark, fits, the reference player), whose defaults are a game without those
+    parts. ``docs/games.md`` ("Adding a game") walks through both.
+    """
+
+    # Required: no default.
+    name: str
+    title: str
+    params: type[Variant]
+    presets: Mapping[str, Variant]
+    default_preset: str
+    max_players: int
+    default_players: int
+    bots: tuple[str, ...]
+
+    # Optional: the defaults are a game without the part.
+    min_players: int = 2
+    # Raced on tracks (``Cell.track``), and the track a cell gets when it names none.
+    uses_track: bool = False
+    default_track: str | None = None
+    seat_columns: Mapping[str, Column] = MappingProxyType(COMMON_SEAT_COLUMNS)  # plus own
+    race_columns: Mapping[str, Column] = MappingProxyType(COMMON_RACE_COLUMNS)  # plus own
+    # Kinds of ``Batch.heat`` counts (none: no board).
+    heat_kinds: tuple[str, ...] = ()
+    # What the shared layers need besides the rules (compile notices, track folder, CLI,
+    # report, bench, fits, reference player): one plain record, defaults a game without
+    # them (``Extras``).
+    extras: Extras = Extras()
 
     def construction(self, bot: str) -> str:
         """What ``bot`` is built on, for a strong field's independence (GLOSSARY: strong

@@ -220,7 +220,7 @@ def _tune_lines(files: Files, spaces: dict, swept: set[str]) -> list[str]:
 def rule_bundles(
     results: Any, cells: list[int], data: dict[str, Any]
 ) -> list[tuple[str, Any, str]]:
-    """(key, off value, what) of every rule element (``Game.rule_elements``) that acts in
+    """(key, off value, what) of every rule element (``Game.extras.rule_elements``) that acts in
     each of ``cells`` and that the scenario neither sweeps nor lists in ``grid.set``."""
     from simkit.analysis.tables import cell_variants
     from simkit.games import get
@@ -240,7 +240,7 @@ def rule_bundles(
             str(row["game"]), variant, track, int(row["players"]), ("x",) * int(row["players"])
         )
         try:
-            elements = get(str(row["game"])).rule_elements
+            elements = get(str(row["game"])).extras.rule_elements
         except SimkitError:
             continue
         for e in elements:

@@ -44,7 +44,7 @@ def add_game_section(doc: Document, results: Any, out: Path) -> None:
     if len(games) != 1:
         return
     game = next(iter(games))
-    ref = get(game).report_section
+    ref = get(game).extras.report_section
     if ref is None:
         return
     if results.races is None:

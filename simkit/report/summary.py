@@ -68,7 +68,7 @@ def track_titles(results: Any) -> list[str]:
 
 
 def slot_meanings(results: Any) -> list[str]:
-    """What a start slot is in each game of the run that says (``Game.slots_mean``): a MUSH
+    """What a start slot is in each game of the run that says (``Game.extras.slots_mean``): a MUSH
     "slot" is an order of choosing training, not a place on a start line."""
     from simkit.games import get
 
@@ -78,8 +78,8 @@ def slot_meanings(results: Any) -> list[str]:
             game = get(name)
         except SimkitError:
             continue
-        if game.slots_mean:
-            out.append(f"What a slot is in {game.title}: {game.slots_mean}.")
+        if game.extras.slots_mean:
+            out.append(f"What a slot is in {game.title}: {game.extras.slots_mean}.")
     return out
 
 

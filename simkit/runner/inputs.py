@@ -113,7 +113,7 @@ def expand_recorded(
             if str(Path(path)) not in seen:
                 files.read_bytes(path, lambda msg, p=path: SimkitError(f"'{p}': {msg}"))
     out = {p: (data, "read") for p, data in seen.items() if not shipped(p)}
-    presets = get(game).bot_presets_file
+    presets = get(game).extras.bot_presets_file
     if presets is not None and Path(presets).is_file():  # its refusal names the copy
         out[str(presets)] = (Path(presets).read_bytes(), "check")
     if scenario_source is not None:
@@ -140,8 +140,10 @@ def race_code(game: str) -> list[Path]:
     if get(game).uses_track:
         globs += TRACK_CODE
         for g in games():
-            if g.track_dir is not None and Path(g.track_dir).resolve().is_relative_to(_PACKAGE):
-                globs.append(f"{Path(g.track_dir).resolve().relative_to(_PACKAGE)}/**/*")
+            if g.extras.track_dir is not None and Path(g.extras.track_dir).resolve().is_relative_to(
+                _PACKAGE
+            ):
+                globs.append(f"{Path(g.extras.track_dir).resolve().relative_to(_PACKAGE)}/**/*")
     found = {p for pattern in globs for p in _PACKAGE.glob(pattern)}
     return sorted(
         p

@@ -11,7 +11,7 @@ variant, track, players):
   strong field) against each other: players of one level must be of measured equal
   strength, else the weaker one's verdicts are a weaker player's;
 - **the reference** (``reference``, by default the game's model-free search,
-  ``Game.reference_bot``: search:64 in Snow Tails) against every bot of the top level that
+  ``Game.extras.reference_bot``: search:64 in Snow Tails) against every bot of the top level that
   has not met it already: is the top level as strong as the reference *here*?
 
 Each pair plays the ladder's balanced design (:func:`simkit.lineups.lineups`: ``A,B,A,B``

@@ -2,7 +2,7 @@
 
 A first run compiles a game's kernels for 10 to 30 seconds; :func:`compile_notice` says so
 beforehand, from numba's cache index of the entry kernels the game declares
-(``Game.kernels``). :func:`bar` is a tqdm bar: redrawn in place on a terminal, and one
+(``Game.extras.kernels``). :func:`bar` is a tqdm bar: redrawn in place on a terminal, and one
 plain line every few seconds in a pipe or a CI log, so a long run never looks stuck.
 """
 
@@ -74,6 +74,6 @@ def _cached(kernel: object) -> bool:
 
 def compile_notice(game: Game, method: str) -> str | None:
     """The line to print before ``game.<method>`` first compiles its kernels, else None."""
-    if all(_cached(import_ref(ref)) for ref in game.kernels.get(method, ())):
+    if all(_cached(import_ref(ref)) for ref in game.extras.kernels.get(method, ())):
         return None
     return f"compiling {game.title} kernels, first run only (10-30 seconds)"

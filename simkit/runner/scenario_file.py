@@ -499,14 +499,14 @@ def _field(entry: dict[str, Any], top: bool, k: int, path: str, game: Any) -> li
 
 
 def _reference(data: dict[str, Any], game: Any, path: str) -> str | None:
-    """The reference the top level is checked against: the game's (``Game.reference_bot``)
+    """The reference the top level is checked against: the game's (``Game.extras.reference_bot``)
     unless the file names another bot or gives ``reference = false``."""
-    value = data.get("reference", game.reference_bot if "skill" in data else None)
+    value = data.get("reference", game.extras.reference_bot if "skill" in data else None)
     if value is False or value is None:
         return None
     if not isinstance(value, str) or not value:
         raise ScenarioError(
-            f"must be a bot name (e.g. {shown(game.reference_bot or 'search:64')}) or false "
+            f"must be a bot name (e.g. {shown(game.extras.reference_bot or 'search:64')}) or false "
             f"(got {shown(value)})",
             path=path,
             key="reference",

@@ -132,7 +132,7 @@ class CompiledTrack:
     buildings: tuple[tuple[str, tuple[int, ...], tuple[int, ...]], ...] = ()
     notes: str = ""
     segment_kinds: tuple[str, ...] = field(default=())
-    family: str = ""  # the game whose board the track models (a ``Game.track_dir``), or ""
+    family: str = ""  # the game whose board the track models (a ``Game.extras.track_dir``), or ""
 
     @property
     def n_spaces(self) -> int:

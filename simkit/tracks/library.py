@@ -1,6 +1,6 @@
 """The track library the games ship, and loading tracks by name or path.
 
-A game raced on tracks ships its library files in its own package (``Game.track_dir``,
+A game raced on tracks ships its library files in its own package (``Game.extras.track_dir``,
 ``<name>.toml``); the game's name is their family. The game registry tells this module
 which games ship tracks and where (:func:`shelve`). The box tiles (segment presets usable
 as ``type = "tile"``) live in ``simkit/tracks/data/tiles.toml``.

@@ -150,7 +150,7 @@ def _inputs(seen: dict[str, bytes], s: Settings) -> dict[str, Any]:
     read = {p: (data, "read") for p, data in seen.items() if not inputs.shipped(p)}
     read[str(Path(s.scenario_path))] = (seen.get(str(Path(s.scenario_path)), b""), "scenario")
     read[str(Path(s.space_path))] = (seen.get(str(Path(s.space_path)), b""), "space")
-    presets = get(s.scenario["game"]).bot_presets_file
+    presets = get(s.scenario["game"]).extras.bot_presets_file
     if presets is not None and Path(presets).is_file():
         read[str(presets)] = (Path(presets).read_bytes(), "check")
     out = {}

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import ClassVar
 
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, Cell, Game, TunableBot
+from simkit.games.base import Batch, Cell, Extras, Game, TunableBot
 from simkit.params import Variant, param
 from tests.ladder.lucerace import _races
 
@@ -47,18 +46,24 @@ class AimRace(Game):
     max_players = 6
     default_players = 3
     bots = ("aim",)
-    kernels: ClassVar = {"simulate": ("tests.ladder.lucerace:_races",)}
-    examples = ("simkit bots tune aimrace aim",)
-    tunable: ClassVar = {"aim": TUNABLE}
-    bot_presets_file: Path | None = None
+    extras = Extras(
+        kernels={"simulate": ("tests.ladder.lucerace:_races",)},
+        examples=("simkit bots tune aimrace aim",),
+        tunable={"aim": TUNABLE},
+        bot_presets_file=None,
+    )
 
     def weights(self, bot: str) -> tuple[float, ...]:
         if bot == "aim":
             return TUNABLE.default
         if bot.startswith("aim[") and bot.endswith("]"):
             return tuple(float(x) for x in bot[4:-1].split("/"))
-        if bot.startswith("aim:") and self.bot_presets_file and self.bot_presets_file.exists():
-            with self.bot_presets_file.open("rb") as fh:
+        if (
+            bot.startswith("aim:")
+            and self.extras.bot_presets_file
+            and self.extras.bot_presets_file.exists()
+        ):
+            with self.extras.bot_presets_file.open("rb") as fh:
                 entry = tomllib.load(fh).get("aim", {}).get(bot[4:])
             if entry:
                 return tuple(entry["weights"])

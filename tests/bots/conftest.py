@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import simkit.games
@@ -13,5 +15,6 @@ def aimrace(tmp_path, monkeypatch):
     """``aimrace`` as a known game whose fitted presets go to ``tmp_path/bots.toml``."""
     simkit.games.names()  # discover the real games first, so none is missing afterwards
     monkeypatch.setitem(simkit.games._REGISTRY, "aimrace", GAME)
-    monkeypatch.setattr(GAME, "bot_presets_file", tmp_path / "bots.toml")
+    extras = dataclasses.replace(GAME.extras, bot_presets_file=tmp_path / "bots.toml")
+    monkeypatch.setattr(GAME, "extras", extras)
     return GAME

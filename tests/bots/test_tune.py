@@ -49,7 +49,7 @@ def test_tuning_finds_the_best_weights_confirms_them_and_records_them(tmp_path):
     assert c.verdict == "better" and c.low > 0.5
     assert c.races == 2 * 2_000  # the ladder's design for 2 bots and 3 seats: 2 lineups
     assert done.presets_file == tmp_path / "t" / "bots.toml"
-    assert not GAME.bot_presets_file.exists()  # the game's own file is never written
+    assert not GAME.extras.bot_presets_file.exists()  # the game's own file is never written
     entry = tomllib.loads(done.presets_file.read_text())["aim"]["fitted"]
     assert tuple(entry["weights"]) == done.weights
     assert entry["command"] == (
@@ -62,7 +62,7 @@ def test_tuning_finds_the_best_weights_confirms_them_and_records_them(tmp_path):
     assert entry["confirmation"]["verdict"] == "better"
     # The preset is a bot the game plays, once its bots file is named.
     fits = presets.aliases(done.presets_file, "aimrace")
-    assert fits == {"aim:fitted": GAME.tunable["aim"].spec(done.weights)}
+    assert fits == {"aim:fitted": GAME.extras.tunable["aim"].spec(done.weights)}
     cell = build_cell("aimrace", bots=presets.played_as("aim:fitted", fits))
     assert GAME.weights(cell.bots[0]) == done.weights
     html = done.report.read_text()
@@ -131,7 +131,9 @@ def test_settings_reject_what_cannot_be_tuned():
 
 def test_a_name_the_game_already_plays_is_refused():
     """A fit is played beside the presets simkit ships, never in place of one."""
-    presets.record(GAME.bot_presets_file, "aim", "tuned", (0.0, 0.0, 1.0), {"game": "aimrace"})
+    presets.record(
+        GAME.extras.bot_presets_file, "aim", "tuned", (0.0, 0.0, 1.0), {"game": "aimrace"}
+    )
     with pytest.raises(SimkitError) as err:
         tune.settings("aimrace", "aim", name="tuned")
     assert str(err.value) == (

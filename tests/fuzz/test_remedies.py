@@ -11,6 +11,7 @@ a full disk while writing a report or a picture (test_disk_full.py), a second wr
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import shutil
@@ -131,7 +132,8 @@ def test_a_changed_presets_file_put_back_the_copy(here, monkeypatch):
 
     presets = here / "bots.toml"
     presets.write_text("[steady.tuned]\nweights = [1.0]\n")
-    monkeypatch.setattr(type(GAME), "bot_presets_file", presets)
+    extras = dataclasses.replace(GAME.extras, bot_presets_file=presets)
+    monkeypatch.setattr(type(GAME), "extras", extras)
     assert _invoke("run", "s.toml", "--out", "run").exit_code == 0
     presets.write_text("[steady.tuned]\nweights = [2.0]\n")  # a refit
     line = _error(_invoke("run", "--resume", "run", "--races", 80))

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, Cell, Game
+from simkit.games.base import Batch, Cell, Extras, Game
 from simkit.params import Variant, param
 from simkit.rng import STREAM_DICE, STREAM_SLOTS, shuffle, stream_key, uniform
 
@@ -65,8 +65,10 @@ class LuceRace(Game):
     max_players = 6
     default_players = 3
     bots = ("luce",)
-    kernels: ClassVar = {"simulate": ("tests.ladder.lucerace:_races",)}
-    examples = ("simkit ladder lucerace --bots luce:1,luce:0",)
+    extras = Extras(
+        kernels={"simulate": ("tests.ladder.lucerace:_races",)},
+        examples=("simkit ladder lucerace --bots luce:1,luce:0",),
+    )
 
     def construction(self, bot: str) -> str:
         """Every rating its own player: a field of two luce bots is two constructions."""

@@ -25,6 +25,7 @@ from simkit.games.base import (
     Batch,
     Cell,
     Column,
+    Extras,
     Game,
     RuleElement,
 )
@@ -212,15 +213,17 @@ class DiceRace(Game):
     }
     heat_kinds = ("landing",)
     # The rules that may favour a slot, for `simkit why` on the test game (issue 35).
-    rule_elements: ClassVar = (
-        RuleElement("head_start", lambda v: (0,) * len(v.head_start), "the head start by slot"),
-        RuleElement("bonus", False, "the top face's extra space"),
+    extras = Extras(
+        rule_elements=(
+            RuleElement("head_start", lambda v: (0,) * len(v.head_start), "the head start by slot"),
+            RuleElement("bonus", False, "the top face's extra space"),
+        ),
+        kernels={
+            "simulate": ("tests.runner.dicerace:_batch",),
+            "trace": ("tests.runner.dicerace:_batch",),
+        },
+        examples=("simkit race dicerace --seed 7",),
     )
-    kernels: ClassVar = {
-        "simulate": ("tests.runner.dicerace:_batch",),
-        "trace": ("tests.runner.dicerace:_batch",),
-    }
-    examples = ("simkit race dicerace --seed 7",)
 
     def check_cell(self, cell: Cell) -> None:
         slots = cell.slots or tuple(range(1, cell.players + 1))

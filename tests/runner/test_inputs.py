@@ -3,6 +3,7 @@ shadowed by another folder's file finishes on the track the run started with (is
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 from pathlib import Path
@@ -19,7 +20,7 @@ from simkit.tracks import load as load_track
 from .helpers import part_files
 from .test_resume import _cli
 
-TRACK = get("snowtails").track_dir / "nutcracker.toml"
+TRACK = get("snowtails").extras.track_dir / "nutcracker.toml"
 SCENARIO = """
 game = "snowtails"
 track = "trk/mytrack.toml"
@@ -124,7 +125,8 @@ def test_a_changed_presets_file_refuses_a_resume_and_is_named_by_a_report(tmp_pa
 
     presets = tmp_path / "bots.toml"
     presets.write_text("[steady.tuned]\nweights = [1.0]\n")
-    monkeypatch.setattr(type(GAME), "bot_presets_file", presets)
+    extras = dataclasses.replace(GAME.extras, bot_presets_file=presets)
+    monkeypatch.setattr(type(GAME), "extras", extras)
     (tmp_path / "s.toml").write_text('game = "dicerace"\nraces = 40\nchunk_size = 20\n')
     start(load_scenario(tmp_path / "s.toml"), tmp_path / "run")
     entry = json.loads((tmp_path / "run" / "manifest.json").read_text())["inputs"][str(presets)]

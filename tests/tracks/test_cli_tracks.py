@@ -105,7 +105,7 @@ def test_families_are_the_games_that_ship_tracks(tmp_path):
     from simkit.games import games
     from simkit.tracks.library import families
 
-    assert set(families()) == {g.name for g in games() if g.track_dir is not None}
+    assert set(families()) == {g.name for g in games() if g.extras.track_dir is not None}
     assert {"snowtails", "mushmush"} <= set(families())
     res = _run("list", "--family", "mush")  # a game, but one raced without tracks
     assert res.exit_code == 2 and "'mush' is not one of" in res.output

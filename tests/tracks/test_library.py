@@ -47,7 +47,7 @@ def test_library_file_header(info):
     raw = tomllib.loads(Path(info.path).read_text())
     assert raw["name"] == Path(info.path).stem == info.name
     assert raw["family"] == info.family
-    assert Path(info.path).parent == get(info.family).track_dir  # the game ships its tracks
+    assert Path(info.path).parent == get(info.family).extras.track_dir  # the game ships its tracks
     assert raw["flag"] in ("left", "right")
     assert raw["title"] == info.title
     # provenance: the book's tracks are reconstructions and say so; the rest say whose

@@ -19,7 +19,7 @@ from typing import ClassVar
 import numpy as np
 from numba import njit
 
-from simkit.games.base import Batch, Cell, Game
+from simkit.games.base import Batch, Cell, Extras, Game
 from simkit.params import Variant, param
 from simkit.rng import STREAM_DICE, STREAM_SLOTS, below, shuffle, stream_key, uniform
 
@@ -66,7 +66,9 @@ class SlotRace(Game):
     max_players = 4
     default_players = 3
     bots = ("any",)
-    kernels: ClassVar = {"simulate": ("tests.tune.slotrace:_races",)}
+    extras = Extras(
+        kernels={"simulate": ("tests.tune.slotrace:_races",)},
+    )
 
     def simulate(self, cell: Cell, keys, threads=None, race_indices=None) -> Batch:
         n, p = keys.shape[0], cell.players

@@ -23,6 +23,7 @@ from simkit.games.base import (
     BenchSpec,
     Cell,
     Column,
+    Extras,
     Game,
     RuleElement,
 )
@@ -100,36 +101,38 @@ class MushGame(Game):
     max_players = records.MAX_SEATS
     default_players = 4
     bots = BOT_KINDS
-    reference_bot = "search:16"  # the model-free search (docs/bots.md: in MUSH it barely pays)
     seat_columns: Mapping[str, Column] = {**COMMON_SEAT_COLUMNS, **_SEAT_OWN}
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_RACE_OWN}
     heat_kinds = records.HEAT_KINDS
-    kernels: Mapping[str, tuple[str, ...]] = {
-        "simulate": ("simkit.games.mush.batch:blocks",),
-        "trace": ("simkit.games.mush.batch:blocks",),
-    }
-    examples = (
-        "simkit race mush --seed 7",
-        "simkit race mush --set route=sprint --players 3 --seed 4",
-        "simkit variants mush",
-    )
-    commands = ("simkit.games.mush.cli:routes",)
-    report_section = "simkit.games.mush.report:section"
-    slots_mean = "slot k is the k-th sled to choose its training (R-44): MUSH has no start grid"
-    rule_elements = RULE_ELEMENTS
-    bench = BenchSpec(
-        "4 greedy bots, standard route",
-        {"players": 4, "bots": "greedy"},
-        races=20_000,
-        nojit_races=4,
-        unit="games",
-        # About 20 games per CPU second: this row's 4,000 games take a few minutes.
-        extra={
-            "search (default budget) and 3 greedy bots": {
-                "players": 4,
-                "bots": ["search", "greedy", "greedy", "greedy"],
-            }
+    extras = Extras(
+        reference_bot="search:16",  # the model-free search (docs/bots.md: in MUSH it barely pays)
+        kernels={
+            "simulate": ("simkit.games.mush.batch:blocks",),
+            "trace": ("simkit.games.mush.batch:blocks",),
         },
+        examples=(
+            "simkit race mush --seed 7",
+            "simkit race mush --set route=sprint --players 3 --seed 4",
+            "simkit variants mush",
+        ),
+        commands=("simkit.games.mush.cli:routes",),
+        report_section="simkit.games.mush.report:section",
+        slots_mean="slot k is the k-th sled to choose its training (R-44): MUSH has no start grid",
+        rule_elements=RULE_ELEMENTS,
+        bench=BenchSpec(
+            "4 greedy bots, standard route",
+            {"players": 4, "bots": "greedy"},
+            races=20_000,
+            nojit_races=4,
+            unit="games",
+            # About 20 games per CPU second: this row's 4,000 games take a few minutes.
+            extra={
+                "search (default budget) and 3 greedy bots": {
+                    "players": 4,
+                    "bots": ["search", "greedy", "greedy", "greedy"],
+                }
+            },
+        ),
     )
 
     def check_cell(self, cell: Cell) -> None:

@@ -1,4 +1,4 @@
-"""MUSH's section of a balance report (``Game.report_section``): training fairness,
+"""MUSH's section of a balance report (``Game.extras.report_section``): training fairness,
 initiative, bot strategies, full vs shortened games.
 
 Numbers come from :mod:`simkit.games.mush.analysis`; CSV names start with the game's name.

@@ -9,6 +9,7 @@ plays ST1 rules on an ST2 track. Rule differences: ``docs/rules-mushmush.md``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from simkit.games import register
@@ -28,33 +29,36 @@ class MushMushGame(SnowTailsGame):
     default_preset = "mushmush"
     default_players = 6
     default_track = "mm1-old-faithful"
-    track_dir = Path(__file__).parent / "tracks"
-    bot_presets_file = presets_file("mushmush")  # its own fits (greedy:tuned)
-    examples = (
-        "simkit race mushmush --players 6 --seed 7",
-        "simkit race mushmush --preset snowtails --players 5",
-        "simkit variants mushmush --preset mushmush-tournament",
-        "simkit moves docs/examples/state-mushmush.json",
-        "simkit tracks list --family mushmush",
-        "simkit ladder mushmush --bots greedy,greedy:bold --players 6",
-    )
-    bench = BenchSpec(
-        "6 greedy bots, mm1-old-faithful",
-        {"players": 6, "bots": "greedy", "track": "mm1-old-faithful"},
-        races=10_000,
-        nojit_races=3,
-        extra={
-            "6 greedy:tuned bots (Mush! Mush!'s own fit)": {
-                "players": 6,
-                "bots": "greedy:tuned",
-                "track": "mm1-old-faithful",
+    extras = replace(
+        SnowTailsGame.extras,
+        track_dir=Path(__file__).parent / "tracks",
+        bot_presets_file=presets_file("mushmush"),  # its own fits (greedy:tuned)
+        examples=(
+            "simkit race mushmush --players 6 --seed 7",
+            "simkit race mushmush --preset snowtails --players 5",
+            "simkit variants mushmush --preset mushmush-tournament",
+            "simkit moves docs/examples/state-mushmush.json",
+            "simkit tracks list --family mushmush",
+            "simkit ladder mushmush --bots greedy,greedy:bold --players 6",
+        ),
+        bench=BenchSpec(
+            "6 greedy bots, mm1-old-faithful",
+            {"players": 6, "bots": "greedy", "track": "mm1-old-faithful"},
+            races=10_000,
+            nojit_races=3,
+            extra={
+                "6 greedy:tuned bots (Mush! Mush!'s own fit)": {
+                    "players": 6,
+                    "bots": "greedy:tuned",
+                    "track": "mm1-old-faithful",
+                },
+                "6 search bots (search:64, the default budget)": {
+                    "players": 6,
+                    "bots": "search",
+                    "track": "mm1-old-faithful",
+                },
             },
-            "6 search bots (search:64, the default budget)": {
-                "players": 6,
-                "bots": "search",
-                "track": "mm1-old-faithful",
-            },
-        },
+        ),
     )
 
 

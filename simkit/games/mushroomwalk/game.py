@@ -21,6 +21,7 @@ from simkit.games.base import (
     BenchSpec,
     Cell,
     Column,
+    Extras,
     Game,
     RuleElement,
 )
@@ -95,31 +96,33 @@ class MushroomWalk(Game):
     max_players = 2
     default_players = 2
     bots = BOTS
-    reference_bot = "search:32"  # the model-free search (docs/bots.md, the frontier)
     seat_columns: Mapping[str, Column] = _seat_columns()
     race_columns: Mapping[str, Column] = {**COMMON_RACE_COLUMNS, **_OWN_RACE}
-    kernels: Mapping[str, tuple[str, ...]] = {
-        "simulate": ("simkit.games.mushroomwalk.batch:play_games",),
-        "trace": ("simkit.games.mushroomwalk.batch:play_games",),
-    }
-    examples = (
-        "simkit race mushroomwalk --seed 7 --bots greedy,lookahead",
-        "simkit variants mushroomwalk --preset morels",
-        "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
-    )
-    report_section = "simkit.games.mushroomwalk.report:section"
-    slots_mean = "slot 1 is the player who takes the first turn (R-51), slot 2 the other"
-    rule_elements = RULE_ELEMENTS
-    bench = BenchSpec(
-        "2 greedy bots, preset mushroomwalk",
-        {"bots": "greedy"},
-        races=50_000,
-        nojit_races=10,
-        unit="games",
-        extra={
-            "lookahead vs greedy": {"bots": ["lookahead", "greedy"]},
-            "search (default budget) vs greedy": {"bots": ["search", "greedy"]},
+    extras = Extras(
+        reference_bot="search:32",  # the model-free search (docs/bots.md, the frontier)
+        kernels={
+            "simulate": ("simkit.games.mushroomwalk.batch:play_games",),
+            "trace": ("simkit.games.mushroomwalk.batch:play_games",),
         },
+        examples=(
+            "simkit race mushroomwalk --seed 7 --bots greedy,lookahead",
+            "simkit variants mushroomwalk --preset morels",
+            "simkit ladder mushroomwalk --bots greedy,lookahead,search:16,search:64 --races 2000",
+        ),
+        report_section="simkit.games.mushroomwalk.report:section",
+        slots_mean="slot 1 is the player who takes the first turn (R-51), slot 2 the other",
+        rule_elements=RULE_ELEMENTS,
+        bench=BenchSpec(
+            "2 greedy bots, preset mushroomwalk",
+            {"bots": "greedy"},
+            races=50_000,
+            nojit_races=10,
+            unit="games",
+            extra={
+                "lookahead vs greedy": {"bots": ["lookahead", "greedy"]},
+                "search (default budget) vs greedy": {"bots": ["search", "greedy"]},
+            },
+        ),
     )
 
     def check_cell(self, cell: Cell) -> None:

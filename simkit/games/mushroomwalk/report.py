@@ -1,4 +1,4 @@
-"""Mushroom Walk's section of a balance report (``Game.report_section``): first-player
+"""Mushroom Walk's section of a balance report (``Game.extras.report_section``): first-player
 advantage with draws, scores, game length, value of card kinds, Mushroom Walk vs Morels.
 
 Numbers come from :mod:`simkit.games.mushroomwalk.analysis`; CSV names start with the

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from simkit.errors import SimkitError
-from simkit.games.base import Batch, BenchSpec, Cell, Game, RuleElement, TunableBot
+from simkit.games.base import Batch, BenchSpec, Cell, Extras, Game, RuleElement
 from simkit.games.snowtails.batch import (
     RACE_COLUMNS,
     SEAT_COLUMNS,
@@ -51,7 +51,7 @@ def _has_buildings(cell: Cell) -> bool:
     return any(bool(t.buildings) for t in unit_tracks(cell))
 
 
-# The rules that may favour a start slot (Game.rule_elements), each switched off in turn.
+# The rules that may favour a start slot (Game.extras.rule_elements), each switched off in turn.
 RULE_ELEMENTS = (
     RuleElement("extra_cards", _zeros("extra_cards"), "extra start cards by slot (R-11)"),
     RuleElement("bonus_rule", "none", "the balanced-sled bonus (R-14, R-23)"),
@@ -85,50 +85,56 @@ class SnowTailsGame(Game):
     max_players = MAX_SEATS
     default_players = 4
     bots = BOT_NAMES
-    tunable: Mapping[str, TunableBot] = MappingProxyType({"greedy": TUNABLE})
-    bot_presets_file = PRESETS_FILE
-    reference_bot = "search:64"  # model-free: rollouts to the end, no fitted part but greedy's
     uses_track = True
     default_track = "nutcracker"
     seat_columns = SEAT_COLUMNS
     race_columns = RACE_COLUMNS
     heat_kinds = HEAT_KINDS
-    rule_elements = RULE_ELEMENTS
-    kernels: Mapping[str, tuple[str, ...]] = {
-        "simulate": ("simkit.games.snowtails.batch:_block",),
-        "trace": (
-            "simkit.games.snowtails.kernels:new",
-            "simkit.games.snowtails.kernels:_step",
-            "simkit.games.snowtails.kernels:result",
-        ),
-    }
-    track_dir = Path(__file__).parent / "tracks"
-    examples = (
-        "simkit race snowtails --seed 7",
-        "simkit race snowtails --track nutcracker --players 4 --seed 7 --png race.png",
-        "simkit race snowtails --bots greedy,random,random --json",
-        "simkit variants snowtails",
-        "simkit variants snowtails --set hand_size=6",
-        "simkit moves docs/examples/state-snowtails.json",
-        "simkit tracks list --family snowtails",
-        "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
-        "simkit ladder snowtails --bots greedy,greedy:tuned,search --races 2000",
-        "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
-    )
-    bench = BenchSpec(
-        "4 greedy bots, nutcracker",
-        {"players": 4, "bots": "greedy", "track": "nutcracker"},
-        races=20_000,
-        nojit_races=3,
-        extra={
-            "4 search bots (search:64, the default budget)": {
-                "players": 4,
-                "bots": "search",
-                "track": "nutcracker",
-            },
-            "4 greedy:tuned bots": {"players": 4, "bots": "greedy:tuned", "track": "nutcracker"},
+    extras = Extras(
+        tunable=MappingProxyType({"greedy": TUNABLE}),
+        bot_presets_file=PRESETS_FILE,
+        reference_bot="search:64",  # model-free: rollouts to the end, no fitted part but greedy's
+        rule_elements=RULE_ELEMENTS,
+        kernels={
+            "simulate": ("simkit.games.snowtails.batch:_block",),
+            "trace": (
+                "simkit.games.snowtails.kernels:new",
+                "simkit.games.snowtails.kernels:_step",
+                "simkit.games.snowtails.kernels:result",
+            ),
         },
-        runner=True,
+        track_dir=Path(__file__).parent / "tracks",
+        examples=(
+            "simkit race snowtails --seed 7",
+            "simkit race snowtails --track nutcracker --players 4 --seed 7 --png race.png",
+            "simkit race snowtails --bots greedy,random,random --json",
+            "simkit variants snowtails",
+            "simkit variants snowtails --set hand_size=6",
+            "simkit moves docs/examples/state-snowtails.json",
+            "simkit tracks list --family snowtails",
+            "simkit ladder snowtails --bots random,greedy,greedy:cautious,greedy:bold",
+            "simkit ladder snowtails --bots greedy,greedy:tuned,search --races 2000",
+            "simkit bots tune snowtails greedy --field greedy,greedy:cautious,greedy:bold",
+        ),
+        bench=BenchSpec(
+            "4 greedy bots, nutcracker",
+            {"players": 4, "bots": "greedy", "track": "nutcracker"},
+            races=20_000,
+            nojit_races=3,
+            extra={
+                "4 search bots (search:64, the default budget)": {
+                    "players": 4,
+                    "bots": "search",
+                    "track": "nutcracker",
+                },
+                "4 greedy:tuned bots": {
+                    "players": 4,
+                    "bots": "greedy:tuned",
+                    "track": "nutcracker",
+                },
+            },
+            runner=True,
+        ),
     )
 
     def construction(self, bot: str) -> str:

@@ -55,9 +55,9 @@ def aliases(path: str | Path, game: str) -> dict[str, str]:
     g = get(game)
     out: dict[str, str] = {}
     for base, table in data.items():
-        t = g.tunable.get(base)
+        t = g.extras.tunable.get(base)
         if t is None or not isinstance(table, dict):
-            can = ", ".join(g.tunable) or "none"
+            can = ", ".join(g.extras.tunable) or "none"
             raise error(f"[{base}] is not a bot {game} can fit (it fits: {can})")
         for name, entry in table.items():
             weights = entry.get("weights") if isinstance(entry, dict) else None

@@ -90,7 +90,7 @@ class Settings:
 
     @property
     def tunable(self) -> TunableBot:
-        return self.game_obj.tunable[self.bot]
+        return self.game_obj.extras.tunable[self.bot]
 
     @property
     def game_obj(self) -> Any:
@@ -158,8 +158,8 @@ def settings(
             cell the game rejects, a name that is no bare word, a budget below one generation.
     """
     g = get(game)
-    if bot not in g.tunable:
-        can = ", ".join(g.tunable) or "none"
+    if bot not in g.extras.tunable:
+        can = ", ".join(g.extras.tunable) or "none"
         raise SimkitError(f"{game}: bot '{bot}' cannot be tuned (tunable: {can})", key="bot")
     counts = [g.default_players] if players is None else players
     counts = counts if isinstance(counts, list) else [counts]
