@@ -11,6 +11,7 @@ from types import SimpleNamespace
 from click.testing import CliRunner
 
 from simkit.cli import main
+from simkit.games.base import Extras
 from simkit.runner import progress
 
 from .helpers import write
@@ -74,7 +75,8 @@ def _kernel_module(tmp_path, monkeypatch, body: str):
 
 def test_compile_notice_follows_numba_cache_index(tmp_path, monkeypatch):
     module = _kernel_module(tmp_path, monkeypatch, "    return 2 * x\n")
-    game = SimpleNamespace(title="Toy", kernels={"simulate": ("simkit_test_kern:twice",)})
+    extras = Extras(kernels={"simulate": ("simkit_test_kern:twice",)})
+    game = SimpleNamespace(title="Toy", extras=extras)
     want = "compiling Toy kernels, first run only (10-30 seconds)"
     assert progress.compile_notice(game, "simulate") == want
     assert progress.compile_notice(game, "trace") is None  # declares no trace kernel
