@@ -2,12 +2,14 @@
 
 A report's answer ends with what to do about it; :func:`simkit.report.try_next.try_next`
 puts those lines together and answers a sweep. This module holds the pieces the advice on
-one setting is made of: the slot to move and the compensation table that moves it, the
-rules that may favour a slot, the races that would decide, and the files they write. Every
-command it prints starts from files a reader has: the scenario, or a scenario or space file
-the report writes beside itself (``try-next-*.toml``), never the run folder the report was
-made from, which a committed sample does not ship. ``tests/report/test_committed.py`` pastes
-every command of every committed report.
+one setting is made of: the slot to move and the compensation table that moves it
+(:func:`compensation_advice`, :func:`tune_lines`), the rules that may favour a slot
+(:func:`rules_off_line`), the races that would decide (:func:`more_races_line`), and the
+files they write (:class:`Files`). Every command it prints starts from files a reader has:
+the scenario, or a scenario or space file the report writes beside itself
+(``try-next-*.toml``), never the run folder the report was made from, which a committed
+sample does not ship. ``tests/report/test_committed.py`` pastes every command of every
+committed report.
 """
 
 from __future__ import annotations
@@ -41,8 +43,8 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
-def _rate(r: Any) -> str:
-    """``slot 1 wins 33.4% [32.8, 34.1]`` of a fairness row."""
+def worst_slot_text(r: Any) -> str:
+    """A fairness row's worst slot and its win rate: ``slot 1 wins 33.4% [32.8, 34.1]``."""
     return (
         f"slot {r['worst_slot']} wins {_pct(r['worst_rate'])} [{100 * r['worst_low']:.1f}, "
         f"{100 * r['worst_high']:.1f}]"
@@ -164,7 +166,7 @@ def _space_text(name: str, m: dict, slots: list[int], title: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _unfair_advice(
+def compensation_advice(
     results: Any, r: Any, by_slot: pd.DataFrame, tolerance: float, spaces: dict
 ) -> str:
     """Which slot is off, and which compensation table moves it which way (or "")."""
@@ -194,7 +196,7 @@ def _unfair_advice(
     return "; ".join(parts)
 
 
-def _tune_lines(files: Files, spaces: dict, swept: set[str]) -> list[str]:
+def tune_lines(files: Files, spaces: dict, swept: set[str]) -> list[str]:
     """A space file per compensation table the advice names, and the command searching it."""
     lines = []
     title = str((files.results.manifest.get("scenario") or {}).get("title") or files.scenario)
@@ -283,7 +285,7 @@ def _scalar(value: Any) -> Any:
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _rules_line(
+def rules_off_line(
     files: Files, cells: list[int], labels: list[str], at: int | None = None
 ) -> str | None:
     """A scenario beside the report that plays the study once more with each rule that may
@@ -319,7 +321,7 @@ def _rules_line(
 # --- inconclusive cells: more races -------------------------------------------------------
 
 
-def _races_line(files: Files, needs: dict[int, int]) -> str:
+def more_races_line(files: Files, needs: dict[int, int]) -> str:
     """A scenario beside the report asking for the races that would decide the inconclusive
     cells (``needs``: cell -> races), and the command that runs it."""
     data = files.data()

@@ -30,12 +30,17 @@ from simkit.analysis.skill import comparisons_across, fairness_across
 from simkit.analysis.skill_levels import combinations as skill_combinations
 from simkit.analysis.skill_levels import levels as skill_levels
 from simkit.analysis.skill_levels import not_distinct, with_combinations
-from simkit.report.compare import _comparison_section, _forests, comparisons, side_effects_of
+from simkit.report.compare import (
+    add_comparison_section,
+    add_forest_plots,
+    comparisons,
+    side_effects_of,
+)
 from simkit.report.document import Code, Document, Heading, Paragraph, Table, prepare, write
-from simkit.report.fairness import _fairness_section
+from simkit.report.fairness import add_fairness_section
 from simkit.report.games import add_game_section
 from simkit.report.glossary import add_glossary
-from simkit.report.rounds import _rounds_section
+from simkit.report.rounds import add_rounds_section
 from simkit.report.skill import add_skill_section
 from simkit.report.summary import (
     SHORT,
@@ -45,7 +50,7 @@ from simkit.report.summary import (
     track_titles,
     write_summary,
 )
-from simkit.report.track import _track_section
+from simkit.report.track import add_track_section
 
 
 def _results(run: Any) -> Any:
@@ -216,12 +221,12 @@ def build(
     lines = add_answer(
         doc, results, summary, tolerance, compared, across, compared_across, out, measures, side
     )
-    _fairness_section(doc, results, out, tolerance, summary)
+    add_fairness_section(doc, results, out, tolerance, summary)
     if across is not None:
         add_skill_section(doc, results, out, tolerance, summary, across, tests)
-    _rounds_section(doc, results, out)
-    _track_section(doc, results, out, measures, side)
-    _comparison_section(doc, results, out, tolerance, compared, compared_across)
+    add_rounds_section(doc, results, out)
+    add_track_section(doc, results, out, measures, side)
+    add_comparison_section(doc, results, out, tolerance, compared, compared_across)
     add_game_section(doc, results, out)
     doc.add(Heading("Run settings"))
     _run_facts(doc, results, "", out, command)
@@ -289,7 +294,7 @@ def build_comparison(
                 True,
             )
         )
-    _forests(doc, table, out, "compare", tolerance)
+    add_forest_plots(doc, table, out, "compare", tolerance)
     doc.add(Heading("Fairness of each run"))
     doc.add(Table(fairness(a, tolerance=tolerance), "a_fairness.csv", "Run A."))
     doc.add(Table(fairness(b, tolerance=tolerance), "b_fairness.csv", "Run B."))

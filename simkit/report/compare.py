@@ -2,8 +2,8 @@
 
 Cells with the same game and number of players (and skill level, on a skill axis) form a
 group whose first cell is the baseline (:func:`compared_groups`); :func:`comparisons` and
-:func:`side_effects_of` compute the differences, ``_comparison_section`` shows them with
-forest plots (``_forests``, which the comparison of two runs in
+:func:`side_effects_of` compute the differences, :func:`add_comparison_section` shows them
+with forest plots (:func:`add_forest_plots`, which the comparison of two runs in
 :mod:`simkit.report.balance` draws too). The numbers come from
 :mod:`simkit.analysis.compare` and :mod:`simkit.analysis.side_effects`.
 """
@@ -51,7 +51,7 @@ def side_effects_of(results: Any) -> tuple[pd.DataFrame, pd.DataFrame]:
     return measures, side
 
 
-def _comparison_section(
+def add_comparison_section(
     doc: Document,
     results: Any,
     out: Path,
@@ -59,6 +59,8 @@ def _comparison_section(
     table: pd.DataFrame | None,
     across: pd.DataFrame | None = None,
 ) -> None:
+    """Append the variant comparison: each cell against its group's baseline (``table``,
+    None: nothing to compare), across skill levels (``across``), and its forest plots."""
     doc.add(Heading("Variant comparison"))
     if table is None:
         if skill_levels(results.cells):
@@ -116,10 +118,14 @@ def _comparison_section(
                 "Each difference at every skill level (lists in level order).",
             ),
         )
-    _forests(doc, table, out, "compare", tolerance)
+    add_forest_plots(doc, table, out, "compare", tolerance)
 
 
-def _forests(doc: Document, table: pd.DataFrame, out: Path, stem: str, tolerance: float) -> None:
+def add_forest_plots(
+    doc: Document, table: pd.DataFrame, out: Path, stem: str, tolerance: float
+) -> None:
+    """Append forest plots of the win-rate and race-length differences in ``table``
+    (``STEM_1.png``, ...; at most :data:`MAX_FORESTS`)."""
     keep = table[(table["metric"] == "win") | (table["metric"] == "rounds")]
     label_col = "label" if "label" in keep else "label_b"
     keep = keep.assign(label=keep[label_col])

@@ -1,6 +1,6 @@
 """The balance report's section on start-slot fairness: is every slot's win rate fair?
 
-``_fairness_section`` adds each cell's verdict and tests, the races the engine guard
+:func:`add_fairness_section` adds each cell's verdict and tests, the races the engine guard
 ended, each slot's win rate, the share of decided races, the verdicts pooled by number of
 players (at each skill level, on a skill axis), an overview picture per number of players
 and a picture per cell. The numbers come from :mod:`simkit.analysis.fairness`; the verdicts
@@ -34,9 +34,11 @@ from simkit.report.plots import MAX_CELL_PLOTS
 MAX_OVERVIEW = 40  # cells per fairness overview picture
 
 
-def _fairness_section(
+def add_fairness_section(
     doc: Document, results: Any, out: Path, tolerance: float, summary: pd.DataFrame
 ) -> None:
+    """Append the start-slot fairness section: each cell's verdict (``summary``), its
+    tests and its pictures."""
     doc.add(Heading("Start-slot fairness"))
     doc.add(
         Paragraph(

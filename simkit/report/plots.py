@@ -1,10 +1,11 @@
 """The report's pictures of rates, differences and distributions (matplotlib, Agg
 backend), each written as a PNG, and the frame every picture module shares.
 
-:func:`save_figure` draws and writes a figure; here too: the start slots of a cell and the
-fairness overview of a sweep, win rates, forest plots of differences, effects, skill-level
-pictures and distributions. Pictures of a race round by round are
-:mod:`simkit.report.round_plots`', the track picture :mod:`simkit.report.track_plots`'.
+:func:`save_figure` draws and writes a figure and :func:`legend_below` puts a legend under
+the axes; here too: the start slots of a cell and the fairness overview of a sweep, win
+rates, forest plots of differences, effects, skill-level pictures and distributions.
+Pictures of a race round by round are :mod:`simkit.report.round_plots`', the track picture
+:mod:`simkit.report.track_plots`'.
 
 Labels come from users, so text is drawn with mathtext off: a ``$`` in a cell label is a
 dollar sign, not a formula that fails to parse.
@@ -42,7 +43,7 @@ def save_figure(draw: Callable, path: Path, size: tuple[float, float]) -> Path:
     return path
 
 
-def _legend_below(ax, ncol: int = 4) -> None:
+def legend_below(ax, ncol: int = 4) -> None:
     """A legend under the axes, where it covers no data."""
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=ncol, fontsize=7, frameon=False)
 
@@ -76,7 +77,7 @@ def slots(path: Path, by_slot: pd.DataFrame, counts: pd.DataFrame, tolerance: fl
         ax1.set_xlabel("start slot")
         ax1.set_ylabel("win rate (% of decided races)")
         ax1.set_title("Win rate by start slot")
-        _legend_below(ax1, 2)
+        legend_below(ax1, 2)
         n = int(s["players"].iloc[0])
         share, names, expected = finish_shares(counts, n)
         placed = np.ma.masked_array(share, mask=np.zeros_like(share, dtype=bool))

@@ -4,8 +4,8 @@ Who wins from each race position after each round and the comebacks (:func:`roun
 each start slot's or bot's lead round by round (:func:`slot_rounds`), and the same counted
 back from the race's end (:func:`race_end`), each over the share of races still running.
 The section that shows them is :mod:`simkit.report.rounds`; the frame every picture shares
-(:func:`simkit.report.plots.save_figure`) and the pictures of rates and differences are
-:mod:`simkit.report.plots`'.
+(:func:`simkit.report.plots.save_figure`, :func:`~simkit.report.plots.legend_below`) and the
+pictures of rates and differences are :mod:`simkit.report.plots`'.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from simkit.report.plots import _legend_below, save_figure
+from simkit.report.plots import legend_below, save_figure
 
 MIN_RACES = 30  # per-round points drawn only where at least this many races reach the round
 
@@ -78,7 +78,7 @@ def rounds(
         ax1.set_ylabel("% of decided races won")
         ax1.set_ylim(0, 100)
         ax1.set_title("Win probability by race position")
-        _legend_below(ax1, 3)
+        legend_below(ax1, 3)
         ax2.plot(
             backs["round"],
             100 * backs["comeback_rate"],
@@ -105,7 +105,7 @@ def rounds(
         ax2.set_ylabel("% of decided races")
         ax2.set_ylim(0, 100)
         ax2.set_title("Comebacks: winner behind at the end of the round")
-        _legend_below(ax2, 2)
+        legend_below(ax2, 2)
         fig.suptitle(title)
 
     return save_figure(draw, path, (9.0, 4.2))
@@ -145,13 +145,13 @@ def slot_rounds(
         ax1.set_ylabel(f"% of the {what}'s seats leading")
         ax1.set_ylim(0, 100)
         ax1.set_title(f"Leading at the end of the round, by {what}")
-        _legend_below(ax1, 4)
+        legend_below(ax1, 4)
         ax2.axhline((players + 1) / 2, color="#4a5568", ls="--", lw=1, label="middle")
         ax2.set_xlabel("round")
         ax2.set_ylabel("mean race position (1 = leading)")
         ax2.set_ylim(players + 0.2, 0.8)  # the leader on top
         ax2.set_title(f"Mean race position, by {what}")
-        _legend_below(ax2, 4)
+        legend_below(ax2, 4)
         fig.suptitle(title)
 
     return save_figure(draw, path, (9.0, 4.4))
@@ -184,7 +184,7 @@ def race_end(path: Path, wins: pd.DataFrame, unc: pd.DataFrame, title: str):
         ax1.set_ylabel("% of decided races won")
         ax1.set_ylim(0, 100)
         ax1.set_title("Win probability, counted back from the end")
-        _legend_below(ax1, 3)
+        legend_below(ax1, 3)
         ax2.plot(unc["rounds_left"], unc["uncertainty"], "-", color="#dd6b20", lw=1.4)
         ax2.set_xlabel("rounds before the race's last round (0 = the last round)")
         ax2.set_ylabel("uncertainty (0 = the winner leads, 1 = anyone)")

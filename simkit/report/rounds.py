@@ -35,7 +35,9 @@ from simkit.report.document import Document, Figure, Heading, Paragraph, Table
 from simkit.report.plots import MAX_CELL_PLOTS
 
 
-def _rounds_section(doc: Document, results: Any, out: Path) -> None:
+def add_rounds_section(doc: Document, results: Any, out: Path) -> None:
+    """Append "Who wins from where": the race round by round (or a paragraph saying the
+    run has no race positions by round)."""
     doc.add(Heading("Who wins from where"))
     if not has_rounds(results):
         doc.add(

@@ -132,13 +132,15 @@ def _side_effects_tables(doc: Document, measures: pd.DataFrame, side: pd.DataFra
         )
 
 
-def _track_section(
+def add_track_section(
     doc: Document,
     results: Any,
     out: Path,
     measures: pd.DataFrame | None = None,
     side: pd.DataFrame | None = None,
 ) -> None:
+    """Append the track section ("Race statistics" off a track): side effects
+    (``measures``, ``side``), per-race means, race length and the track's heat."""
     on_track = "track" in results.cells and results.cells["track"].notna().any()
     doc.add(Heading("Track tuning" if on_track else "Race statistics"))
     if measures is not None:

@@ -24,13 +24,13 @@ from simkit.report.advice import (
     PREFIX,
     SHORT,
     Files,
-    _races_line,
-    _rate,
-    _rules_line,
-    _tune_lines,
-    _unfair_advice,
     bots_text,
+    compensation_advice,
+    more_races_line,
+    rules_off_line,
     setting_name,
+    tune_lines,
+    worst_slot_text,
 )
 
 # --- sweeps: one answer across skill levels -----------------------------------------------
@@ -104,15 +104,15 @@ def _sweep_line(results: Any, part: pd.DataFrame, n: int, tolerance: float) -> t
         k = int(s["fair"].sum())
         text = (
             f"{k} of the {len(s)} settings with {n} players {'is' if k == 1 else 'are'} fair"
-            f"{at_every}; the fairest, {best['name']}: furthest from fair, {_rate(w)}{at} "
-            f"against {fair}."
+            f"{at_every}; the fairest, {best['name']}: furthest from fair, "
+            f"{worst_slot_text(w)}{at} against {fair}."
         )
     else:
         text = (
             f"None of the {len(s)} settings with {n} players is fair{at_every} at "
             f"±{100 * tolerance:g} pp; the fairest{' at its worst level' if skill else ''}, "
             f"{best['name']}, is still {SHORT.get(w['verdict'], w['verdict'])}{at}: "
-            f"{_rate(w)} against {fair}."
+            f"{worst_slot_text(w)} against {fair}."
         )
     if skill:  # a level alone may rank the settings otherwise: say so, once
         others = []
@@ -262,7 +262,7 @@ def try_next(
                 if search is not None:
                     lines.append(search)
                 else:
-                    rules = _rules_line(files, best["cells"], [best["name"]], best["cells"][0])
+                    rules = rules_off_line(files, best["cells"], [best["name"]], best["cells"][0])
                     lines += [rules] if rules else []
             continue
         for r in part.to_dict("records"):
@@ -289,7 +289,7 @@ def try_next(
                 also = f" (this level plays {own:,} now)" if own is not None else ""
                 lines.append(f"{label}: run about {need:,} races{also}.")
             elif r["verdict"] == UNFAIR:
-                said = _unfair_advice(results, pd.Series(r), by_slot, tolerance, spaces)
+                said = compensation_advice(results, pd.Series(r), by_slot, tolerance, spaces)
                 if said:
                     lines.append(f"{label}: {said}.")
                 else:  # named by its setting: the rules' sweep plays every level of it
@@ -300,11 +300,11 @@ def try_next(
                     "tolerance (simkit report's --tolerance 0.01) asks for more."
                 )
     if needs:
-        lines.append(_races_line(files, needs))
+        lines.append(more_races_line(files, needs))
     if unexplained:
         cells = list(dict.fromkeys(c for c, _ in unexplained))
         labels = list(dict.fromkeys(label for _, label in unexplained))
-        rules = _rules_line(files, cells, labels)
+        rules = rules_off_line(files, cells, labels)
         if rules is None:
             game = results.cells.set_index("cell").at[cells[0], "game"]
             rules = (
@@ -313,7 +313,7 @@ def try_next(
                 f"{game}` lists the parameters a [grid] can sweep (docs/scenarios.md)."
             )
         lines.append(rules)
-    lines += _tune_lines(files, spaces, swept)
+    lines += tune_lines(files, spaces, swept)
     if (summary["verdict"] == UNFAIR).any():
         cmd = shlex.join(["simkit", "why", files.scenario])
         lines.append(
