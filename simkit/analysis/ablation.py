@@ -156,7 +156,7 @@ def pinned(data: dict[str, Any], row: Any, decode: set[str]) -> dict[str, Any]:
     track = data.get("track")
     if bundles is not None and "track" in row.index:
         track = str(row["track"])
-    derived = override.as_track(track) if isinstance(track, str) else None
+    derived = override.as_track(track)
     if isinstance(derived, override.DerivedTrack):
         base, changes = derived.base, derived.changes
         data["track"] = base

@@ -25,11 +25,11 @@ from simkit.games.base import (
     Game,
     RuleElement,
 )
+from simkit.games.blocks import BlockCounts
 from simkit.games.mushroomwalk.batch import ROUND_CAP, play_games, run
 from simkit.games.mushroomwalk.bots import BOTS, parse_bots
 from simkit.games.mushroomwalk.params import PRESETS, MushroomWalkParams
 from simkit.games.mushroomwalk.records import EVENT, MAX_DECAY, POSITION, RACE, SEAT, as_records
-from simkit.games.round_counts import MEASURES
 
 _OWN_SEAT: dict[str, Column] = {
     "score": Column("int16", "points from dishes ('End of the game')", "points"),
@@ -178,12 +178,11 @@ class MushroomWalk(Game):
         seat_out = np.zeros((1, 2), dtype=SEAT)
         race_out = np.zeros(1, dtype=RACE)
         keys = np.array([key], dtype=np.uint64)
-        counts = np.zeros((ROUND_CAP, 2, 2, 3), dtype=np.int64)
-        rounds = (counts, counts.copy(), counts.copy(), np.zeros((1, len(MEASURES))))
+        rounds = BlockCounts.new(1, ROUND_CAP, 2).of_block(0)
         play_games(keys, idx, prm, bots, seat_out, race_out, rounds, ev, evc, last)
-        rows = _batch(seat_out, race_out)
+        result = _batch(seat_out, race_out)
         winner = int(race_out[0]["winner"])
-        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], rows, winner)
+        return Trace(cell, int(key), ev[: evc[0]].copy(), last[0], result, winner)
 
     def moves(self, state: Mapping[str, Any]) -> Any:
         """Every legal action from a position (docs/state-mushroomwalk.md) and its outcome."""
